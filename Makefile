@@ -1,0 +1,133 @@
+# pmkit build. Sources are discovered by directory, so adding a file needs no
+# edit here:
+#   lib/*/*.c, sim/**/*.c      -> build/libpmkit.a and build/libpmkit.so
+#   cli/*.c, bench/*.c         -> build/pmkit (cli/cmd_*.c register commands)
+#   tests/*/test_*.c           -> build/tests/<dir>_<name>, one program each
+#   tests/*/*.t                -> shell tests, run with PMKIT=build/pmkit
+#   bench/compare/*.c          -> build/bench/<name>
+#   mk/*.mk                    -> per-area additions (extra flags and libraries)
+# `make SAN=1` builds everything with ASan and UBSan into build/san/.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+O        ?= build
+ifeq ($(SAN),1)
+O        := build/san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+CROSS    ?=
+ifneq ($(CROSS),)
+CC       := $(CROSS)gcc
+AR       := $(CROSS)ar
+endif
+AR       ?= ar
+
+WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wformat=2
+OPT      ?= -O2 -g
+CPPFLAGS += -Iinclude -Ilib -I. -I$(O)/gen -D_GNU_SOURCE
+CFLAGS   += -std=c11 $(OPT) $(WARN) -fPIC -fno-omit-frame-pointer $(SANFLAGS)
+LDFLAGS  += $(SANFLAGS)
+LDLIBS   += -lm -lpthread -ldl
+
+# Optional libraries, detected once per build directory (see scripts/configure).
+-include $(O)/config.mk
+
+LIB_SRC  := $(sort $(wildcard lib/*/*.c sim/*.c sim/*/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c bench/*.c))
+TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
+BENCH_SRC:= $(sort $(wildcard bench/compare/*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+EXTRA_CLEAN :=
+
+include $(sort $(wildcard mk/*.mk))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(O)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/commands.o
+TEST_BIN := $(foreach f,$(TEST_SRC),$(O)/tests/$(subst /,_,$(patsubst tests/%.c,%,$(f))))
+BENCH_BIN:= $(BENCH_SRC:bench/compare/%.c=$(O)/bench/%)
+TEST_SUPPORT_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard tests/support/*.c))
+
+.PHONY: all lib cli tests benches check check-plain check-san run install clean format fuzz
+all: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/pmkit.pc tests benches
+
+$(O)/config.mk: scripts/configure $(wildcard scripts/deps.d/*)
+	@mkdir -p $(O)
+	@CC="$(CC)" CROSS="$(CROSS)" sh scripts/configure $(O) > $@.tmp && mv $@.tmp $@
+
+$(O)/obj/%.o: %.c $(O)/config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/libpmkit.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(O)/libpmkit.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libpmkit.so.0 $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/gen/commands.c: $(wildcard cli/cmd_*.c) scripts/gen-commands
+	@mkdir -p $(dir $@)
+	sh scripts/gen-commands $(sort $(wildcard cli/cmd_*.c)) > $@.tmp && mv $@.tmp $@
+$(O)/gen/manpages.c: $(wildcard docs/man/*.1) scripts/gen-manpages
+	@mkdir -p $(dir $@)
+	sh scripts/gen-manpages $(sort $(wildcard docs/man/*.1)) > $@.tmp && mv $@.tmp $@
+$(O)/obj/gen/commands.o: $(O)/gen/commands.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(O)/obj/gen/manpages.o: $(O)/gen/manpages.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+CLI_OBJ += $(O)/obj/gen/manpages.o
+
+$(O)/pmkit: $(CLI_OBJ) $(O)/libpmkit.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(O)/libpmkit.a $(LDLIBS)
+
+$(O)/pmkit.pc: scripts/pmkit.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
+
+# Tests: tests/DIR/test_NAME.c -> build/tests/DIR_test_NAME
+define test_rule
+$(O)/tests/$(subst /,_,$(patsubst tests/%.c,%,$(1))): $(1:%.c=$(O)/obj/%.o) $(TEST_SUPPORT_OBJ) $(O)/libpmkit.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
+
+$(O)/bench/%: $(O)/obj/bench/compare/%.o $(O)/libpmkit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests: $(TEST_BIN) $(O)/pmkit
+benches: $(BENCH_BIN)
+
+# The test command of the README. Runs every unit and CLI test twice: as built,
+# and under ASan+UBSan; each run prints its own `N passed, N failed, N skipped`.
+check: check-plain check-san
+check-plain: all
+	@sh tests/run $(O)
+check-san:
+	@$(MAKE) --no-print-directory SAN=1 all
+	@sh tests/run build/san
+
+# The README's first command: build, then count a built-in workload.
+run: $(O)/pmkit
+	$(O)/pmkit stat
+
+install: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/pmkit.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/pmkit $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/pmkit
+	install -m 755 $(O)/pmkit $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(O)/libpmkit.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(O)/libpmkit.so $(DESTDIR)$(PREFIX)/lib/libpmkit.so.0
+	ln -sf libpmkit.so.0 $(DESTDIR)$(PREFIX)/lib/libpmkit.so
+	install -m 644 $(O)/pmkit.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 include/pmkit.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/pmkit/*.h $(DESTDIR)$(PREFIX)/include/pmkit/
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	if [ -d metrics ]; then cp -r metrics $(DESTDIR)$(PREFIX)/share/pmkit/; fi
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build $(EXTRA_CLEAN)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(O)/obj/%.d)

@@ -1,0 +1,141 @@
+/*
+ * main.c: `pmkit COMMAND [ARGS]`: find the command and run it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void cli_diag(const pmk_diag *d)
+{
+	char buf[2048];
+	pmk_diag_format(d, buf, sizeof buf);
+	fprintf(stderr, "error: %s\n", buf);
+}
+
+int cli_parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	*out = strtoull(s, &end, 0);
+	return *end ? -1 : 0;
+}
+
+int cli_opt_u64(const char *opt, const char *s, unsigned long long *out)
+{
+	if (cli_parse_u64(s, out) == 0)
+		return 0;
+	cli_error("option '%s' needs a whole number, not '%s'", opt,
+		  s ? s : "");
+	return -1;
+}
+
+int cli_isatty(int fd)
+{
+	return isatty(fd);
+}
+
+/* Levenshtein distance, for "did you mean" on unknown commands. */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), prev[64], cur[64];
+	if (la > 62 || lb > 62)
+		return 99;
+	for (int j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (int i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < c)
+				c = prev[j] + 1;
+			if (cur[j - 1] + 1 < c)
+				c = cur[j - 1] + 1;
+			cur[j] = c;
+		}
+		memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+	}
+	return prev[lb];
+}
+
+static void print_commands(FILE *out)
+{
+	fprintf(out, "usage: pmkit COMMAND [ARGS]\n\ncommands:\n");
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fprintf(out, "\n'pmkit help COMMAND' shows a command's manual.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	if (argc < 2) {
+		print_commands(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("pmkit %s\n", PMK_VERSION_STRING);
+		return 0;
+	}
+	for (const struct cli_command *c = cli_commands; c->name; c++) {
+		if (strcmp(c->name, name) == 0) {
+			int rc;
+			/* `pmkit CMD --help` is `pmkit help CMD`. */
+			if (argc == 3 && (!strcmp(argv[2], "--help") ||
+					  !strcmp(argv[2], "-h"))) {
+				return cli_man_render(name, stdout) ? 1 : 0;
+			}
+			rc = c->fn(argc - 1, argv + 1);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				cli_error("could not write the output");
+				return 1;
+			}
+			return rc;
+		}
+	}
+	cli_error("'%s' is not a pmkit command", name);
+	{
+		const char *best = NULL;
+		int bestd = 3;
+		for (const struct cli_command *c = cli_commands; c->name; c++) {
+			int d = edit_distance(name, c->name);
+			if (d < bestd) {
+				bestd = d;
+				best = c->name;
+			}
+		}
+		if (best)
+			fprintf(stderr, "hint: did you mean '%s'?\n", best);
+		else
+			fprintf(stderr, "hint: 'pmkit help' lists the commands\n");
+	}
+	return EXIT_USAGE;
+}

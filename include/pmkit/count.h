@@ -1,0 +1,137 @@
+/*
+ * pmkit/count.h: event sets (counting) and the region API.
+ *
+ * An event set holds events added by name; when started it opens them on a
+ * backend (the kernel's perf_event by default, or the simulated core), packs
+ * their natives into kernel groups that fit the counters, and multiplexes
+ * when they do not. Every read returns, per event, the scaled value, the
+ * fraction of time it was counted and an error estimate (docs/counting.md
+ * explains the method).
+ */
+#ifndef PMKIT_COUNT_H
+#define PMKIT_COUNT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pmkit/event.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pmk_eventset pmk_eventset;
+struct pmk_backend;
+
+/* Flags of pmk_eventset_new(). */
+enum {
+	PMK_ES_MULTIPLEX = 1 << 0, /* allow events beyond the counters */
+	PMK_ES_INHERIT = 1 << 1,   /* count children created after start */
+	PMK_ES_NO_GROUP = 1 << 2,  /* never use kernel groups */
+	PMK_ES_NO_RDPMC = 1 << 3,  /* always read() even where rdpmc works */
+};
+
+/* Flags of a pmk_value. */
+enum {
+	PMK_VALUE_MULTIPLEXED = 1 << 0, /* counted part of the time, scaled */
+	PMK_VALUE_NAN = 1 << 1,         /* derived value divided by zero */
+	PMK_VALUE_NOT_COUNTED = 1 << 2, /* opened but never ran */
+	PMK_VALUE_UNSUPPORTED = 1 << 3, /* could not be opened here */
+};
+
+typedef struct pmk_value {
+	double value;            /* best estimate: scaled, or derived */
+	double err;              /* error estimate (1 sigma, same unit), 0 if exact */
+	double lo, hi;           /* interval value +- 2 err (derived: propagated) */
+	uint64_t raw;            /* raw count of leaf 0 (unscaled) */
+	uint64_t enabled_ns;     /* time enabled (leaf 0) */
+	uint64_t running_ns;     /* time running (leaf 0) */
+	double running;          /* min over leaves of running/enabled; 1 = always */
+	unsigned flags;          /* PMK_VALUE_* */
+	int status;              /* 0, or the PMK_E* code why it was not counted */
+} pmk_value;
+
+/* Whom to count. Default: the calling thread on any CPU. */
+typedef struct pmk_scope {
+	pid_t pid;    /* 0 = calling thread/process, >0 = that pid/tid, -1 = all */
+	int cpu;      /* -1 = any CPU, else that CPU (required when pid == -1) */
+} pmk_scope;
+
+int pmk_eventset_new(pmk_eventset **out, unsigned flags);
+void pmk_eventset_free(pmk_eventset *es);
+/* Use another backend (NULL: the kernel). Only before the first start. */
+int pmk_eventset_set_backend(pmk_eventset *es, struct pmk_backend *be);
+int pmk_eventset_set_scope(pmk_eventset *es, pmk_scope scope);
+int pmk_eventset_set_flags(pmk_eventset *es, unsigned flags);
+unsigned pmk_eventset_flags(const pmk_eventset *es);
+
+/* Add an event by name (any grammar of pmkit/event.h) or parsed. Returns its
+ * index. A derived event whose natives cannot share the counters needs
+ * PMK_ES_MULTIPLEX, else PMK_ENEEDMPX. */
+int pmk_eventset_add(pmk_eventset *es, const char *name, pmk_diag *d);
+int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev,
+			   pmk_diag *d);
+int pmk_eventset_size(const pmk_eventset *es);
+const pmk_event *pmk_eventset_event(const pmk_eventset *es, int i);
+
+/*
+ * Open the events now (start does it when needed). Events that cannot be
+ * opened here are kept, marked PMK_VALUE_UNSUPPORTED with their reason in
+ * their diag, unless every event failed (then the first error is returned).
+ */
+int pmk_eventset_open(pmk_eventset *es, pmk_diag *d);
+/* Why event i could not be opened (NULL if it was). */
+const pmk_diag *pmk_eventset_event_diag(const pmk_eventset *es, int i);
+/* How the natives were packed: number of kernel groups, and whether a group
+ * had to be split because the kernel could not schedule it. */
+int pmk_eventset_groups(const pmk_eventset *es, int *split);
+
+int pmk_eventset_start(pmk_eventset *es);
+int pmk_eventset_stop(pmk_eventset *es);
+int pmk_eventset_reset(pmk_eventset *es);
+/* Read every event's value since start (or reset). `n` is the size of
+ * `vals`; returns the number of events. */
+int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n);
+/* Add every event's value since start to `vals` and reset the counters. */
+int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n);
+
+/*
+ * The error estimate of a multiplexed count (docs/counting.md): the count
+ * was observed for `running` of `enabled` ns; treating the event rate as
+ * a stationary process observed over the running fraction, the scaled
+ * estimate's standard error is
+ *   err = scaled * sqrt((1 - f) / max(1, raw)) + scaled * (1 - f) * cv
+ * where f = running / enabled, with cv the rate's coefficient of variation
+ * observed between reads (0 when unknown).
+ */
+double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
+		     double cv);
+
+/*
+ * Regions. pmk_region_begin/end count the region's events (chosen by
+ * pmk_region_set_events() or the PMK_REGION_EVENTS environment variable,
+ * default "task-clock,page-faults" plus hardware events where countable)
+ * per thread, nested, accumulated over calls. Results go to the JSON file
+ * named by PMK_REGION_OUTPUT (default pmkit-regions.json) at exit, or now
+ * with pmk_region_write().
+ */
+int pmk_region_set_events(const char *list, pmk_diag *d);
+int pmk_region_begin(const char *name);
+int pmk_region_end(const char *name);
+int pmk_region_write(const char *path);
+
+/* Region results, for programs that want them without a file. */
+typedef struct pmk_region_stats {
+	const char *name;
+	uint64_t calls;
+	int nevents;
+	const char *const *event_names;
+	const double *values; /* per event, summed over calls and threads */
+} pmk_region_stats;
+int pmk_region_foreach(int (*fn)(const pmk_region_stats *s, void *arg),
+		       void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

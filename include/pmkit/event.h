@@ -1,0 +1,191 @@
+/*
+ * pmkit/event.h: event strings and their encodings.
+ *
+ * Everything declared here except pmk_target_discover() and pmk_target_host()
+ * is pure: it makes no system calls, so any machine can test any encoding.
+ *
+ * One grammar covers every event string (docs/events.md has the full text):
+ *   generic perf names     cycles, instructions, L1-dcache-load-misses, ...
+ *   software events        task-clock, page-faults, context-switches, ...
+ *   PAPI presets           PAPI_TOT_INS, PAPI_L1_DCM, ... (mapped per model)
+ *   raw                    r1c0, r0x412e
+ *   sysfs PMU terms        cpu/event=0x3c,umask=0x1,edge=1,cmask=2/  msr/tsc/
+ *   native (model tables)  [PMU::]EVENT[:UMASK...][:MOD[=VAL]...]
+ *   user-defined events    names loaded from definition files (derive layer)
+ * followed by modifiers: `:u` `:k` `:h` (privilege), `:p`/`:pp`/`:ppp`
+ * (precise level), and for raw/sysfs/native events `e`, `i`, `c=N` (edge,
+ * invert, threshold) as terms or modifiers; `period=N`, `freq=N`.
+ */
+#ifndef PMKIT_EVENT_H
+#define PMKIT_EVENT_H
+
+#include <stdint.h>
+
+#include "pmkit/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMK_PMU_NAME_MAX 32
+#define PMK_EVENT_NAME_MAX 128
+#define PMK_LEAF_MAX 8  /* natives one event may need */
+#define PMK_OPS_MAX 48  /* reverse-Polish steps of a derived event */
+
+/* perf_event_attr.type values this layer knows without the kernel. */
+#define PMK_TYPE_HARDWARE 0u
+#define PMK_TYPE_SOFTWARE 1u
+#define PMK_TYPE_TRACEPOINT 2u
+#define PMK_TYPE_HW_CACHE 3u
+#define PMK_TYPE_RAW 4u
+#define PMK_TYPE_BREAKPOINT 5u
+#define PMK_TYPE_SIM 0x7fff0001u   /* the simulated PMU (sim backend) */
+#define PMK_TYPE_UNRESOLVED 0xffffffffu /* PMU named but its type not known */
+
+typedef enum pmk_event_kind {
+	PMK_KIND_NONE = 0,
+	PMK_KIND_HARDWARE,   /* generic perf hardware event */
+	PMK_KIND_HWCACHE,    /* generic perf hardware-cache event */
+	PMK_KIND_SOFTWARE,   /* kernel software event */
+	PMK_KIND_RAW,        /* rNNNN */
+	PMK_KIND_PMU,        /* pmu/term=value,.../ through sysfs formats */
+	PMK_KIND_NATIVE,     /* a named event of a PMU model table */
+	PMK_KIND_TRACEPOINT, /* subsystem:name */
+	PMK_KIND_PRESET,     /* PAPI preset, one native or derived */
+	PMK_KIND_USER,       /* user-defined event from a definition file */
+	PMK_KIND_SIM,        /* event of the simulated PMU */
+} pmk_event_kind;
+
+/* What is programmed into one counter: a perf_event_attr's worth. */
+typedef struct pmk_attr {
+	char pmu[PMK_PMU_NAME_MAX];   /* "cpu", "software", "msr", "sim", ... */
+	char name[PMK_EVENT_NAME_MAX]; /* this native as a string */
+	uint32_t type;                 /* perf_event_attr.type */
+	uint64_t config, config1, config2;
+	unsigned exclude_user : 1, exclude_kernel : 1, exclude_hv : 1;
+	unsigned exclude_idle : 1, exclude_guest : 1, exclude_host : 1;
+	unsigned pinned : 1, exclusive : 1;
+	unsigned precise_ip : 2;       /* 0..3: :p, :pp, :ppp */
+	unsigned freq : 1;             /* `sample` is a frequency in Hz */
+	uint64_t sample;               /* sampling period (or Hz), 0 = counting */
+} pmk_attr;
+
+/* One step of a derived event's reverse-Polish program. */
+typedef enum pmk_op_code {
+	PMK_OP_LEAF = 1, /* push the value of leaf[arg] */
+	PMK_OP_CONST,    /* push `value` */
+	PMK_OP_ADD,
+	PMK_OP_SUB,
+	PMK_OP_MUL,
+	PMK_OP_DIV,      /* x/0 gives NaN, never a trap */
+	PMK_OP_NEG,
+} pmk_op_code;
+
+typedef struct pmk_op {
+	uint8_t code; /* pmk_op_code */
+	uint8_t arg;  /* leaf index for PMK_OP_LEAF */
+	double value; /* constant for PMK_OP_CONST */
+} pmk_op;
+
+/*
+ * A parsed event: one or more natives (leaves) and, when derived, a
+ * reverse-Polish program combining their counts. nops == 0 means the
+ * event's value is leaf[0]'s count.
+ */
+typedef struct pmk_event {
+	char name[PMK_EVENT_NAME_MAX]; /* as written by the user */
+	pmk_event_kind kind;
+	char unit[16];                 /* "ns" for clocks, else "" */
+	int nleaf;
+	pmk_attr leaf[PMK_LEAF_MAX];
+	int nops;
+	pmk_op ops[PMK_OPS_MAX];
+} pmk_event;
+
+/*
+ * A target describes the PMUs events are encoded for: the sysfs PMUs (name,
+ * type, format terms, event aliases) and, optionally, a model whose native
+ * tables and preset mappings apply (e.g. "skl", "icl", "amd64_fam19h_zen4").
+ * Tests build targets by hand; pmk_target_discover() fills one from sysfs.
+ */
+typedef struct pmk_target pmk_target;
+
+pmk_target *pmk_target_new(void);
+void pmk_target_free(pmk_target *t);
+/* Declare a PMU. `is_core` marks the CPU's core PMU (where raw and native
+ * events go). Adding an existing name updates its type. */
+int pmk_target_add_pmu(pmk_target *t, const char *pmu, uint32_t type,
+		       int is_core);
+/* A format term as in sysfs `format/TERM`: "config:0-7,32-35", "config1:0". */
+int pmk_target_add_format(pmk_target *t, const char *pmu, const char *term,
+			  const char *spec, pmk_diag *d);
+/* An event alias as in sysfs `events/NAME`: "event=0x3c,umask=0x1". */
+int pmk_target_add_alias(pmk_target *t, const char *pmu, const char *event,
+			 const char *terms);
+/* Choose the model for native tables and presets; PMK_ENOENT if unknown. */
+int pmk_target_set_model(pmk_target *t, const char *model);
+/* The chosen model, or "" when none. */
+const char *pmk_target_model(const pmk_target *t);
+/* Number of PMUs, and each one's name/type/core flag by index. */
+int pmk_target_pmu_count(const pmk_target *t);
+const char *pmk_target_pmu_name(const pmk_target *t, int i, uint32_t *type,
+				int *is_core);
+/* The core PMU's name, or NULL when the machine has none. */
+const char *pmk_target_core_pmu(const pmk_target *t);
+
+/*
+ * Fill a target from a sysfs tree (`root` = "/sys" normally; tests point it
+ * at a fixture) and detect the model from /proc/cpuinfo-style `cpuinfo`
+ * (NULL: /proc/cpuinfo). Reads files; the only non-pure call here.
+ */
+int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo);
+/* The host's target, discovered once; thread-safe; never NULL. */
+const pmk_target *pmk_target_host(void);
+
+/*
+ * Parse and encode one event string for a target. On error returns a
+ * negative code and fills `d` (column of the failing token, message, hint).
+ */
+int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
+		    pmk_diag *d);
+
+/*
+ * Split a comma-separated event list into its events, keeping commas inside
+ * `pmu/.../` terms together. Calls `fn` for each item with its text and its
+ * 1-based column in `list`. Stops at the first non-zero return and returns it.
+ */
+int pmk_event_list_foreach(const char *list,
+			   int (*fn)(const char *item, int column, void *arg),
+			   void *arg);
+
+/* Evaluate a derived event's program over its leaves' values. Division by
+ * zero and empty stacks give NaN. */
+double pmk_event_eval(const pmk_event *ev, const double *leaf_values);
+
+/* One line describing what would be programmed (pmkit encode). */
+int pmk_attr_format(const pmk_attr *a, char *buf, unsigned long size);
+/* The same as a JSON object. */
+int pmk_attr_format_json(const pmk_attr *a, char *buf, unsigned long size);
+
+/* What `pmkit list` shows about one event name. */
+typedef struct pmk_event_info {
+	const char *name;
+	pmk_event_kind kind;
+	const char *pmu;  /* "software", "cpu", the model, ... */
+	const char *desc; /* one line */
+} pmk_event_info;
+
+/* Every event name the target knows: generic, software, presets, the PMUs'
+ * sysfs aliases, the model's natives, user events. Stops when `fn` returns
+ * non-zero and returns that. */
+int pmk_event_foreach(const pmk_target *t,
+		      int (*fn)(const pmk_event_info *info, void *arg),
+		      void *arg);
+
+/* Name of an event kind ("software", "preset", ...). */
+const char *pmk_event_kind_name(pmk_event_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
