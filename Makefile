@@ -1,10 +1,13 @@
 # pmkit build. Sources are discovered by directory, so adding a file needs no
 # edit here:
-#   lib/*/*.c, sim/**/*.c      -> build/libpmkit.a and build/libpmkit.so
-#   cli/*.c, bench/*.c         -> build/pmkit (cli/cmd_*.c register commands)
+#   lib/*/*.c, sim/*/*.c, bench/*.c -> build/libpmkit.a and build/libpmkit.so
+#   cli/*.c                    -> build/pmkit (cli/cmd_*.c register commands)
 #   tests/*/test_*.c           -> build/tests/<dir>_<name>, one program each
 #   tests/*/*.t                -> shell tests, run with PMKIT=build/pmkit
 #   bench/compare/*.c          -> build/bench/<name>
+#   tests/fuzz/fuzz_*.c        -> build/fuzz/<name>: a libFuzzer entry point
+#                                 linked with a replay/mutation driver (make
+#                                 fuzz-libfuzzer builds real libFuzzer ones)
 #   mk/*.mk                    -> per-area additions (extra flags and libraries)
 # `make SAN=1` builds everything with ASan and UBSan into build/san/.
 
@@ -32,8 +35,8 @@ LDLIBS   += -lm -lpthread -ldl
 # Optional libraries, detected once per build directory (see scripts/configure).
 -include $(O)/config.mk
 
-LIB_SRC  := $(sort $(wildcard lib/*/*.c sim/*.c sim/*/*.c))
-CLI_SRC  := $(sort $(wildcard cli/*.c bench/*.c))
+LIB_SRC  := $(sort $(wildcard lib/*/*.c sim/*.c sim/*/*.c bench/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 BENCH_SRC:= $(sort $(wildcard bench/compare/*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -45,9 +48,10 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(O)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/commands.o
 TEST_BIN := $(foreach f,$(TEST_SRC),$(O)/tests/$(subst /,_,$(patsubst tests/%.c,%,$(f))))
 BENCH_BIN:= $(BENCH_SRC:bench/compare/%.c=$(O)/bench/%)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/fuzz/%)
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard tests/support/*.c))
 
-.PHONY: all lib cli tests benches check check-plain check-san run install clean format fuzz
+.PHONY: all lib cli tests benches check check-plain check-san run install clean format fuzz-libfuzzer
 all: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/pmkit.pc tests benches
 
 $(O)/config.mk: scripts/configure $(wildcard scripts/deps.d/*)
@@ -96,7 +100,19 @@ $(O)/bench/%: $(O)/obj/bench/compare/%.o $(O)/libpmkit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-tests: $(TEST_BIN) $(O)/pmkit
+$(O)/fuzz/%: $(O)/obj/tests/fuzz/%.o $(O)/obj/tests/fuzz/driver.o $(O)/libpmkit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Real coverage-guided fuzzers (clang's libFuzzer), for long runs by hand:
+#   make fuzz-libfuzzer && build/libfuzzer/fuzz_events -max_total_time=60
+fuzz-libfuzzer:
+	@mkdir -p build/libfuzzer
+	for f in $(FUZZ_SRC); do \
+	  clang $(CPPFLAGS) -DPMK_LIBFUZZER -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -o build/libfuzzer/$$(basename $$f .c) $$f $(LIB_SRC) $(LDLIBS) || exit 1; done
+
+tests: $(TEST_BIN) $(O)/pmkit $(FUZZ_BIN)
 benches: $(BENCH_BIN)
 
 # The test command of the README. Runs every unit and CLI test twice: as built,
