@@ -83,7 +83,7 @@ static inline void t__fail(const char *file, int line, const char *fmt, ...)
 	} while (0)
 
 #define T_RUN(fn) t__run(fn, #fn)
-static inline void t__run(void (*fn)(void), const char *name)
+static inline void t__run(void (*fn)(void), const char *volatile name)
 {
 	if (strncmp(name, "test_", 5) == 0)
 		name += 5;
