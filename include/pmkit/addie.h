@@ -78,10 +78,10 @@ enum pmk_addie_rng {
 #define PMK_ADDIE_MAX_BITS 16
 
 typedef struct pmk_addie_config {
-	unsigned bits;    /* counter and random-number width, 4..16 (8) */
-	unsigned rng;     /* enum pmk_addie_rng (INDEPENDENT) */
-	uint32_t seed;    /* LFSR seed, low 31 bits; 0 means 1 (1) */
-	int32_t initial;  /* counter start; -1 = half scale 2^(bits-1) (-1) */
+	unsigned bits;	 /* counter and random-number width, 4..16 (8) */
+	unsigned rng;	 /* enum pmk_addie_rng (INDEPENDENT) */
+	uint32_t seed;	 /* LFSR seed, low 31 bits; 0 means 1 (1) */
+	int32_t initial; /* counter start; -1 = half scale 2^(bits-1) (-1) */
 } pmk_addie_config;
 
 /*
@@ -90,11 +90,11 @@ typedef struct pmk_addie_config {
  */
 typedef struct pmk_addie {
 	uint32_t counter; /* 0 .. 2^bits - 1 */
-	uint32_t max;     /* 2^bits - 1 */
-	uint32_t lfsr;    /* pmk_lfsr31 layout */
-	uint32_t msb;     /* 2^(bits-1) */
+	uint32_t max;	  /* 2^bits - 1 */
+	uint32_t lfsr;	  /* pmk_lfsr31 layout */
+	uint32_t msb;	  /* 2^(bits-1) */
 	unsigned bits, rng;
-	uint64_t steps;   /* samples taken */
+	uint64_t steps; /* samples taken */
 	/* The LFSR advanced `bits` clocks, as four byte-indexed tables of the
 	 * GF(2) jump matrix (INDEPENDENT mode only). */
 	uint32_t jump[4][256];
@@ -128,13 +128,13 @@ double pmk_addie_read(const pmk_addie *a);
 typedef struct pmk_addie_watch {
 	pmk_addie addie;
 	uint64_t events; /* samples fed */
-	uint64_t ones;   /* of which 1 */
+	uint64_t ones;	 /* of which 1 */
 	char name[32];
 } pmk_addie_watch;
 
 typedef struct pmk_addie_reading {
-	double addie;    /* the Addie's probability */
-	double exact;    /* ones / events (NaN before the first event) */
+	double addie; /* the Addie's probability */
+	double exact; /* ones / events (NaN before the first event) */
 	uint64_t events, ones;
 	uint32_t counter;
 	unsigned bits;
@@ -152,7 +152,7 @@ void pmk_addie_watch_read(const pmk_addie_watch *w, pmk_addie_reading *r);
  * A signal is a small number chosen by the source (0 .. 63); -1 switches an
  * Addie off. The exact tally of every signal is kept too.
  */
-#define PMK_ADDIE_MUX_UNITS 2
+#define PMK_ADDIE_MUX_UNITS   2
 #define PMK_ADDIE_MUX_SIGNALS 64
 typedef struct pmk_addie_mux {
 	pmk_addie_watch unit[PMK_ADDIE_MUX_UNITS];
@@ -198,10 +198,10 @@ uint64_t pmk_addie_settle(const pmk_addie_config *c, uint32_t num,
 
 /* The estimators compared in `pmkit addie quality`. */
 enum pmk_estimator {
-	PMK_EST_ADDIE = 0,      /* independent random numbers */
+	PMK_EST_ADDIE = 0,	/* independent random numbers */
 	PMK_EST_ADDIE_CORR = 1, /* correlated random numbers */
-	PMK_EST_RATIO = 2,      /* two counters, ratio over blocks of 2^bits */
-	PMK_EST_EMA = 3,        /* exponential moving average, alpha 2^-bits */
+	PMK_EST_RATIO = 2,	/* two counters, ratio over blocks of 2^bits */
+	PMK_EST_EMA = 3,	/* exponential moving average, alpha 2^-bits */
 	PMK_EST_COUNT
 };
 const char *pmk_estimator_name(int est);
@@ -210,58 +210,58 @@ typedef struct pmk_quality_row {
 	int estimator;
 	unsigned bits;
 	double settle_median, settle_q1, settle_q3; /* samples, 0.5 -> p */
-	double rms_error;     /* steady state, probability units */
-	double step_median;   /* samples to track a step change */
-	double step_rms;      /* RMS error over the 4 * 2^bits after a step */
+	double rms_error;   /* steady state, probability units */
+	double step_median; /* samples to track a step change */
+	double step_rms;    /* RMS error over the 4 * 2^bits after a step */
 	unsigned seeds;
 } pmk_quality_row;
 
 typedef struct pmk_quality_params {
-	uint32_t num;      /* stationary probability num/255 (64) */
+	uint32_t num;	   /* stationary probability num/255 (64) */
 	uint32_t step_num; /* after the step (200) */
-	double tol;        /* "tracking" band (0.02) */
-	unsigned seeds;    /* repetitions (16) */
-	uint64_t seed;     /* base seed (1) */
+	double tol;	   /* "tracking" band (0.02) */
+	unsigned seeds;	   /* repetitions (16) */
+	uint64_t seed;	   /* base seed (1) */
 } pmk_quality_params;
 void pmk_quality_params_default(pmk_quality_params *p);
 /* Measure one estimator at one width. */
-int pmk_addie_quality(const pmk_quality_params *p, int estimator,
-		      unsigned bits, pmk_quality_row *out);
+int pmk_addie_quality(const pmk_quality_params *p, int estimator, unsigned bits,
+		      pmk_quality_row *out);
 
 /* ---- The DRAM interface buffer ---------------------------------------- */
 
 /* One memory request from the processor. */
 typedef struct pmk_mem_access {
-	uint32_t addr;  /* byte address */
-	uint8_t size;   /* 1, 2 or 4 bytes within one word, or 16: a burst of
-			   the 4 words of an aligned line */
-	uint8_t write;  /* 1 for a write */
-	uint16_t gap;   /* processor cycles since the previous request */
+	uint32_t addr; /* byte address */
+	uint8_t size;  /* 1, 2 or 4 bytes within one word, or 16: a burst of
+			  the 4 words of an aligned line */
+	uint8_t write; /* 1 for a write */
+	uint16_t gap;  /* processor cycles since the previous request */
 } pmk_mem_access;
 
 /* The signals an Addie can be switched to. */
 enum pmk_membuf_signal {
-	PMK_MEMBUF_WB_HIT = 0,     /* per write: snoop found its word */
+	PMK_MEMBUF_WB_HIT = 0,	   /* per write: snoop found its word */
 	PMK_MEMBUF_READ_MERGE = 1, /* per read: >= 1 byte from the buffer */
-	PMK_MEMBUF_WB_FULL = 2,    /* per write: found the buffer full */
-	PMK_MEMBUF_RB_HIT = 3,     /* per read: served by the read buffer */
+	PMK_MEMBUF_WB_FULL = 2,	   /* per write: found the buffer full */
+	PMK_MEMBUF_RB_HIT = 3,	   /* per read: served by the read buffer */
 	PMK_MEMBUF_NSIGNALS
 };
 const char *pmk_membuf_signal_name(int signal);
 
 typedef struct pmk_membuf_config {
-	unsigned wb_words;      /* write buffer entries, 1..64 (32) */
-	unsigned watermark;     /* 1..wb_words (16) */
-	int read_ahead;         /* prefetch the next line (0) */
-	int read_around_write;  /* reads pass queued writes (1) */
+	unsigned wb_words;     /* write buffer entries, 1..64 (32) */
+	unsigned watermark;    /* 1..wb_words (16) */
+	int read_ahead;	       /* prefetch the next line (0) */
+	int read_around_write; /* reads pass queued writes (1) */
 	/* DRAM timing in bus cycles (docs/addie.md) */
-	unsigned t_row_hit;     /* column access, open row (2) */
-	unsigned t_row_miss;    /* precharge + activate + column (6) */
-	unsigned t_word;        /* per word transferred (1) */
-	unsigned row_bytes;     /* DRAM page size (2048) */
-	unsigned banks;         /* banks, one open row each (4) */
+	unsigned t_row_hit;	/* column access, open row (2) */
+	unsigned t_row_miss;	/* precharge + activate + column (6) */
+	unsigned t_word;	/* per word transferred (1) */
+	unsigned row_bytes;	/* DRAM page size (2048) */
+	unsigned banks;		/* banks, one open row each (4) */
 	pmk_addie_config addie; /* the two monitoring Addies */
-	int select[2];          /* their signals (WB_HIT, RB_HIT) */
+	int select[2];		/* their signals (WB_HIT, RB_HIT) */
 } pmk_membuf_config;
 
 typedef struct pmk_membuf_stats {
@@ -270,9 +270,9 @@ typedef struct pmk_membuf_stats {
 	uint64_t read_merges, rb_hits;
 	uint64_t dram_reads, dram_writes, prefetches, prefetch_used;
 	uint64_t row_hits, row_misses;
-	uint64_t cycles;            /* processor time at the last request */
-	uint64_t read_stall_cycles; /* waiting for read data */
-	uint64_t write_stall_cycles;/* waiting for a full write buffer */
+	uint64_t cycles;	     /* processor time at the last request */
+	uint64_t read_stall_cycles;  /* waiting for read data */
+	uint64_t write_stall_cycles; /* waiting for a full write buffer */
 	uint64_t dram_busy_cycles;
 } pmk_membuf_stats;
 

@@ -52,12 +52,12 @@ typedef struct pmk__svg_series {
 typedef struct pmk__svg_chart {
 	const char *title, *xlabel, *ylabel;
 	double xmin, xmax, ymin, ymax; /* xmin == xmax: from the data */
-	int xlog;                      /* log10 x axis */
-	const double *hlines;          /* horizontal reference lines */
+	int xlog;		       /* log10 x axis */
+	const double *hlines;	       /* horizontal reference lines */
 	size_t nhlines;
 } pmk__svg_chart;
 /* Write the chart to `f`; 0, or PMK_EIO. */
-int pmk__svg_lines(FILE *f, const pmk__svg_chart *c,
-		   const pmk__svg_series *s, size_t ns);
+int pmk__svg_lines(FILE *f, const pmk__svg_chart *c, const pmk__svg_series *s,
+		   size_t ns);
 
 #endif

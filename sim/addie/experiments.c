@@ -47,7 +47,8 @@ int pmk_addie_figure(const pmk_addie_config *c, uint32_t num,
 	for (size_t t = 0; t < n; t++) {
 		int x = pmk_bitsource_next(&src);
 		int y = pmk_addie_step(&a, x);
-		size_t slot = t % window, have = t + 1 < window ? t + 1 : window;
+		size_t slot = t % window,
+		       have = t + 1 < window ? t + 1 : window;
 		if (t >= window) {
 			sum_in -= hist_in[slot];
 			sum_out -= hist_out[slot];
@@ -175,8 +176,8 @@ static double quantile(const uint64_t *v, unsigned n, double q)
 	return (double)v[i] * (1 - f) + (double)v[i + 1] * f;
 }
 
-int pmk_addie_quality(const pmk_quality_params *p, int estimator,
-		      unsigned bits, pmk_quality_row *out)
+int pmk_addie_quality(const pmk_quality_params *p, int estimator, unsigned bits,
+		      pmk_quality_row *out)
 {
 	uint64_t *settle, *step;
 	double sq = 0, sq_step = 0;

@@ -9,8 +9,8 @@
 #include "pmkit/addie.h"
 #include "tests/support/t.h"
 
-static void cfg(pmk_addie_config *c, unsigned bits, unsigned rng,
-		uint32_t seed, int initial)
+static void cfg(pmk_addie_config *c, unsigned bits, unsigned rng, uint32_t seed,
+		int initial)
 {
 	pmk_addie_config_default(c);
 	c->bits = bits;
@@ -32,8 +32,8 @@ static void test_hand_worked_shift1(void)
 {
 	static const int in[5] = {1, 1, 0, 0, 1};
 	static const int cmp[5] = {1, 1, 1, 1, 1};
-	static const unsigned rnd[5] = {5, 2, 1, 0, 0}, cnt[5] = {8, 8, 7, 6,
-								  6};
+	static const unsigned rnd[5] = {5, 2, 1, 0, 0},
+			      cnt[5] = {8, 8, 7, 6, 6};
 	pmk_addie_config c;
 	pmk_addie a;
 	cfg(&c, 4, PMK_ADDIE_RNG_SHIFT1, 0xB, 8);

@@ -57,10 +57,10 @@ static void test_small_analogues_maximal(void)
 {
 	static const struct {
 		unsigned len, tap;
-	} prim[] = {{3, 1},  {3, 2},   {4, 1},   {4, 3},   {5, 2},
-		    {5, 3},  {6, 1},   {6, 5},   {7, 1},   {7, 3},
-		    {7, 6},  {9, 4},   {9, 5},   {10, 3},  {10, 7},
-		    {11, 2}, {11, 9},  {15, 1},  {15, 14}, {17, 3},
+	} prim[] = {{3, 1},   {3, 2},  {4, 1},	 {4, 3},   {5, 2},
+		    {5, 3},   {6, 1},  {6, 5},	 {7, 1},   {7, 3},
+		    {7, 6},   {9, 4},  {9, 5},	 {10, 3},  {10, 7},
+		    {11, 2},  {11, 9}, {15, 1},	 {15, 14}, {17, 3},
 		    {17, 14}, {18, 7}, {18, 11}, {20, 3},  {20, 17}};
 	for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++) {
 		unsigned n = prim[i].len;
@@ -127,7 +127,7 @@ static void test_msequence_properties(void)
 	for (int k = 1; k <= N - 2; k++)
 		T_EQ_INT(runs[k], 1 << (N - k - 1));
 	T_EQ_INT(runs[N - 1], 1); /* one run of n-1 zeros */
-	T_EQ_INT(runs[N], 1);     /* one run of n ones */
+	T_EQ_INT(runs[N], 1);	  /* one run of n ones */
 }
 
 /* GF(2) 31x31 matrices as columns: col[j] = image of state bit j. */
