@@ -555,7 +555,8 @@ int cmd_stat(int argc, char **argv)
 			if (workload_prepare(&w, o.argv) != 0) {
 				cli_error("cannot start the workload: %s",
 					  strerror(errno));
-				return 1;
+				status = 1;
+				goto out;
 			}
 			wp = &w;
 		}
@@ -565,7 +566,8 @@ int cmd_stat(int argc, char **argv)
 				kill(w.pid, SIGKILL);
 				workload_wait(&w);
 			}
-			return rc == EXIT_USAGE ? rc : 1;
+			status = rc == EXIT_USAGE ? rc : 1;
+			goto out;
 		}
 		for (int s = 0; s < r.nset; s++)
 			pmk_eventset_start(r.set[s]);
@@ -576,7 +578,8 @@ int cmd_stat(int argc, char **argv)
 				workload_wait(&w);
 				cli_error("cannot run '%s': %s", o.argv[0],
 					  strerror(e));
-				return e == ENOENT ? 127 : 126;
+				status = e == ENOENT ? 127 : 126;
+				goto out;
 			}
 			status = measure(&o, &r, &w, &out, cmd, t0);
 		} else if (o.argv) {
@@ -584,7 +587,8 @@ int cmd_stat(int argc, char **argv)
 			if (workload_prepare(&cw, o.argv) != 0 ||
 			    workload_start(&cw) != 0) {
 				cli_error("cannot run '%s'", o.argv[0]);
-				return 127;
+				status = 127;
+				goto out;
 			}
 			status = measure(&o, &r, &cw, &out, cmd, t0);
 		} else {
@@ -654,6 +658,7 @@ int cmd_stat(int argc, char **argv)
 	res.nrows = r.nev;
 	res.note = note;
 	emit(&out, &res);
+out:
 	free_sets(&r);
 	free(vals);
 	free(sum);
