@@ -454,16 +454,8 @@ int pmk__native_parse_model(const pmk__model *model, const char *core_pmu,
 		memcpy(mname, s, mlen);
 		mname[mlen] = 0;
 		model = pmk__model_find(mname);
-		if (!model) {
-			char h[256];
-			size_t n = (size_t)snprintf(h, sizeof h, "models: ");
-			for (int i = 0; pmk__models[i] && n < sizeof h; i++)
-				n += (size_t)snprintf(h + n, sizeof h - n,
-						      "%s%s", i ? ", " : "",
-						      pmk__models[i]->name);
-			return fail(d, PMK_ENOPMU, col0, (int)mlen, h,
-				    "no event table for PMU model '%s'", mname);
-		}
+		if (!model)
+			return PMK_ENOEVENT; /* the caller names the model */
 		p = sep + 2;
 	}
 	if (!model)
