@@ -254,9 +254,10 @@ static int parse_token(struct state *st, const char *tok, size_t len, int col,
 			return fail(d, PMK_EINVAL, col, (int)nlen, h,
 				    "unknown modifier '%.*s'", (int)nlen, tok);
 		}
-		char h[256];
-		snprintf(h, sizeof h, "unit masks of %s: %.200s", st->ev->name,
-			 buf);
+		char h[400];
+		snprintf(h, sizeof h,
+			 "unit masks of %s: %.150s; modifiers: %.80s",
+			 st->ev->name, buf, mods);
 		return fail(d, PMK_EINVAL, col, (int)len, h,
 			    "unknown unit mask or modifier '%.*s' for %s",
 			    (int)len, tok, st->ev->name);
