@@ -2,8 +2,7 @@
  * cmd_bench.c: `pmkit bench lat|bw|os`: the microbenchmarks, with a table on
  * stdout, lmbench-compatible output on stderr where asked, CSV, JSON and SVG.
  */
-/* pmkit-command: bench | memory latency, bandwidth and OS/IPC microbenchmarks
- */
+/* pmkit-command: bench | latency, bandwidth and OS/IPC microbenchmarks */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

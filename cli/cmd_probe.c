@@ -3,8 +3,7 @@
  * this machine; a short table, --json, the machine-constants file and a
  * latency plot.
  */
-/* pmkit-command: probe | measure cache levels, TLB, memory latency and
- * penalties */
+/* pmkit-command: probe | measure caches, TLB, memory and penalties */
 #include <stdlib.h>
 #include <string.h>
 
