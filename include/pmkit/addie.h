@@ -209,7 +209,9 @@ const char *pmk_estimator_name(int est);
 typedef struct pmk_quality_row {
 	int estimator;
 	unsigned bits;
-	double settle_median, settle_q1, settle_q3; /* samples, 0.5 -> p */
+	double settle_median, settle_q1,
+	    settle_q3;	    /* samples, 0.5 -> p;
+			     INFINITY: not within 20 windows */
 	double rms_error;   /* steady state, probability units */
 	double step_median; /* samples to track a step change */
 	double step_rms;    /* RMS error over the 4 * 2^bits after a step */
@@ -224,6 +226,13 @@ typedef struct pmk_quality_params {
 	uint64_t seed;	   /* base seed (1) */
 } pmk_quality_params;
 void pmk_quality_params_default(pmk_quality_params *p);
+/*
+ * One estimator's reading over time on a stream that changes from num/255
+ * to step_num/255 after `before` samples: fills out[0 .. before+after-1].
+ */
+int pmk_estimator_trace(int estimator, unsigned bits, uint64_t seed,
+			uint32_t num, uint32_t step_num, size_t before,
+			size_t after, double *out);
 /* Measure one estimator at one width. */
 int pmk_addie_quality(const pmk_quality_params *p, int estimator, unsigned bits,
 		      pmk_quality_row *out);

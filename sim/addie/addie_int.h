@@ -52,7 +52,7 @@ typedef struct pmk__svg_series {
 typedef struct pmk__svg_chart {
 	const char *title, *xlabel, *ylabel;
 	double xmin, xmax, ymin, ymax; /* xmin == xmax: from the data */
-	int xlog;		       /* log10 x axis */
+	int xlog, ylog;		       /* log10 axes */
 	const double *hlines;	       /* horizontal reference lines */
 	size_t nhlines;
 } pmk__svg_chart;

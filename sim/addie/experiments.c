@@ -159,20 +159,49 @@ static double est_step(est *e, int x)
 	}
 }
 
+int pmk_estimator_trace(int estimator, unsigned bits, uint64_t seed,
+			uint32_t num, uint32_t step_num, size_t before,
+			size_t after, double *out)
+{
+	est e;
+	pmk_bitsource src;
+	uint64_t mix = pmk__seed_mix(seed);
+	int rc;
+	if (estimator < 0 || estimator >= PMK_EST_COUNT || !out ||
+	    bits < PMK_ADDIE_MIN_BITS || bits > PMK_ADDIE_MAX_BITS ||
+	    num > 255 || step_num > 255)
+		return PMK_EINVAL;
+	rc = est_init(&e, estimator, bits, (uint32_t)mix);
+	if (rc)
+		return rc;
+	pmk_bitsource_init(&src, mix >> 1, num, 255);
+	for (size_t t = 0; t < before + after; t++) {
+		if (t == before)
+			pmk_bitsource_init(&src, mix >> 2, step_num, 255);
+		out[t] = est_step(&e, pmk_bitsource_next(&src));
+	}
+	return 0;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
 }
 
-/* Quantile of a sorted array, linear interpolation. */
-static double quantile(const uint64_t *v, unsigned n, double q)
+/* Quantile of a sorted array, linear interpolation; INFINITY when it
+ * involves a run that never got there (value `never`). */
+static double quantile(const uint64_t *v, unsigned n, double q, uint64_t never)
 {
 	double pos = q * (double)(n - 1);
 	unsigned i = (unsigned)pos;
 	double f = pos - i;
-	if (i + 1 >= n)
-		return (double)v[n - 1];
+	if (i + 1 >= n || f == 0)
+		return v[i < n ? i : n - 1] >= never
+			   ? INFINITY
+			   : (double)v[i < n ? i : n - 1];
+	if (v[i + 1] >= never)
+		return INFINITY;
 	return (double)v[i] * (1 - f) + (double)v[i + 1] * f;
 }
 
@@ -243,10 +272,10 @@ int pmk_addie_quality(const pmk_quality_params *p, int estimator, unsigned bits,
 	out->estimator = estimator;
 	out->bits = bits;
 	out->seeds = p->seeds;
-	out->settle_median = quantile(settle, p->seeds, 0.5);
-	out->settle_q1 = quantile(settle, p->seeds, 0.25);
-	out->settle_q3 = quantile(settle, p->seeds, 0.75);
-	out->step_median = quantile(step, p->seeds, 0.5);
+	out->settle_median = quantile(settle, p->seeds, 0.5, 20 * N);
+	out->settle_q1 = quantile(settle, p->seeds, 0.25, 20 * N);
+	out->settle_q3 = quantile(settle, p->seeds, 0.75, 20 * N);
+	out->step_median = quantile(step, p->seeds, 0.5, 20 * N);
 	out->rms_error = sqrt(sq / (double)nsq);
 	out->step_rms = sqrt(sq_step / (double)nsq_step);
 	free(settle);
