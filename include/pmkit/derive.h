@@ -61,6 +61,8 @@ typedef struct pmk_defs_opts {
 	/* Accept any well-formed base event name without resolving it (for
 	 * files read on another machine than the one they are meant for). */
 	int symbolic;
+	/* Refuse `#include` (text from an untrusted source). */
+	int no_include;
 } pmk_defs_opts;
 
 /* Parse a file, or text named `name` (used in diagnostics; includes are
@@ -93,6 +95,10 @@ const char *pmk_defs_base(const pmk_defs *defs, int i, int k);
 int pmk_defs_base_resolved(const pmk_defs *defs, int i, int k);
 /* Its resolved event (natives), or NULL when not resolved. */
 const pmk_event *pmk_defs_base_event(const pmk_defs *defs, int i, int k);
+
+/* The host's PMU model when it has a core PMU (so that natives of the
+ * model can be counted here), else "". */
+const char *pmk_defs_host_model(void);
 
 /* Flags set by the evaluators. */
 enum {

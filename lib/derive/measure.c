@@ -89,6 +89,21 @@ static int number(const char *s, size_t len, double *v)
 	return *end == 0 && isfinite(*v);
 }
 
+/* pmkit stat and perf print clocks in msec; user events see the
+ * library's unit, ns. The factor to it, or 1. */
+static double unit_scale(const char *u, size_t len)
+{
+#define U(s) (len == strlen(s) && !strncmp(u, s, len))
+	if (U("msec") || U("ms"))
+		return 1e6;
+	if (U("usec") || U("us"))
+		return 1e3;
+	if (U("sec") || U("s"))
+		return 1e9;
+#undef U
+	return 1;
+}
+
 static int missing(const char *s, size_t len)
 {
 	return len == 0 || (len > 2 && s[0] == '<' && s[len - 1] == '>');
@@ -164,8 +179,8 @@ static int js_value(struct js *j);
 
 static int js_object(struct js *j)
 {
-	const char *name = NULL, *sval = NULL;
-	size_t nlen = 0, slen = 0;
+	const char *name = NULL, *sval = NULL, *unit = NULL;
+	size_t nlen = 0, slen = 0, ulen = 0;
 	double v = NAN;
 	int have_v = 0, rc;
 
@@ -191,6 +206,15 @@ static int js_object(struct js *j)
 		    *j->p == '"') {
 			if ((rc = js_string(j, &name, &nlen)))
 				return rc;
+		} else if (KEY("unit") && j->p < j->e && *j->p == '"') {
+			if ((rc = js_string(j, &unit, &ulen)))
+				return rc;
+		} else if ((KEY("value") || KEY("counter-value") ||
+			    KEY("count")) &&
+			   j->e - j->p >= 4 && !strncmp(j->p, "null", 4)) {
+			j->p += 4;
+			have_v = 1;
+			v = NAN;
 		} else if ((KEY("value") || KEY("counter-value") ||
 			    KEY("count")) &&
 			   j->p < j->e) {
@@ -232,7 +256,8 @@ static int js_object(struct js *j)
 		return js_fail(j, "expected ',' or '}'");
 	}
 	if (name && have_v && nlen)
-		return put(j->m, name, nlen, v);
+		return put(j->m, name, nlen,
+			   unit ? v * unit_scale(unit, ulen) : v);
 	return 0;
 }
 
@@ -422,16 +447,24 @@ static int parse_lines(pmk_measure *m, const char *file, const char *text,
 				rc = put(m, f[ecol], fl[ecol], v);
 			}
 		} else {
+			/* perf's layout: VALUE,UNIT,EVENT,... and with -I a
+			 * time stamp first. */
 			int vi = -1;
+			double tmp;
 			for (int i = 0; i < nf && vi < 0; i++)
 				if (number(f[i], fl[i], &v))
 					vi = i;
-				else if (i == 0 && missing(f[i], fl[i]))
+				else if (missing(f[i], fl[i]) && fl[i])
 					vi = i, v = NAN;
-			if (vi < 0)
-				vi = -1, v = NAN;
+			if (vi == 0 && nf > 1 &&
+			    (number(f[1], fl[1], &tmp) ||
+			     (missing(f[1], fl[1]) && fl[1]))) {
+				vi = 1;
+				v = missing(f[1], fl[1]) ? NAN : tmp;
+			}
+			if (vi >= 0 && vi + 1 < nf)
+				v *= unit_scale(f[vi + 1], fl[vi + 1]);
 			for (int i = 0; i < nf && rc == 0; i++) {
-				double tmp;
 				if (i == vi || !fl[i] || missing(f[i], fl[i]) ||
 				    number(f[i], fl[i], &tmp) ||
 				    strchr("%", f[i][fl[i] - 1]))

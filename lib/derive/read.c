@@ -64,7 +64,7 @@ int pmk__read_whole(const char *path, char **out, size_t *len, pmk_diag *d)
 			d->sys_errno = errno;
 			snprintf(d->file, sizeof d->file, "%s", path);
 			snprintf(d->message, sizeof d->message,
-				 "cannot open '%s': %s", path, strerror(errno));
+				 "cannot open: %s", strerror(errno));
 		}
 		return PMK_EIO;
 	}
@@ -648,9 +648,11 @@ static int papi_line(struct rd *r, const char *p, int active, const char *desc)
 		    (fl[i] == 5 && !strncmp(f[i], "SDESC", 5)) ||
 		    (fl[i] == 4 && !strncmp(f[i], "NOTE", 4)))
 			break;
-		if (fl[i] == 0 || !is_name_start((unsigned char)*f[i]))
-			return err(r, PMK_ESYNTAX, f[i], fl[i] ? fl[i] : 1,
-				   "expected a base event name");
+		if (fl[i] == 0 || !is_name_start((unsigned char)*f[i])) {
+			rc = err(r, PMK_ESYNTAX, f[i], fl[i] ? fl[i] : 1,
+				 "expected a base event name");
+			goto out;
+		}
 		bpos[nb] = f[i];
 		bases[nb] = strndup(f[i], (size_t)fl[i]);
 		if (!bases[nb]) {
@@ -763,6 +765,9 @@ static int do_include(struct rd *r, const char *p, int depth, int active)
 	if (*skip_ws(e + (*e ? 1 : 0)) && (*e == '"' || *e == '>'))
 		return err(r, PMK_ESYNTAX, skip_ws(e + 1), 1,
 			   "unexpected text after the file name");
+	if (r->defs->opts.no_include)
+		return err(r, PMK_EPERM, st, (int)(e - st),
+			   "#include is not allowed here");
 	if (depth >= INCLUDE_DEPTH_MAX)
 		return err(r, PMK_ETOOMANY, st, (int)(e - st),
 			   "includes nested more than %d deep (a file "

@@ -20,6 +20,7 @@
 #pragma weak pmk_target_set_model
 #pragma weak pmk_target_model
 #pragma weak pmk_target_host
+#pragma weak pmk_target_core_pmu
 
 struct rarg {
 	const pmk_target *t;
@@ -95,4 +96,15 @@ void pmk__defs_resolver_free(void *arg)
 	if (r->own)
 		pmk_target_free(r->own);
 	free(r);
+}
+
+const char *pmk_defs_host_model(void)
+{
+	const pmk_target *t;
+	if (!pmk_target_host || !pmk_target_core_pmu || !pmk_target_model)
+		return "";
+	t = pmk_target_host();
+	if (!t || !pmk_target_core_pmu(t))
+		return "";
+	return pmk_target_model(t);
 }

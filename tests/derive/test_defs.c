@@ -476,7 +476,9 @@ static void test_measure(void)
 	    "5.01,msec,task-clock,5010000,100.00,,\n"
 	    "<not supported>,,cycles,0,100.00,,\n"
 	    "12,,page-faults,5010000,100.00,2.395,K/sec\n";
-	static const char hdrcsv[] = "event;value;unit\ntask-clock;7.5;ms\n";
+	static const char hdrcsv[] = "event;value;unit\ntask-clock;7.5;ns\n";
+	static const char icsv[] = "1.000100,<not counted>,msec,task-clock,0\n"
+				   "2.000200,3,,page-faults,10\n";
 	static const char json[] =
 	    "{\"events\":[{\"event\":\"task-clock\",\"value\":3.5,"
 	    "\"unit\":\"ms\"},{\"event\":\"cycles\",\"value\":\"<not "
@@ -497,7 +499,8 @@ static void test_measure(void)
 	pmk_measure_free(m);
 
 	T_ASSERT(pmk_measure_parse(&m, "c", perfcsv, strlen(perfcsv), &d) == 0);
-	T_CHECK(pmk_measure_get(m, "task-clock", &v) == 0 && v == 5.01);
+	/* msec is converted to the library's ns. */
+	T_CHECK(pmk_measure_get(m, "task-clock", &v) == 0 && v == 5.01e6);
 	T_CHECK(pmk_measure_get(m, "page-faults", &v) == 0 && v == 12);
 	T_CHECK(pmk_measure_get(m, "cycles", &v) == 0 && isnan(v));
 	pmk_measure_free(m);
@@ -507,8 +510,13 @@ static void test_measure(void)
 	T_EQ_INT(pmk_measure_count(m), 1);
 	pmk_measure_free(m);
 
+	T_ASSERT(pmk_measure_parse(&m, "i", icsv, strlen(icsv), &d) == 0);
+	T_CHECK(pmk_measure_get(m, "task-clock", &v) == 0 && isnan(v));
+	T_CHECK(pmk_measure_get(m, "page-faults", &v) == 0 && v == 3);
+	pmk_measure_free(m);
+
 	T_ASSERT(pmk_measure_parse(&m, "j", json, strlen(json), &d) == 0);
-	T_CHECK(pmk_measure_get(m, "task-clock", &v) == 0 && v == 3.5);
+	T_CHECK(pmk_measure_get(m, "task-clock", &v) == 0 && v == 3.5e6);
 	T_CHECK(pmk_measure_get(m, "cycles", &v) == 0 && isnan(v));
 	pmk_measure_free(m);
 
