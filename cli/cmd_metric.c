@@ -16,6 +16,7 @@
 
 struct mopts {
 	int json;
+	int any_names;
 	const char *pmu;
 	const char *pos[64];
 	int npos;
@@ -27,6 +28,8 @@ static int parse_opts(int argc, char **argv, struct mopts *o)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			o->json = 1;
+		} else if (!strcmp(argv[i], "--any-names")) {
+			o->any_names = 1;
 		} else if (!strcmp(argv[i], "--pmu")) {
 			if (++i >= argc) {
 				cli_error("option '--pmu' needs a model name");
@@ -123,7 +126,7 @@ static int needs(const struct mopts *o)
 		cli_error("'metric needs' needs a definition file");
 		return cli_usage("metric");
 	}
-	defs = load(o->pos[0], o, 0);
+	defs = load(o->pos[0], o, o->any_names);
 	if (!defs)
 		return EXIT_USAGE;
 	sel = malloc(sizeof *sel * (size_t)(pmk_defs_count(defs) + o->npos));
@@ -286,7 +289,7 @@ static int check(const struct mopts *o)
 		return cli_usage("metric");
 	}
 	for (int i = 0; i < o->npos; i++) {
-		pmk_defs *defs = load(o->pos[i], o, 0);
+		pmk_defs *defs = load(o->pos[i], o, o->any_names);
 		if (!defs) {
 			rc = EXIT_USAGE;
 			continue;

@@ -10,18 +10,6 @@
 
 #include "lib/derive/defs.h"
 
-/* TEMPORARY until the event parser (lib/event/parse.c) is on main: weak
- * references, so that libpmkit links without it; names are then accepted
- * unresolved. */
-#pragma weak pmk_event_parse
-#pragma weak pmk_target_new
-#pragma weak pmk_target_free
-#pragma weak pmk_target_add_pmu
-#pragma weak pmk_target_set_model
-#pragma weak pmk_target_model
-#pragma weak pmk_target_host
-#pragma weak pmk_target_core_pmu
-
 struct rarg {
 	const pmk_target *t;
 	pmk_target *own;
@@ -32,7 +20,7 @@ int pmk__defs_default_resolve(const char *name, pmk_event *ev, pmk_diag *d,
 {
 	struct rarg *r = arg;
 	int rc;
-	if (!r || !r->t || !pmk_event_parse)
+	if (!r || !r->t)
 		return 1; /* no target: accepted, unresolved */
 	rc = pmk_event_parse(r->t, name, ev, d);
 	if (rc == PMK_ENOTSUP || rc == PMK_ENOPMU)
@@ -48,12 +36,6 @@ void *pmk__defs_resolver_new(const char *model, char *model_out,
 	if (!r) {
 		*rc = PMK_ENOMEM;
 		return NULL;
-	}
-	if (!pmk_target_new || !pmk_target_host) {
-		if (model_out && model_size)
-			snprintf(model_out, model_size, "%s",
-				 model ? model : "");
-		return r;
 	}
 	if (model && *model) {
 		r->own = pmk_target_new();
@@ -101,8 +83,6 @@ void pmk__defs_resolver_free(void *arg)
 const char *pmk_defs_host_model(void)
 {
 	const pmk_target *t;
-	if (!pmk_target_host || !pmk_target_core_pmu || !pmk_target_model)
-		return "";
 	t = pmk_target_host();
 	if (!t || !pmk_target_core_pmu(t))
 		return "";
