@@ -46,16 +46,31 @@ static void on_signal(int sig)
 static int add_event(const char *item, int column, void *arg)
 {
 	struct ropts *o = arg;
-	pmk_diag d;
+	pmk_diag d, d2;
+	pmk_event ev;
+	pmk_attr *a = &o->ev[o->nev];
 	if (o->nev >= PMK_REC_MAX_EVENTS) {
 		cli_error("too many events (at most %d)", PMK_REC_MAX_EVENTS);
 		return EXIT_USAGE;
 	}
-	if (pmk_sample_event_lookup(item, &o->ev[o->nev], &d) < 0) {
+	(void)column;
+	pmk_diag_clear(&d);
+	if (pmk_event_parse(pmk_target_host(), item, &ev, &d) == 0) {
+		if (ev.nleaf != 1 || ev.nops > 1) {
+			cli_error(
+			    "'%s' is derived from %d events and cannot be "
+			    "sampled as one",
+			    item, ev.nleaf);
+			fprintf(stderr, "hint: sample one of the events it is "
+					"made of, or time (-e cpu-clock)\n");
+			return EXIT_USAGE;
+		}
+		*a = ev.leaf[0];
+		snprintf(a->name, sizeof a->name, "%s", item);
+	} else if (pmk_sample_event_lookup(item, a, &d2) < 0) {
 		cli_diag(&d);
 		return EXIT_USAGE;
 	}
-	(void)column;
 	o->nev++;
 	return 0;
 }

@@ -142,6 +142,8 @@ static struct proc *proc_get(pmk_profile *p, uint32_t pid, int create)
 
 /* ---- DSOs ---- */
 
+static const char unknown_name[] = "[unknown]";
+
 static int dso_get(pmk_profile *p, const pmk_rec_map *m)
 {
 	const char *base;
@@ -174,7 +176,7 @@ static int dso_get(pmk_profile *p, const pmk_rec_map *m)
 		if (d->unk)
 			sprintf(d->unk, "[%s]", d->base);
 		else
-			d->unk = (char *)"[unknown]";
+			d->unk = (char *)unknown_name;
 	}
 	return p->ndso++;
 }
@@ -555,7 +557,7 @@ void pmk_profile_free(pmk_profile *p)
 		return;
 	for (int i = 2; i < p->ndso; i++) {
 		free(p->dso[i].path);
-		if (p->dso[i].unk && strcmp(p->dso[i].unk, "[unknown]"))
+		if (p->dso[i].unk != unknown_name)
 			free(p->dso[i].unk);
 		pmk__symtab_free(p->dso[i].st);
 	}

@@ -70,6 +70,14 @@ static int open_error(pmk_diag *d, const pmk_attr *a, int err)
 		snprintf(d->message, sizeof d->message,
 			 "too many open files while opening '%s'", a->name);
 		snprintf(d->hint, sizeof d->hint, "raise 'ulimit -n'");
+	} else if (hw && a->type > PMK_TYPE_RAW && err == EINVAL) {
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled here: its PMU '%s' "
+			 "refuses sampling (%s)",
+			 a->name, a->pmu[0] ? a->pmu : "?", strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "count it with 'pmkit stat' instead, or sample time: "
+			 "-e cpu-clock (the default)");
 	} else if (hw && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
 			  err == EINVAL)) {
 		snprintf(d->message, sizeof d->message,
