@@ -2,8 +2,7 @@
  * cmd_sim.c: `pmkit sim run|list-events|workloads|config`: the simulated
  * core with seed 000's PMU, driven from the command line.
  */
-/* pmkit-command: sim | run the simulated core and its PMU on a workload or
- * trace */
+/* pmkit-command: sim | run the simulated core and its PMU */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
