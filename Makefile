@@ -24,6 +24,12 @@ CC       := $(CROSS)gcc
 AR       := $(CROSS)ar
 endif
 AR       ?= ar
+# STATIC=1 links the programs statically (the default when cross-compiling,
+# so that they run in the bare guest of tests/guest; the .so stays shared).
+STATIC   ?= $(if $(CROSS),1,)
+ifeq ($(STATIC),1)
+LDFLAGS  += -static
+endif
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wformat=2
 OPT      ?= -O2 -g
@@ -66,7 +72,7 @@ $(O)/libpmkit.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 $(O)/libpmkit.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libpmkit.so.0 $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libpmkit.so.0 $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(LDLIBS)
 
 $(O)/gen/commands.c: $(wildcard cli/cmd_*.c) scripts/gen-commands
 	@mkdir -p $(dir $@)

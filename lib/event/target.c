@@ -1,0 +1,242 @@
+/*
+ * target.c: PMU descriptions events are encoded for (pure). The sysfs
+ * reader that fills a target from a live machine is lib/backend/discover.c.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/event/native.h"
+#include "lib/event/target.h"
+
+pmk_target *pmk_target_new(void)
+{
+	pmk_target *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	/* The kernel's fixed PMUs exist on every Linux machine. */
+	pmk_target_add_pmu(t, "software", PMK_TYPE_SOFTWARE, 0);
+	pmk_target_add_pmu(t, "tracepoint", PMK_TYPE_TRACEPOINT, 0);
+	pmk_target_add_pmu(t, "breakpoint", PMK_TYPE_BREAKPOINT, 0);
+	return t;
+}
+
+void pmk_target_free(pmk_target *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->npmu; i++)
+		free(t->pmu[i].alias);
+	free(t);
+}
+
+const struct pmk__pmu *pmk__target_pmu(const pmk_target *t, const char *name)
+{
+	for (int i = 0; t && i < t->npmu; i++)
+		if (strcmp(t->pmu[i].name, name) == 0)
+			return &t->pmu[i];
+	return NULL;
+}
+
+int pmk_target_add_pmu(pmk_target *t, const char *pmu, uint32_t type,
+		       int is_core)
+{
+	struct pmk__pmu *p = (struct pmk__pmu *)pmk__target_pmu(t, pmu);
+	if (!t || !pmu || !*pmu || strlen(pmu) >= PMK_PMU_NAME_MAX)
+		return PMK_EINVAL;
+	if (!p) {
+		if (t->npmu == PMK__PMU_MAX)
+			return PMK_ETOOMANY;
+		p = &t->pmu[t->npmu++];
+		memset(p, 0, sizeof *p);
+		strcpy(p->name, pmu);
+	}
+	p->type = type;
+	p->is_core = is_core;
+	return 0;
+}
+
+/* Parse "config:0-7,32-35" / "config1:0" / "config2:3-4". */
+static int parse_format_spec(const char *spec, struct pmk__format *f)
+{
+	const char *s = spec;
+	if (strncmp(s, "config", 6) != 0)
+		return -1;
+	s += 6;
+	f->word = 0;
+	if (*s == '1' || *s == '2')
+		f->word = *s++ - '0';
+	if (*s++ != ':')
+		return -1;
+	f->nrange = 0;
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+		if (end == s || lo < 0 || lo > 63)
+			return -1;
+		s = end;
+		if (*s == '-') {
+			hi = strtol(s + 1, &end, 10);
+			if (end == s + 1 || hi < lo || hi > 63)
+				return -1;
+			s = end;
+		}
+		if (f->nrange == 4)
+			return -1;
+		f->r[f->nrange].lo = (unsigned char)lo;
+		f->r[f->nrange].hi = (unsigned char)hi;
+		f->nrange++;
+		while (*s == ' ' || *s == '\n')
+			s++;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return f->nrange ? 0 : -1;
+}
+
+int pmk_target_add_format(pmk_target *t, const char *pmu, const char *term,
+			  const char *spec, pmk_diag *d)
+{
+	struct pmk__pmu *p = (struct pmk__pmu *)pmk__target_pmu(t, pmu);
+	struct pmk__format f;
+	memset(&f, 0, sizeof f);
+	if (!p)
+		return PMK_ENOPMU;
+	if (!term || strlen(term) >= sizeof f.term ||
+	    parse_format_spec(spec, &f) != 0) {
+		if (d) {
+			pmk_diag_clear(d);
+			d->code = PMK_EFORMAT;
+			snprintf(d->message, sizeof d->message,
+				 "bad format '%s' for term '%s' of PMU '%s'",
+				 spec ? spec : "", term ? term : "", pmu);
+		}
+		return PMK_EFORMAT;
+	}
+	strcpy(f.term, term);
+	for (int i = 0; i < p->nfmt; i++)
+		if (!strcmp(p->fmt[i].term, term)) {
+			p->fmt[i] = f;
+			return 0;
+		}
+	if (p->nfmt == PMK__FMT_MAX)
+		return PMK_ETOOMANY;
+	p->fmt[p->nfmt++] = f;
+	return 0;
+}
+
+int pmk_target_add_alias(pmk_target *t, const char *pmu, const char *event,
+			 const char *terms)
+{
+	struct pmk__pmu *p = (struct pmk__pmu *)pmk__target_pmu(t, pmu);
+	struct pmk__alias *a;
+	if (!p)
+		return PMK_ENOPMU;
+	if (!event || !terms || strlen(event) >= sizeof a->name ||
+	    strlen(terms) >= sizeof a->terms)
+		return PMK_EINVAL;
+	if (p->nalias == p->calias) {
+		int nc = p->calias ? p->calias * 2 : 16;
+		a = realloc(p->alias, sizeof *a * (size_t)nc);
+		if (!a)
+			return PMK_ENOMEM;
+		p->alias = a;
+		p->calias = nc;
+	}
+	a = &p->alias[p->nalias++];
+	strcpy(a->name, event);
+	strcpy(a->terms, terms);
+	/* sysfs values end with a newline */
+	for (size_t n = strlen(a->terms);
+	     n && isspace((unsigned char)a->terms[n - 1]); n--)
+		a->terms[n - 1] = 0;
+	return 0;
+}
+
+int pmk_target_set_model(pmk_target *t, const char *model)
+{
+	if (!t || !model || strlen(model) >= sizeof t->model)
+		return PMK_EINVAL;
+	if (*model && !pmk__model_known(model))
+		return PMK_ENOENT;
+	strcpy(t->model, model);
+	return 0;
+}
+
+const char *pmk_target_model(const pmk_target *t)
+{
+	return t ? t->model : "";
+}
+
+int pmk_target_pmu_count(const pmk_target *t)
+{
+	return t ? t->npmu : 0;
+}
+
+const char *pmk_target_pmu_name(const pmk_target *t, int i, uint32_t *type,
+				int *is_core)
+{
+	if (!t || i < 0 || i >= t->npmu)
+		return NULL;
+	if (type)
+		*type = t->pmu[i].type;
+	if (is_core)
+		*is_core = t->pmu[i].is_core;
+	return t->pmu[i].name;
+}
+
+const char *pmk_target_core_pmu(const pmk_target *t)
+{
+	for (int i = 0; t && i < t->npmu; i++)
+		if (t->pmu[i].is_core)
+			return t->pmu[i].name;
+	return NULL;
+}
+
+const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,
+					  const char *term)
+{
+	for (int i = 0; p && i < p->nfmt; i++)
+		if (strcmp(p->fmt[i].term, term) == 0)
+			return &p->fmt[i];
+	return NULL;
+}
+
+const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
+					const char *name)
+{
+	for (int i = 0; p && i < p->nalias; i++)
+		if (strcmp(p->alias[i].name, name) == 0)
+			return &p->alias[i];
+	return NULL;
+}
+
+int pmk__format_bits(const struct pmk__format *f)
+{
+	int bits = 0;
+	for (int i = 0; i < f->nrange; i++)
+		bits += f->r[i].hi - f->r[i].lo + 1;
+	return bits;
+}
+
+int pmk__format_apply(const struct pmk__format *f, uint64_t value,
+		      pmk_attr *a)
+{
+	uint64_t *w = f->word == 0 ? &a->config
+		      : f->word == 1 ? &a->config1
+				     : &a->config2;
+	int bits = pmk__format_bits(f);
+	if (bits < 64 && (value >> bits) != 0)
+		return PMK_ERANGE;
+	for (int i = 0; i < f->nrange; i++) {
+		int width = f->r[i].hi - f->r[i].lo + 1;
+		uint64_t mask = width == 64 ? ~0ull : ((1ull << width) - 1);
+		*w &= ~(mask << f->r[i].lo);
+		*w |= (value & mask) << f->r[i].lo;
+		value = width == 64 ? 0 : value >> width;
+	}
+	return 0;
+}

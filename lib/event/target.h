@@ -1,0 +1,57 @@
+/*
+ * target.h: the inside of a pmk_target. Internal to lib/event.
+ */
+#ifndef PMK_EVENT_TARGET_H
+#define PMK_EVENT_TARGET_H
+
+#include "pmkit/event.h"
+
+#define PMK__PMU_MAX 48
+#define PMK__FMT_MAX 32
+
+struct pmk__format {
+	char term[32];
+	int word; /* 0 config, 1 config1, 2 config2 */
+	int nrange;
+	struct {
+		unsigned char lo, hi;
+	} r[4];
+};
+
+struct pmk__alias {
+	char name[64];
+	char terms[192];
+};
+
+struct pmk__pmu {
+	char name[PMK_PMU_NAME_MAX];
+	uint32_t type;
+	int is_core;
+	int nfmt;
+	struct pmk__format fmt[PMK__FMT_MAX];
+	int nalias, calias;
+	struct pmk__alias *alias;
+};
+
+struct pmk_target {
+	int npmu;
+	struct pmk__pmu pmu[PMK__PMU_MAX];
+	char model[48];
+};
+
+/* The PMU called `name`, or NULL. */
+const struct pmk__pmu *pmk__target_pmu(const pmk_target *t, const char *name);
+/* The format term `term` of `pmu`, or NULL. */
+const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,
+					  const char *term);
+/* The alias `name` of `pmu`, or NULL. */
+const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
+					const char *name);
+/* Width in bits of a format term. */
+int pmk__format_bits(const struct pmk__format *f);
+/* Scatter `value` into the attr's config words by the term's bit ranges.
+ * Returns PMK_ERANGE when it does not fit. */
+int pmk__format_apply(const struct pmk__format *f, uint64_t value,
+		      pmk_attr *a);
+
+#endif

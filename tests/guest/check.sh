@@ -1,0 +1,85 @@
+#!/bin/sh
+# check.sh: the emulated-PMU tier (`make check-guest`, docs/guest.md).
+#   1. fetch.sh: host tools, and the arm64 kernel and busybox from Debian
+#   2. cross-build pmkit, its unit tests and the guest tests, static, aarch64
+#   3. an initramfs holding them, booted once per CPU model under QEMU with
+#      exact, deterministic instruction counting (-icount shift=0)
+#   4. `N passed, N failed, N skipped` over all boots; exit 1 on any failure.
+# If a download or package is unavailable the tier is reported as skipped
+# with the reason and exits 0 (GUEST_STRICT=1 makes that exit 1).
+# Environment: GUEST_CPUS (default "cortex-a57 max,pauth-impdef=on"),
+# GUEST_DIR (default build/guest), GUEST_VERBOSE=1 prints the consoles.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+G=${GUEST_DIR:-build/guest}
+A=build/aarch64
+CROSS=aarch64-linux-gnu-
+cpus=${GUEST_CPUS:-cortex-a57 max,pauth-impdef=on}
+t0=$(date +%s.%N)
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+skipped() {
+	echo "guest: skipped: $1"
+	echo "guest: 0 passed, 0 failed, 1 skipped"
+	[ "${GUEST_STRICT:-0}" = 1 ] && exit 1
+	exit 0
+}
+
+# 1. Host tools and downloads.
+reason=$(sh tests/guest/fetch.sh "$G/cache" 2>&1 >/dev/null); rc=$?
+printf '%s\n' "$reason" | grep -v '^guest: missing' | grep . 
+[ "$rc" = 0 ] || skipped "$(printf '%s\n' "$reason" | grep '^guest: missing' | sed 's/^guest: //')"
+echo "guest: kernel $(cat "$G/cache/kernel-package" 2>/dev/null), ready after $(elapsed "$t0") s"
+
+# 2. Cross-build (a build failure is a real failure: pmkit must build here).
+if ! make --no-print-directory -j2 CROSS=$CROSS O=$A all guest-progs >"$G/build.log" 2>&1; then
+	tail -30 "$G/build.log"
+	echo "guest: cross-build for aarch64 failed (log: $G/build.log)"
+	echo "guest: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+echo "guest: cross-built for aarch64 after $(elapsed "$t0") s"
+
+# 3. The initramfs.
+R=$G/rootfs
+rm -rf "$R" && mkdir -p "$R/bin" "$R/pmk/unit" "$R/pmk/guest" "$R/pmk/cases" || exit 1
+cp "$G/cache/busybox" "$R/bin/busybox" && chmod 755 "$R/bin/busybox"
+cp tests/guest/init.sh "$R/init" && chmod 755 "$R/init"
+cp tests/guest/run-guest.sh "$R/pmk/run-guest.sh"
+cp "$A/pmkit" "$R/pmk/pmkit"
+for f in "$A"/tests/*; do [ -x "$f" ] && cp "$f" "$R/pmk/unit/"; done
+for f in "$A"/guest/g_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
+for f in tests/guest/cases/*.t; do [ -f "$f" ] && cp "$f" "$R/pmk/cases/"; done
+cp tests/support/t.sh "$R/pmk/t.sh"
+[ -d tests/guest/data ] && cp -r tests/guest/data "$R/pmk/data"
+# Same contents, same bytes (fixed times): boots stay instruction-for-instruction identical.
+find "$R" -exec touch -h -d @0 {} +
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --reproducible --quiet) | gzip -1 -n >"$G/initrd.gz" || exit 1
+[ "$(stat -c %s "$G/initrd.gz")" -gt 100000 ] || { echo "guest: initramfs assembly failed"; exit 1; }
+
+# 4. One boot per CPU model.
+tp=0 tf=0 ts=0
+for cpu in $cpus; do
+	tag=$(echo "$cpu" | cut -d, -f1)
+	log=$G/console-$tag.log
+	b0=$(date +%s.%N)
+	timeout 300 qemu-system-aarch64 -M virt -cpu "$cpu" -smp 1 -m 512 \
+		-nographic -no-reboot -nic none -icount shift=0,sleep=off -seed 1 \
+		-kernel "$G/cache/Image" -initrd "$G/initrd.gz" \
+		-append "console=ttyAMA0 panic=-1 quiet loglevel=1 nokaslr norandmaps pmk_cpu=$tag" \
+		</dev/null 2>&1 | tr -d '\r' >"$log"
+	secs=$(elapsed "$b0")
+	[ "${GUEST_VERBOSE:-0}" = 1 ] && cat "$log"
+	p=$(grep -c '^\[[^]]*\] ok - ' "$log")
+	f=$(grep -c '^\[[^]]*\] not ok - ' "$log")
+	s=$(grep -c '^\[[^]]*\] skip - ' "$log")
+	if ! grep -q '^PMK-GUEST-END' "$log"; then
+		f=$((f + 1))
+		echo "guest $tag: the guest did not finish (console: $log):"
+		tail -20 "$log"
+	fi
+	grep -E '^\[[^]]*\] (not ok|skip) - ' "$log" | sed "s/^/guest $tag: /"
+	echo "guest $tag: $p passed, $f failed, $s skipped in $secs s"
+	tp=$((tp + p)); tf=$((tf + f)); ts=$((ts + s))
+done
+echo "guest: $tp passed, $tf failed, $ts skipped ($(elapsed "$t0") s in all)"
+[ "$tf" = 0 ] && [ "$tp" -gt 0 ]

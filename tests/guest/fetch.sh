@@ -1,0 +1,78 @@
+#!/bin/sh
+# fetch.sh CACHE_DIR: make sure the host tools of the emulated-PMU tier are
+# installed and that CACHE_DIR holds the guest's arm64 kernel Image and
+# busybox binary, both taken from the Debian archive.
+#
+# Host packages are installed with apt-get (when missing). The two arm64
+# packages are only downloaded, never installed: apt runs with a private
+# state directory under CACHE_DIR/apt that lists the arm64 archive, so the
+# host's dpkg configuration is left alone (no --add-architecture).
+#
+# Exit status: 0 ready; 77 something could not be had (the reason is printed
+# on stderr as `guest: missing: ...`): callers report the tier as skipped.
+set -u
+cache=${1:?usage: fetch.sh CACHE_DIR}
+mkdir -p "$cache" || exit 77
+cache=$(cd "$cache" && pwd)
+missing() { echo "guest: missing: $*" >&2; exit 77; }
+note() { echo "guest: $*" >&2; }
+
+# 1. Host tools.
+need_pkgs=
+command -v qemu-system-aarch64 >/dev/null 2>&1 || need_pkgs="$need_pkgs qemu-system-arm"
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need_pkgs="$need_pkgs gcc-aarch64-linux-gnu"
+[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || need_pkgs="$need_pkgs libc6-dev-arm64-cross"
+command -v cpio >/dev/null 2>&1 || need_pkgs="$need_pkgs cpio"
+command -v dpkg-deb >/dev/null 2>&1 || missing "dpkg-deb (not a Debian host?)"
+if [ -n "$need_pkgs" ]; then
+	[ "$(id -u)" = 0 ] || missing "host packages$need_pkgs (run as root to install them)"
+	command -v apt-get >/dev/null 2>&1 || missing "host packages$need_pkgs (no apt-get)"
+	note "installing$need_pkgs"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $need_pkgs >"$cache/apt-install.log" 2>&1 ||
+		missing "host packages$need_pkgs: apt-get install failed (see $cache/apt-install.log)"
+fi
+
+# 2. Guest pieces from the arm64 archive.
+[ -s "$cache/Image" ] && [ -s "$cache/busybox" ] && exit 0
+command -v apt-get >/dev/null 2>&1 || missing "apt-get, to download the arm64 kernel and busybox"
+apt="$cache/apt"
+mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/deb" || exit 77
+# A private apt: the host's sources, arm64 only, state and cache under $apt.
+set -- -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+	-o Dir::State::Lists="$apt/lists" -o Dir::State::status=/dev/null \
+	-o Dir::Cache="$apt" -o Dir::Cache::archives="$apt/archives" \
+	-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q
+if [ ! -f "$apt/updated" ]; then
+	note "fetching the arm64 package lists"
+	apt-get "$@" update >"$apt/update.log" 2>&1 ||
+		missing "arm64 package lists from the Debian archive (see $apt/update.log)"
+	touch "$apt/updated"
+fi
+# The kernel package's name carries an ABI number that changes with every
+# point release: resolve it through the meta-package, then take the unsigned
+# flavour (same Image, smaller package).
+kpkg=$(apt-cache "$@" depends linux-image-arm64 2>/dev/null |
+	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+kpkg=${kpkg%:arm64}
+[ -n "$kpkg" ] || missing "the arm64 kernel package (linux-image-arm64 has no linux-image-N dependency in the lists)"
+note "kernel package: $kpkg-unsigned"
+cd "$apt/deb" || exit 77
+rm -f ./*.deb
+apt-get "$@" download "$kpkg-unsigned" busybox-static >"$apt/download.log" 2>&1 ||
+	missing "download of $kpkg-unsigned and busybox-static (see $apt/download.log)"
+set -- ./linux-image-*.deb
+[ -f "$1" ] || missing "$kpkg-unsigned .deb after download"
+rm -rf x && mkdir x || exit 77
+# Debian's arm64 vmlinuz is an uncompressed Image: extract only that file.
+dpkg-deb --fsys-tarfile "$1" | tar -x -C x --wildcards './boot/vmlinuz-*' ||
+	missing "boot/vmlinuz in $1"
+dpkg-deb --fsys-tarfile ./busybox-static_*.deb | tar -x -C x ./bin/busybox ||
+	missing "bin/busybox in the busybox-static package"
+mv x/boot/vmlinuz-* "$cache/Image.tmp" && mv "$cache/Image.tmp" "$cache/Image" &&
+	mv x/bin/busybox "$cache/busybox" || exit 77
+echo "$kpkg" >"$cache/kernel-package"
+rm -rf x ./*.deb
+note "cached $(du -h "$cache/Image" | cut -f1) kernel Image and busybox in $cache"
