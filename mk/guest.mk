@@ -4,7 +4,8 @@
 #   make CROSS=aarch64-linux-gnu- O=build/aarch64 guest-progs
 #                      the guest test programs, tests/guest/prog/g_*.c ->
 #                      $(O)/guest/g_*, each linked with loop.S and libpmkit
-GUEST_PROG_SRC := $(sort $(wildcard tests/guest/prog/g_*.c))
+# g_*.c are test programs (run in the guest), h_*.c helpers of the shell tests
+GUEST_PROG_SRC := $(sort $(wildcard tests/guest/prog/g_*.c tests/guest/prog/h_*.c))
 GUEST_PROG := $(GUEST_PROG_SRC:tests/guest/prog/%.c=$(O)/guest/%)
 # Whole programs in assembly, no C library: tests/guest/prog/w_*.S
 GUEST_WORK_SRC := $(sort $(wildcard tests/guest/prog/w_*.S))

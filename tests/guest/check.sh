@@ -47,7 +47,7 @@ cp tests/guest/init.sh "$R/init" && chmod 755 "$R/init"
 cp tests/guest/run-guest.sh "$R/pmk/run-guest.sh"
 cp "$A/pmkit" "$R/pmk/pmkit"
 for f in "$A"/tests/*; do [ -x "$f" ] && cp "$f" "$R/pmk/unit/"; done
-for f in "$A"/guest/g_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
+for f in "$A"/guest/g_* "$A"/guest/h_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
 for f in tests/guest/cases/*.t; do [ -f "$f" ] && cp "$f" "$R/pmk/cases/"; done
 cp tests/support/t.sh "$R/pmk/t.sh"
 [ -d tests/guest/data ] && cp -r tests/guest/data "$R/pmk/data"
