@@ -1,14 +1,276 @@
 /*
  * pmkit/bench.h: microbenchmarks, the timing harness and the machine probe.
+ *
+ * The harness times a kernel in fixed-length samples with CLOCK_MONOTONIC on
+ * a pinned CPU and reports the minimum and the median over the samples. The
+ * core clock is measured with a chain of dependent adds (one cycle each), so
+ * cycles never come from the TSC rate. Latency, bandwidth and OS/IPC suites,
+ * level detection on latency curves, the machine probe (cache levels, TLB,
+ * penalties) and SVG plots are built on it. docs/bench.md explains the
+ * methods and every choice.
  */
 #ifndef PMKIT_BENCH_H
 #define PMKIT_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "pmkit/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- timing harness ---------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t pmk_bench_now_ns(void);
+
+typedef struct pmk_bench_cfg {
+	double sample_ms; /* length of one sample (default 10 ms) */
+	int samples;	  /* samples kept (default 5, at least 5) */
+	int cpu;	  /* CPU to pin to; -1: the CPU we are on now */
+} pmk_bench_cfg;
+
+/* Defaults: 10 ms samples, 5 samples, pin to the current CPU. */
+void pmk_bench_cfg_default(pmk_bench_cfg *cfg);
+
+typedef struct pmk_bench_stat {
+	double min_ns;	  /* fastest sample, ns per operation */
+	double median_ns; /* median sample, ns per operation */
+	double max_ns;	  /* slowest sample */
+	int samples;	  /* samples taken */
+	uint64_t ops;	  /* operations timed over all samples */
+	int cpu;	  /* CPU the samples ran on (-1 unknown) */
+} pmk_bench_stat;
+
+/*
+ * A kernel: do `n` operations and return how many were done (at least 1).
+ * The harness calls it repeatedly, reading the clock between calls, until a
+ * sample has lasted cfg->sample_ms; ns per operation = elapsed / operations.
+ * `n` grows (doubling) during warm-up until one call lasts >= 20 us, so the
+ * clock's cost is negligible; the warm-up also runs one whole sample.
+ */
+typedef uint64_t (*pmk_bench_fn)(void *arg, uint64_t n);
+int pmk_bench_run(pmk_bench_fn fn, void *arg, const pmk_bench_cfg *cfg,
+		  pmk_bench_stat *out);
+
+/* Pin the calling thread to `cpu` (-1: the CPU it is on). Returns the CPU
+ * pinned to, or a negative PMK_E* code. */
+int pmk_bench_pin(int cpu);
+
+/*
+ * The core clock in GHz, measured with a chain of dependent integer adds
+ * (latency one cycle on every core we know), from the fastest sample;
+ * `out` (optional) receives the raw statistic of the chain (ns per add).
+ */
+double pmk_bench_core_ghz(const pmk_bench_cfg *cfg, pmk_bench_stat *out);
+
+/* Median and minimum of an array (sorted in place). */
+double pmk_bench_median(double *v, int n);
+
+/* ---- sizes ------------------------------------------------------------- */
+
+/*
+ * The size points from `lo` to `hi` bytes: `per_octave` points per octave
+ * (2^k * (1 + j/per_octave)), which includes every exact power of two, each
+ * rounded down to a multiple of `align`. Returns the number of points
+ * written to `out` (at most `max`).
+ */
+int pmk_bench_sizes(size_t lo, size_t hi, int per_octave, size_t align,
+		    size_t *out, int max);
+
+/* Parse "64", "32k", "4m", "1g" (binary multipliers, case-insensitive) into
+ * bytes. Returns 0 or PMK_EINVAL. */
+int pmk_bench_parse_size(const char *s, size_t *out);
+
+/* ---- memory latency (pointer chasing) ---------------------------------- */
+
+enum pmk_lat_mode {
+	PMK_LAT_STRIDE = 0, /* forward ring at a fixed stride (lat_mem_rd) */
+	PMK_LAT_RANDOM = 1, /* random lines in random pages of a TLB window */
+	PMK_LAT_RANDOM_ALL = 2, /* random lines over the whole range */
+};
+
+typedef struct pmk_lat_cfg {
+	enum pmk_lat_mode mode;
+	size_t stride;	     /* bytes between chained words (stride mode),
+				or element size (random modes; default 64) */
+	size_t window_pages; /* random mode: pages per window (default 64) */
+	int huge;	     /* ask for transparent huge pages */
+	uint64_t seed;	     /* random chains: seed (default fixed) */
+} pmk_lat_cfg;
+
+void pmk_lat_cfg_default(pmk_lat_cfg *cfg);
+
+/* A buffer for chains up to `max_bytes`, reused for every size. */
+typedef struct pmk_chase pmk_chase;
+int pmk_chase_new(pmk_chase **out, size_t max_bytes, const pmk_lat_cfg *cfg);
+void pmk_chase_free(pmk_chase *c);
+/* Build the chain over the first `range` bytes. Returns the number of
+ * elements in the chain, or a negative PMK_E* code. */
+long pmk_chase_build(pmk_chase *c, size_t range);
+/* Time the chain built last: ns per dependent load. */
+int pmk_chase_time(pmk_chase *c, const pmk_bench_cfg *cfg, pmk_bench_stat *out);
+/* Walk the whole chain once and return how many loads closed the ring
+ * (for tests: must equal the element count). */
+long pmk_chase_verify(pmk_chase *c);
+
+/* ---- memory bandwidth -------------------------------------------------- */
+
+enum pmk_bw_op {
+	PMK_BW_RD,    /* read one 4-byte word per 16 bytes; credits all */
+	PMK_BW_WR,    /* write one 4-byte word per 16 bytes; credits all */
+	PMK_BW_RDWR,  /* read-modify-write of those words; credits size once */
+	PMK_BW_CP,    /* copy those words to a second buffer; credits size */
+	PMK_BW_FRD,   /* read every byte (8-byte words) */
+	PMK_BW_FWR,   /* write every byte */
+	PMK_BW_FCP,   /* copy every byte, word by word */
+	PMK_BW_BZERO, /* memset(0) */
+	PMK_BW_BCOPY, /* memcpy */
+	PMK_BW_NOPS
+};
+/* "rd" ... "bcopy"; NULL for a bad op. */
+const char *pmk_bw_op_name(enum pmk_bw_op op);
+/* Parse an op name; returns the op or -1. */
+int pmk_bw_op_parse(const char *name);
+
+typedef struct pmk_bw_result {
+	double mb_s_median; /* bytes credited per second / 10^6, median */
+	double mb_s_max;    /* from the fastest sample */
+	int threads;
+	int cpu; /* CPU of thread 0 */
+} pmk_bw_result;
+
+/* Bandwidth of `op` over `size` bytes per thread with `threads` threads
+ * (each its own buffers, pinned to CPUs cfg->cpu + i modulo the CPUs). */
+int pmk_bw_run(enum pmk_bw_op op, size_t size, int threads,
+	       const pmk_bench_cfg *cfg, pmk_bw_result *out);
+
+/* ---- level detection --------------------------------------------------- */
+
+typedef struct pmk_level {
+	size_t size_bytes; /* capacity (last size of the plateau) */
+	double latency_ns; /* plateau latency (median of its points) */
+	int first, last;   /* indexes of the plateau's points */
+} pmk_level;
+
+/*
+ * Find the plateaus of a latency curve (sizes increasing). A level ends
+ * where latency leaves the plateau by more than `rise` (e.g. 1.15) and the
+ * next plateau is at least `jump` (e.g. 1.3) times slower. The last plateau
+ * (memory) is returned too, with size_bytes = 0. Returns the number of
+ * levels (<= max), or a negative code.
+ */
+int pmk_levels_detect(const size_t *size, const double *lat_ns, int n,
+		      double rise, double jump, pmk_level *out, int max);
+/* Capacity estimate between plateau `a` and the next one `b`: the size at
+ * which the curve crosses the geometric mean of the two latencies. */
+double pmk_levels_edge(const size_t *size, const double *lat_ns, int n,
+		       const pmk_level *a, const pmk_level *b);
+
+/* ---- SVG plots --------------------------------------------------------- */
+
+typedef struct pmk_plot_series {
+	const char *name;
+	const double *x, *y;
+	int n;
+} pmk_plot_series;
+
+typedef struct pmk_plot {
+	const char *title, *xlabel, *ylabel;
+	int xlog, ylog; /* log2 axis for x, log10 for y */
+	const pmk_plot_series *series;
+	int nseries;
+	const double *marks_x; /* vertical markers (e.g. detected levels) */
+	const char *const *marks_label;
+	int nmarks;
+} pmk_plot;
+
+/* Write an SVG picture to `f`. Returns 0 or a negative code. */
+int pmk_plot_svg(const pmk_plot *p, FILE *f);
+
+/* ---- OS and IPC -------------------------------------------------------- */
+
+typedef struct pmk_os_result {
+	char name[48]; /* "null_syscall", "ctx_2p_0k", ... */
+	char unit[16]; /* "us" or "MB/s" */
+	double median;
+	double best; /* min for times, max for bandwidths */
+	int samples;
+} pmk_os_result;
+
+/* Names of the OS/IPC benchmarks, NULL-terminated. */
+extern const char *const pmk_os_names[];
+/* Run one benchmark by name (or its prefix family). Writes up to `max`
+ * results (context switch gives several). Returns the count or a negative
+ * code (PMK_ENOENT for an unknown name). */
+int pmk_os_run(const char *name, const pmk_bench_cfg *cfg, pmk_os_result *out,
+	       int max);
+
+/* ---- machine probe ----------------------------------------------------- */
+
+#define PMK_PROBE_MAX_LEVELS 6
+
+typedef struct pmk_probe_level {
+	int level;	       /* 1, 2, 3 */
+	char type[16];	       /* "data", "unified" */
+	size_t size_bytes;     /* the size pmkit trusts */
+	size_t measured_bytes; /* from the latency curve */
+	size_t declared_bytes; /* CPUID or sysfs, 0 if none */
+	char trusted[16];      /* "declared", "measured" */
+	char why[128];	       /* why that one */
+	size_t line_bytes;
+	double latency_ns, latency_cycles;
+	double bw_rd_mb_s; /* read bandwidth at half the size */
+} pmk_probe_level;
+
+typedef struct pmk_probe {
+	double ghz; /* measured core clock */
+	int cpu;    /* CPU pinned to */
+	int nlevels;
+	pmk_probe_level lv[PMK_PROBE_MAX_LEVELS];
+	size_t line_bytes; /* measured line size */
+	double mem_ns,
+	    mem_cycles;		/* memory: random chase in a 64-page window */
+	double mem_all_ns;	/* memory: random over all lines (TLB too) */
+	size_t mem_bytes;	/* footprint of the memory measurement */
+	double mem_bw_mb_s;	/* read bandwidth at that footprint */
+	size_t tlb_reach_bytes; /* first TLB step on the random curve */
+	size_t tlb_entries_declared;
+	double tlb_miss_ns, tlb_miss_cycles;
+	double br_miss_cycles; /* branch misprediction penalty */
+	double fp_add_cycles, fp_mul_cycles, fp_div_cycles, fp_sqrt_cycles;
+	char cpu_name[64];
+	double seconds; /* time the probe took */
+	/* the curves it measured (owned; freed by pmk_probe_release) */
+	int npts;
+	size_t *sizes;
+	double *lat_window, *lat_all;
+} pmk_probe;
+
+enum { PMK_PROBE_QUICK = 1 << 0 };
+/* Progress callback: what is running now, fraction done (0..1). */
+typedef void (*pmk_probe_progress)(void *arg, const char *what, double frac);
+/* Run the probe pinned to `cpu` (-1: the current one). `max_bytes` is the
+ * largest footprint (the memory measurement; 0: 256 MiB, 128 MiB quick).
+ * Call pmk_probe_release() afterwards, also after a failure. */
+int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
+		  pmk_probe_progress cb, void *cb_arg);
+void pmk_probe_release(pmk_probe *p);
+/* The machine-constants file (seed 002's `#define NAME value`, cycles). */
+int pmk_probe_write_constants(const pmk_probe *p, FILE *f);
+int pmk_probe_write_json(const pmk_probe *p, FILE *f);
+
+/* Declared caches from CPUID (x86) or sysfs: level i (1-based) data/unified
+ * size in bytes and line size; 0 if unknown. */
+typedef struct pmk_declared {
+	size_t l1d, l2, l3, line;
+	size_t dtlb_entries;
+	char source[32]; /* "sysfs", "cpuid", "" */
+} pmk_declared;
+void pmk_declared_caches(pmk_declared *d);
 
 #ifdef __cplusplus
 }

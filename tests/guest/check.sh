@@ -47,11 +47,13 @@ cp tests/guest/init.sh "$R/init" && chmod 755 "$R/init"
 cp tests/guest/run-guest.sh "$R/pmk/run-guest.sh"
 cp "$A/pmkit" "$R/pmk/pmkit"
 for f in "$A"/tests/*; do [ -x "$f" ] && cp "$f" "$R/pmk/unit/"; done
-for f in "$A"/guest/g_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
+for f in "$A"/guest/g_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
 for f in tests/guest/cases/*.t; do [ -f "$f" ] && cp "$f" "$R/pmk/cases/"; done
 cp tests/support/t.sh "$R/pmk/t.sh"
 [ -d tests/guest/data ] && cp -r tests/guest/data "$R/pmk/data"
-(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) | gzip -1 >"$G/initrd.gz" || exit 1
+# Same contents, same bytes (fixed times): boots stay instruction-for-instruction identical.
+find "$R" -exec touch -h -d @0 {} +
+(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --reproducible --quiet) | gzip -1 -n >"$G/initrd.gz" || exit 1
 [ "$(stat -c %s "$G/initrd.gz")" -gt 100000 ] || { echo "guest: initramfs assembly failed"; exit 1; }
 
 # 4. One boot per CPU model.

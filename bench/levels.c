@@ -1,0 +1,115 @@
+/*
+ * levels.c: find the cache levels of a latency-versus-size curve.
+ *
+ * Pure arithmetic on the curve (no measurement), so tests can feed it
+ * synthetic curves. Method (docs/bench.md):
+ *   1. cut the curve into runs: a run goes on while each point stays within
+ *      `rise` times the median of the run so far;
+ *   2. runs of fewer than 3 points (3/8 of an octave at 8 points per octave)
+ *      are transitions, not plateaus;
+ *   3. consecutive plateaus less than `jump` times apart are one level (a
+ *      slowly rising L3 stays one level);
+ *   4. the last plateau is memory (size 0).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmkit/bench.h"
+
+#define MIN_RUN 3
+
+static double run_median(const double *lat, int a, int b)
+{
+	double tmp[512];
+	int n = 0;
+	for (int i = a; i <= b && n < 512; i++)
+		tmp[n++] = lat[i];
+	return pmk_bench_median(tmp, n);
+}
+
+int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
+		      double jump, pmk_level *out, int max)
+{
+	pmk_level runs[512];
+	int nr = 0, nl = 0;
+
+	if (!size || !lat || !out || n < 1 || max < 1)
+		return PMK_EINVAL;
+	if (rise <= 1)
+		rise = 1.15;
+	if (jump <= 1)
+		jump = 1.3;
+	for (int i = 1; i < n; i++)
+		if (size[i] <= size[i - 1] || !(lat[i] > 0) || !(lat[0] > 0))
+			return PMK_EINVAL;
+
+	/* 1. runs */
+	for (int i = 0; i < n && nr < 512;) {
+		int j = i + 1;
+		while (j < n) {
+			double m = run_median(lat, i, j - 1);
+			if (lat[j] > m * rise || lat[j] < m / rise)
+				break;
+			j++;
+		}
+		runs[nr].first = i;
+		runs[nr].last = j - 1;
+		runs[nr].latency_ns = run_median(lat, i, j - 1);
+		runs[nr].size_bytes = size[j - 1];
+		nr++;
+		i = j;
+	}
+
+	/* 2 and 3: keep plateaus, merge those too close to the previous */
+	for (int r = 0; r < nr; r++) {
+		pmk_level *p = &runs[r];
+		int len = p->last - p->first + 1;
+		if (len < MIN_RUN && !(r == nr - 1 && nl == 0))
+			continue;
+		if (nl > 0 && p->latency_ns < out[nl - 1].latency_ns * jump) {
+			pmk_level *q = &out[nl - 1];
+			q->last = p->last;
+			q->size_bytes = p->size_bytes;
+			q->latency_ns = run_median(lat, q->first, q->last);
+			continue;
+		}
+		if (nl == max)
+			break;
+		out[nl++] = *p;
+	}
+	/* A curve that ends in a short run well above the last plateau
+	 * still has a slower level beyond: keep its last point as memory. */
+	if (nl > 0 && nl < max && runs[nr - 1].last > out[nl - 1].last &&
+	    runs[nr - 1].latency_ns >= out[nl - 1].latency_ns * jump) {
+		out[nl] = runs[nr - 1];
+		nl++;
+	}
+	/* lmbench's sanity rule: a "level" slower than half of memory is a
+	 * point of the transition to memory, not a cache */
+	for (int l = nl - 2; l >= 0; l--)
+		if (out[l].latency_ns > out[nl - 1].latency_ns / 2) {
+			out[nl - 1].first = out[l].first;
+			memmove(&out[l], &out[l + 1],
+				(size_t)(nl - 1 - l) * sizeof *out);
+			nl--;
+		}
+	if (nl > 0)
+		out[nl - 1].size_bytes = 0;
+	return nl;
+}
+
+double pmk_levels_edge(const size_t *size, const double *lat, int n,
+		       const pmk_level *a, const pmk_level *b)
+{
+	double target = sqrt(a->latency_ns * b->latency_ns);
+	for (int i = a->last; i < n - 1 && i < b->first + 1; i++) {
+		if (lat[i] <= target && lat[i + 1] > target) {
+			double f = (target - lat[i]) / (lat[i + 1] - lat[i]);
+			double ls = log2((double)size[i]),
+			       le = log2((double)size[i + 1]);
+			return exp2(ls + f * (le - ls));
+		}
+	}
+	return (double)size[a->last];
+}

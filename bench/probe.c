@@ -1,0 +1,420 @@
+/*
+ * probe.c: the machine probe. Measures the core clock, two random-chase
+ * latency curves (TLB-friendly 64-page windows, and random over the whole
+ * range), finds the cache levels on the first and the TLB step where the
+ * second departs from it, then the line size, bandwidth per level, memory
+ * latency, branch-misprediction penalty and FP latencies. Declared sizes
+ * (sysfs, CPUID) are put beside the measured ones; docs/bench.md gives the
+ * rule for which one is trusted.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/penalty.h"
+#include "pmkit/bench.h"
+
+#define MAXPTS 256
+
+struct ctx {
+	pmk_probe_progress cb;
+	void *arg;
+	double done, total;
+};
+
+static void step(struct ctx *c, const char *what, double work)
+{
+	if (c->cb)
+		c->cb(c->arg, what, c->total > 0 ? c->done / c->total : 0);
+	c->done += work;
+}
+
+static void cpu_name(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	snprintf(out, n, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *c = strchr(line, ':');
+		if (c && !strncmp(line, "model name", 10)) {
+			c++;
+			while (*c == ' ')
+				c++;
+			c[strcspn(c, "\n")] = 0;
+			snprintf(out, n, "%s", c);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * Both curves, interleaved size by size (so a noisy neighbour disturbs both
+ * alike), in `passes` passes over the sizes keeping the minimum.
+ */
+static int curves(pmk_probe *p, int passes, const pmk_bench_cfg *cfg,
+		  struct ctx *c)
+{
+	pmk_lat_cfg lc;
+	pmk_chase *ch[2] = {NULL, NULL};
+	double *lat[2] = {p->lat_window, p->lat_all};
+	int rc = 0;
+	pmk_lat_cfg_default(&lc);
+	for (int m = 0; m < 2 && rc == 0; m++) {
+		lc.mode = m ? PMK_LAT_RANDOM_ALL : PMK_LAT_RANDOM;
+		rc = pmk_chase_new(&ch[m], p->sizes[p->npts - 1], &lc);
+	}
+	for (int pass = 0; pass < passes && rc == 0; pass++)
+		for (int i = 0; i < p->npts && rc == 0; i++) {
+			step(c, "latency curves", 1);
+			for (int m = 0; m < 2 && rc == 0; m++) {
+				pmk_bench_stat st;
+				if (pmk_chase_build(ch[m], p->sizes[i]) < 1) {
+					rc = PMK_ENOMEM;
+					break;
+				}
+				rc = pmk_chase_time(ch[m], cfg, &st);
+				if (pass == 0 || st.min_ns < lat[m][i])
+					lat[m][i] = st.min_ns;
+			}
+		}
+	pmk_chase_free(ch[0]);
+	pmk_chase_free(ch[1]);
+	return rc;
+}
+
+/* The grid point nearest to `x` in log scale. */
+static size_t nearest(const size_t *s, int n, double x)
+{
+	size_t best = s[0];
+	double bd = INFINITY;
+	for (int i = 0; i < n; i++) {
+		double d = fabs(log2((double)s[i]) - log2(x));
+		if (d < bd)
+			bd = d, best = s[i];
+	}
+	return best;
+}
+
+static void human(size_t b, char *buf, size_t n)
+{
+	if (b >= (1u << 20))
+		snprintf(buf, n, "%.4g MiB", (double)b / (1 << 20));
+	else
+		snprintf(buf, n, "%.4g KiB", (double)b / 1024);
+}
+
+static void trust(pmk_probe_level *l)
+{
+	char d[20], m[20];
+	human(l->declared_bytes, d, sizeof d);
+	human(l->measured_bytes, m, sizeof m);
+	if (!l->declared_bytes) {
+		l->size_bytes = l->measured_bytes;
+		snprintf(l->trusted, sizeof l->trusted, "measured");
+		snprintf(l->why, sizeof l->why, "nothing declared");
+	} else if (fabs(log2((double)l->declared_bytes /
+			     (double)l->measured_bytes)) <= 0.33) {
+		l->size_bytes = l->declared_bytes;
+		snprintf(l->trusted, sizeof l->trusted, "declared");
+		snprintf(l->why, sizeof l->why,
+			 "declared %s agrees with the curve (%s)", d, m);
+	} else {
+		l->size_bytes = l->measured_bytes;
+		snprintf(l->trusted, sizeof l->trusted, "measured");
+		snprintf(l->why, sizeof l->why,
+			 "declared %s is %.3gx the curve's edge (%s)", d,
+			 (double)l->declared_bytes / (double)l->measured_bytes,
+			 m);
+	}
+}
+
+int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
+		  pmk_probe_progress cb, void *cb_arg)
+{
+	int quick = flags & PMK_PROBE_QUICK, rc, nl;
+	pmk_bench_cfg cfg;
+	pmk_declared dec;
+	pmk_level lv[8];
+	struct ctx c = {cb, cb_arg, 0, 0};
+	uint64_t t0 = pmk_bench_now_ns();
+	size_t mem = quick ? 128u << 20 : 256u << 20;
+
+	if (!p)
+		return PMK_EINVAL;
+	memset(p, 0, sizeof *p);
+	if (max_bytes) {
+		if (max_bytes < (64u << 10))
+			return PMK_EINVAL;
+		mem = max_bytes - max_bytes % 4096;
+	}
+	rc = pmk_bench_pin(cpu);
+	if (rc < 0)
+		return rc;
+	p->cpu = rc;
+	pmk_bench_cfg_default(&cfg);
+	cfg.cpu = p->cpu;
+	if (quick)
+		cfg.sample_ms = 2;
+	cpu_name(p->cpu_name, sizeof p->cpu_name);
+	pmk_declared_caches(&dec);
+	p->tlb_entries_declared = dec.dtlb_entries;
+
+	p->sizes = calloc(MAXPTS, sizeof *p->sizes);
+	p->lat_window = calloc(MAXPTS, sizeof(double));
+	p->lat_all = calloc(MAXPTS, sizeof(double));
+	if (!p->sizes || !p->lat_window || !p->lat_all) {
+		pmk_probe_release(p);
+		return PMK_ENOMEM;
+	}
+	p->npts =
+	    pmk_bench_sizes(8192, mem, quick ? 4 : 8, 64, p->sizes, MAXPTS);
+	c.total = 2.0 * p->npts + 12;
+	if (!quick)
+		cfg.sample_ms = 5; /* 2 passes x 2 curves x 6 samples */
+
+	step(&c, "core clock", 1);
+	p->ghz = pmk_bench_core_ghz(&cfg, NULL);
+	if (!(p->ghz > 0))
+		return PMK_ESYS;
+	if ((rc = curves(p, 2, &cfg, &c)))
+		return rc;
+
+	/* cache levels on the TLB-friendly curve */
+	nl = pmk_levels_detect(p->sizes, p->lat_window, p->npts, 1.15, 1.3, lv,
+			       8);
+	if (nl < 1)
+		return nl < 0 ? nl : PMK_ESTATE;
+	p->mem_bytes = mem;
+	p->mem_ns = p->lat_window[p->npts - 1];
+	p->mem_all_ns = p->lat_all[p->npts - 1];
+	p->mem_cycles = p->mem_ns * p->ghz;
+	for (int l = 0; l + 1 < nl && p->nlevels < PMK_PROBE_MAX_LEVELS; l++) {
+		pmk_probe_level *L = &p->lv[p->nlevels];
+		double e = pmk_levels_edge(p->sizes, p->lat_window, p->npts,
+					   &lv[l], &lv[l + 1]);
+		L->level = p->nlevels + 1;
+		snprintf(L->type, sizeof L->type,
+			 L->level == 1 ? "data" : "unified");
+		L->measured_bytes = nearest(p->sizes, p->npts, e);
+		L->declared_bytes = L->level == 1   ? dec.l1d
+				    : L->level == 2 ? dec.l2
+				    : L->level == 3 ? dec.l3
+						    : 0;
+		L->latency_ns = lv[l].latency_ns;
+		L->latency_cycles = L->latency_ns * p->ghz;
+		trust(L);
+		p->nlevels++;
+	}
+
+	/* TLB: where the random-page curve leaves the window curve */
+	for (int i = 1; i + 1 < p->npts; i++) {
+		double r0 = p->lat_all[i] / p->lat_window[i],
+		       r1 = p->lat_all[i + 1] / p->lat_window[i + 1];
+		double r2 = p->lat_all[i + 2 < p->npts ? i + 2 : i + 1] /
+			    p->lat_window[i + 2 < p->npts ? i + 2 : i + 1];
+		if (r0 > 1.2 && r1 > 1.2 && r2 > 1.2) {
+			double d[MAXPTS];
+			int n = 0;
+			p->tlb_reach_bytes = p->sizes[i - 1];
+			/* miss cost: the gap while the window curve stays on
+			 * the same plateau */
+			for (int j = i;
+			     j < p->npts &&
+			     p->lat_window[j] < p->lat_window[i] * 1.15;
+			     j++)
+				d[n++] = p->lat_all[j] - p->lat_window[j];
+			p->tlb_miss_ns = pmk_bench_median(d, n);
+			p->tlb_miss_cycles = p->tlb_miss_ns * p->ghz;
+			break;
+		}
+	}
+
+	/* line size: two loads per random block; free second load = same line
+	 */
+	{
+		/* footprint: beyond L1, within L2 and the first TLB */
+		size_t blocks[] = {16, 32, 64, 128, 256, 512},
+		       range = 256u << 10;
+		double t[6], lo = INFINITY, hi = 0;
+		int nb = 6;
+		step(&c, "line size", 2);
+		if (p->nlevels > 0 && p->lv[0].size_bytes * 4 > range)
+			range = p->lv[0].size_bytes * 4;
+		for (int i = 0; i < nb; i++)
+			for (int r = 0; r < 3; r++) {
+				double v;
+				if ((rc = pmk__bench_pair(blocks[i], range,
+							  &cfg, &v)))
+					return rc;
+				if (r == 0 || v < t[i])
+					t[i] = v;
+			}
+		for (int i = 0; i < nb; i++)
+			lo = fmin(lo, t[i]), hi = fmax(hi, t[i]);
+		double mid = (lo + hi) / 2;
+		p->line_bytes = blocks[0];
+		for (int i = 0; i < nb; i++)
+			if (t[i] < mid)
+				p->line_bytes = blocks[i];
+		for (int l = 0; l < p->nlevels; l++)
+			p->lv[l].line_bytes =
+			    dec.line ? dec.line : p->line_bytes;
+	}
+
+	/* bandwidth per level and for memory */
+	for (int l = 0; l < p->nlevels; l++) {
+		pmk_bw_result r;
+		step(&c, "bandwidth", 1);
+		if (pmk_bw_run(PMK_BW_RD, p->lv[l].size_bytes / 2, 1, &cfg,
+			       &r) == 0)
+			p->lv[l].bw_rd_mb_s = r.mb_s_median;
+	}
+	{
+		pmk_bw_result r;
+		step(&c, "bandwidth", 1);
+		if (pmk_bw_run(PMK_BW_RD, mem, 1, &cfg, &r) == 0)
+			p->mem_bw_mb_s = r.mb_s_median;
+	}
+
+	/* branch misprediction and FP latencies */
+	{
+		double rnd, sorted, fp[4];
+		step(&c, "branch misprediction", 1);
+		if ((rc = pmk__bench_branch(&cfg, &rnd, &sorted)))
+			return rc;
+		/* random outcomes mispredict half the time */
+		p->br_miss_cycles = (rnd - sorted) * p->ghz / 0.5;
+		step(&c, "floating point", 1);
+		if ((rc = pmk__bench_fp(&cfg, fp)))
+			return rc;
+		p->fp_add_cycles = fp[0] * p->ghz;
+		p->fp_mul_cycles = fp[1] * p->ghz;
+		p->fp_div_cycles = fp[2] * p->ghz;
+		p->fp_sqrt_cycles = fp[3] * p->ghz;
+	}
+	step(&c, "done", 0);
+	p->seconds = (double)(pmk_bench_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+void pmk_probe_release(pmk_probe *p)
+{
+	if (!p)
+		return;
+	free(p->sizes);
+	free(p->lat_window);
+	free(p->lat_all);
+	p->sizes = NULL;
+	p->lat_window = p->lat_all = NULL;
+	p->npts = 0;
+}
+
+static const pmk_probe_level *level(const pmk_probe *p, int n)
+{
+	for (int i = 0; i < p->nlevels; i++)
+		if (p->lv[i].level == n)
+			return &p->lv[i];
+	return NULL;
+}
+
+int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
+{
+	const pmk_probe_level *l1 = level(p, 1), *l2 = level(p, 2),
+			      *l3 = level(p, 3);
+	fprintf(f, "# Machine constants in cycles, measured by `pmkit probe` "
+		   "(seed 002 format).\n");
+	fprintf(f,
+		"# CPU: %s; core clock %.3f GHz measured with dependent "
+		"adds; pinned to CPU %d.\n",
+		p->cpu_name, p->ghz, p->cpu);
+	fprintf(f,
+		"# Mem_lat: random chase in 64-page windows over %zu MiB "
+		"(%.1f ns); over all lines (TLB misses too): %.1f ns.\n",
+		p->mem_bytes >> 20, p->mem_ns, p->mem_all_ns);
+	if (l1) {
+		fprintf(f, "#define L1_lat %.0f\n", l1->latency_cycles);
+		fprintf(f, "#define Data_L1_lat %.0f\n", l1->latency_cycles);
+	}
+	if (l2)
+		fprintf(f, "#define L2_lat %.0f\n", l2->latency_cycles);
+	if (l3)
+		fprintf(f, "#define L3_lat %.0f\n", l3->latency_cycles);
+	fprintf(f, "#define Mem_lat %.0f\n", p->mem_cycles);
+	fprintf(f, "#define BR_miss_lat %.0f\n", p->br_miss_cycles);
+	fprintf(f, "#define FP_add_sub_mul_lat %.0f\n",
+		fmax(p->fp_add_cycles, p->fp_mul_cycles));
+	fprintf(f, "#define FP_div_sqrt_lat %.0f\n",
+		fmax(p->fp_div_cycles, p->fp_sqrt_cycles));
+	if (p->tlb_reach_bytes)
+		fprintf(f, "#define Data_TLB_lat %.0f\n", p->tlb_miss_cycles);
+	return ferror(f) ? PMK_EIO : 0;
+}
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int pmk_probe_write_json(const pmk_probe *p, FILE *f)
+{
+	fprintf(f, "{\"cpu_name\":");
+	jstr(f, p->cpu_name);
+	fprintf(f,
+		",\"cpu\":%d,\"core_ghz\":%.4f,\"seconds\":%.2f,"
+		"\"line_bytes_measured\":%zu,\"levels\":[",
+		p->cpu, p->ghz, p->seconds, p->line_bytes);
+	for (int i = 0; i < p->nlevels; i++) {
+		const pmk_probe_level *l = &p->lv[i];
+		fprintf(f,
+			"%s{\"level\":%d,\"type\":\"%s\",\"size_bytes\":%zu,"
+			"\"line_bytes\":%zu,\"latency_ns\":%.4f,"
+			"\"latency_cycles\":%.2f,\"declared_size_bytes\":%zu,"
+			"\"measured_size_bytes\":%zu,\"trusted\":\"%s\","
+			"\"why\":",
+			i ? "," : "", l->level, l->type, l->size_bytes,
+			l->line_bytes, l->latency_ns, l->latency_cycles,
+			l->declared_bytes, l->measured_bytes, l->trusted);
+		jstr(f, l->why);
+		fprintf(f, ",\"bw_rd_mb_s\":%.1f}", l->bw_rd_mb_s);
+	}
+	fprintf(f,
+		"],\"memory\":{\"footprint_bytes\":%zu,\"latency_ns\":%.3f,"
+		"\"latency_cycles\":%.1f,\"method\":\"random chase in 64-page "
+		"windows\",\"latency_all_lines_ns\":%.3f,\"bw_rd_mb_s\":%.1f},",
+		p->mem_bytes, p->mem_ns, p->mem_cycles, p->mem_all_ns,
+		p->mem_bw_mb_s);
+	fprintf(
+	    f,
+	    "\"tlb\":{\"reach_bytes\":%zu,\"entries_4k\":%zu,"
+	    "\"declared_entries\":%zu,\"miss_ns\":%.3f,\"miss_cycles\":%.2f},",
+	    p->tlb_reach_bytes, p->tlb_reach_bytes / 4096,
+	    p->tlb_entries_declared, p->tlb_miss_ns, p->tlb_miss_cycles);
+	fprintf(f,
+		"\"branch_miss_cycles\":%.2f,\"fp_cycles\":{\"add\":%.2f,"
+		"\"mul\":%.2f,\"div\":%.2f,\"sqrt\":%.2f},\"curves\":{"
+		"\"size_bytes\":[",
+		p->br_miss_cycles, p->fp_add_cycles, p->fp_mul_cycles,
+		p->fp_div_cycles, p->fp_sqrt_cycles);
+	for (int i = 0; i < p->npts; i++)
+		fprintf(f, "%s%zu", i ? "," : "", p->sizes[i]);
+	fprintf(f, "],\"random_window_ns\":[");
+	for (int i = 0; i < p->npts; i++)
+		fprintf(f, "%s%.3f", i ? "," : "", p->lat_window[i]);
+	fprintf(f, "],\"random_all_ns\":[");
+	for (int i = 0; i < p->npts; i++)
+		fprintf(f, "%s%.3f", i ? "," : "", p->lat_all[i]);
+	fprintf(f, "]}}\n");
+	return ferror(f) ? PMK_EIO : 0;
+}

@@ -1,0 +1,642 @@
+/*
+ * cmd_bench.c: `pmkit bench lat|bw|os`: the microbenchmarks, with a table on
+ * stdout, lmbench-compatible output on stderr where asked, CSV, JSON and SVG.
+ */
+/* pmkit-command: bench | latency, bandwidth and OS/IPC microbenchmarks */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+struct common {
+	pmk_bench_cfg cfg;
+	int quick, csv, json, progress;
+	const char *out_path, *svg_path;
+	FILE *out;
+};
+
+/* Parse an option shared by the subcommands. Returns 1 if consumed (and
+ * advances *i), 0 if not ours, -1 on error. */
+static int common_opt(struct common *c, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	unsigned long long v;
+#define NEED()                                                                 \
+	do {                                                                   \
+		if (*i + 1 >= argc) {                                          \
+			cli_error("option '%s' needs a value", a);             \
+			return -1;                                             \
+		}                                                              \
+	} while (0)
+	if (!strcmp(a, "--quick")) {
+		c->quick = 1;
+		c->cfg.sample_ms = 2;
+	} else if (!strcmp(a, "--csv")) {
+		c->csv = 1;
+	} else if (!strcmp(a, "--json")) {
+		c->json = 1;
+	} else if (!strcmp(a, "-o")) {
+		NEED();
+		c->out_path = argv[++*i];
+	} else if (!strcmp(a, "--svg")) {
+		NEED();
+		c->svg_path = argv[++*i];
+	} else if (!strcmp(a, "--samples")) {
+		NEED();
+		if (cli_opt_u64(a, argv[++*i], &v) || v < 5 || v > 64) {
+			cli_error("'--samples' must be 5 to 64");
+			return -1;
+		}
+		c->cfg.samples = (int)v;
+	} else if (!strcmp(a, "--sample-ms")) {
+		NEED();
+		if (cli_opt_u64(a, argv[++*i], &v) || v < 1 || v > 10000) {
+			cli_error("'--sample-ms' must be 1 to 10000");
+			return -1;
+		}
+		c->cfg.sample_ms = (double)v;
+	} else if (!strcmp(a, "--cpu")) {
+		NEED();
+		if (cli_opt_u64(a, argv[++*i], &v))
+			return -1;
+		c->cfg.cpu = (int)v;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static int common_open(struct common *c)
+{
+	int cpu = pmk_bench_pin(c->cfg.cpu);
+	if (cpu < 0) {
+		cli_error("cannot pin to CPU %d: %s", c->cfg.cpu,
+			  pmk_strerror(cpu));
+		return -1;
+	}
+	c->cfg.cpu = cpu;
+	c->out = stdout;
+	if (c->out_path) {
+		c->out = fopen(c->out_path, "w");
+		if (!c->out) {
+			cli_error("cannot write '%s'", c->out_path);
+			return -1;
+		}
+	}
+	c->progress = cli_isatty(2) && !c->json && !c->csv;
+	return 0;
+}
+
+static int common_close(struct common *c)
+{
+	int bad = 0;
+	if (c->out && c->out != stdout) {
+		bad = fclose(c->out) != 0;
+	} else if (c->out) {
+		bad = fflush(c->out) != 0;
+	}
+	if (bad)
+		cli_error("cannot write '%s'",
+			  c->out_path ? c->out_path : "stdout");
+	return bad;
+}
+
+static void progress(struct common *c, const char *what, int k, int n)
+{
+	if (!c->progress)
+		return;
+	fprintf(stderr, "\r%-40s %3d%%", what, n ? 100 * k / n : 0);
+	if (k == n)
+		fprintf(stderr, "\r%-46s\r", "");
+	fflush(stderr);
+}
+
+static void human_size(size_t b, char *buf, size_t n)
+{
+	if (b >= (1u << 20) && b % (1u << 20) == 0)
+		snprintf(buf, n, "%zuM", b >> 20);
+	else if (b >= (1u << 20))
+		snprintf(buf, n, "%.3gM", (double)b / (1 << 20));
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, n, "%zuK", b >> 10);
+	else if (b >= 1024)
+		snprintf(buf, n, "%.3gK", (double)b / 1024);
+	else
+		snprintf(buf, n, "%zu", b);
+}
+
+/* ---- lat ---------------------------------------------------------------- */
+
+#define MAXPTS 400
+#define MAXSER 16
+
+struct series {
+	enum pmk_lat_mode mode;
+	size_t stride;
+	int n;
+	size_t size[MAXPTS];
+	double ns[MAXPTS], ns_med[MAXPTS], x[MAXPTS];
+};
+
+static const char *mode_name(enum pmk_lat_mode m)
+{
+	return m == PMK_LAT_STRIDE   ? "stride"
+	       : m == PMK_LAT_RANDOM ? "random"
+				     : "random-all";
+}
+
+static int parse_modes(const char *s, enum pmk_lat_mode *out, int *n)
+{
+	char buf[128], *tok, *save;
+	snprintf(buf, sizeof buf, "%s", s);
+	*n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok && *n < 3;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "stride"))
+			out[(*n)++] = PMK_LAT_STRIDE;
+		else if (!strcmp(tok, "random"))
+			out[(*n)++] = PMK_LAT_RANDOM;
+		else if (!strcmp(tok, "random-all"))
+			out[(*n)++] = PMK_LAT_RANDOM_ALL;
+		else {
+			cli_error("unknown mode '%s' (stride, random, "
+				  "random-all)",
+				  tok);
+			return -1;
+		}
+	}
+	return *n ? 0 : -1;
+}
+
+static int lat_plot(struct common *c, struct series *se, int ns, double ghz)
+{
+	pmk_plot_series ps[MAXSER];
+	char names[MAXSER][48], marklab[8][48];
+	const char *mlab[8];
+	double mx[8];
+	int nm = 0;
+	pmk_plot p = {0};
+	FILE *f;
+
+	for (int s = 0; s < ns; s++) {
+		snprintf(names[s], sizeof names[s], "%s %zu B",
+			 mode_name(se[s].mode), se[s].stride);
+		for (int i = 0; i < se[s].n; i++)
+			se[s].x[i] = (double)se[s].size[i];
+		ps[s] = (pmk_plot_series){names[s], se[s].x, se[s].ns, se[s].n};
+	}
+	/* mark the levels found on the first random series (else the first) */
+	int ref = 0;
+	for (int s = 0; s < ns; s++)
+		if (se[s].mode == PMK_LAT_RANDOM) {
+			ref = s;
+			break;
+		}
+	pmk_level lv[8];
+	int nl = pmk_levels_detect(se[ref].size, se[ref].ns, se[ref].n, 1.15,
+				   1.3, lv, 8);
+	for (int l = 0; l + 1 < nl && nm < 8; l++) {
+		double e = pmk_levels_edge(se[ref].size, se[ref].ns, se[ref].n,
+					   &lv[l], &lv[l + 1]);
+		char hs[24];
+		human_size((size_t)e, hs, sizeof hs);
+		snprintf(marklab[nm], sizeof marklab[nm], "L%d ~%s %.2g ns",
+			 l + 1, hs, lv[l].latency_ns);
+		mlab[nm] = marklab[nm];
+		mx[nm++] = e;
+	}
+	char title[96];
+	snprintf(title, sizeof title,
+		 "load latency vs footprint (CPU %d, core %.2f GHz)",
+		 c->cfg.cpu, ghz);
+	p.title = title;
+	p.xlabel = "bytes (log2)";
+	p.ylabel = "ns per load (log10)";
+	p.xlog = p.ylog = 1;
+	p.series = ps;
+	p.nseries = ns;
+	p.marks_x = mx;
+	p.marks_label = mlab;
+	p.nmarks = nm;
+	f = fopen(c->svg_path, "w");
+	if (!f) {
+		cli_error("cannot write '%s'", c->svg_path);
+		return -1;
+	}
+	pmk_plot_svg(&p, f);
+	if (fclose(f)) {
+		cli_error("cannot write '%s'", c->svg_path);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_lat(int argc, char **argv)
+{
+	struct common c = {0};
+	enum pmk_lat_mode modes[3];
+	int nmodes = 0, lmb = 0, huge = 0, per_oct = 8, nstr = 0, ns = 0;
+	size_t strides[MAXSER], lo = 0, hi = 0, window = 64;
+	size_t size_mb_arg = 0;
+	int have_size = 0, rc = 0;
+	struct series *se;
+	double ghz;
+
+	pmk_bench_cfg_default(&c.cfg);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long long v;
+		int r = common_opt(&c, argc, argv, &i);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (!strcmp(a, "--mode") && i + 1 < argc) {
+			if (parse_modes(argv[++i], modes, &nmodes))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--lmbench")) {
+			lmb = 1;
+		} else if (!strcmp(a, "--huge")) {
+			huge = 1;
+		} else if (!strcmp(a, "--all-pages")) {
+			modes[0] = PMK_LAT_RANDOM_ALL;
+			nmodes = 1;
+		} else if ((!strcmp(a, "--min") || !strcmp(a, "--max")) &&
+			   i + 1 < argc) {
+			size_t s;
+			if (pmk_bench_parse_size(argv[++i], &s)) {
+				cli_error("bad size '%s' for '%s'", argv[i], a);
+				return EXIT_USAGE;
+			}
+			*(a[3] == 'i' ? &lo : &hi) = s;
+		} else if (!strcmp(a, "--per-octave") && i + 1 < argc) {
+			if (cli_opt_u64(a, argv[++i], &v) || v < 1 || v > 32) {
+				cli_error("'--per-octave' must be 1 to 32");
+				return EXIT_USAGE;
+			}
+			per_oct = (int)v;
+		} else if (!strcmp(a, "--window") && i + 1 < argc) {
+			if (cli_opt_u64(a, argv[++i], &v) || v < 1 ||
+			    v > 1 << 20) {
+				cli_error("'--window' needs a number of pages");
+				return EXIT_USAGE;
+			}
+			window = (size_t)v;
+		} else if (a[0] == '-' && a[1]) {
+			cli_error("unknown option '%s'", a);
+			return cli_usage("bench");
+		} else if (!have_size) {
+			if (cli_parse_u64(a, &v) || v < 1 || v > 1 << 20) {
+				cli_error("SIZE_MB must be a whole number of "
+					  "megabytes, not '%s'",
+					  a);
+				return EXIT_USAGE;
+			}
+			size_mb_arg = (size_t)v;
+			have_size = 1;
+		} else {
+			size_t s;
+			if (nstr == MAXSER || pmk_bench_parse_size(a, &s) ||
+			    s < sizeof(void *)) {
+				cli_error("bad stride '%s'", a);
+				return EXIT_USAGE;
+			}
+			strides[nstr++] = s;
+		}
+	}
+	if (have_size) {
+		hi = size_mb_arg << 20;
+		if (!nmodes) {
+			/* lat_mem_rd's command line: stride mode, its output */
+			modes[0] = PMK_LAT_STRIDE;
+			nmodes = 1;
+			lmb = 1;
+		}
+	}
+	if (!nmodes) {
+		modes[0] = PMK_LAT_RANDOM;
+		nmodes = 1;
+	}
+	if (!hi)
+		hi = c.quick ? 16u << 20 : 256u << 20;
+	if (!lo)
+		lo = c.quick ? 4096 : 512;
+	if (lo > hi) {
+		cli_error("'--min' is larger than the largest size");
+		return EXIT_USAGE;
+	}
+	if (!nstr)
+		strides[nstr++] = 64;
+	if (common_open(&c))
+		return 1;
+
+	se = calloc(MAXSER, sizeof *se);
+	if (!se)
+		return 1;
+	ghz = pmk_bench_core_ghz(&c.cfg, NULL);
+	for (int m = 0; m < nmodes; m++)
+		for (int s = 0; s < nstr && ns < MAXSER; s++) {
+			se[ns].mode = modes[m];
+			se[ns].stride = strides[s];
+			ns++;
+		}
+	int total = 0, done = 0;
+	for (int s = 0; s < ns; s++) {
+		size_t align = se[s].mode == PMK_LAT_STRIDE ? sizeof(void *)
+							    : se[s].stride;
+		se[s].n =
+		    pmk_bench_sizes(lo, hi, per_oct, align, se[s].size, MAXPTS);
+		total += se[s].n;
+	}
+	for (int s = 0; s < ns && rc == 0; s++) {
+		pmk_lat_cfg lc;
+		pmk_chase *ch;
+		char what[64];
+		int k = 0;
+		pmk_lat_cfg_default(&lc);
+		lc.mode = se[s].mode;
+		lc.stride = se[s].stride;
+		lc.window_pages = window;
+		lc.huge = huge;
+		if (pmk_chase_new(&ch, hi, &lc)) {
+			cli_error("cannot map %zu bytes", hi);
+			rc = 1;
+			break;
+		}
+		if (lmb)
+			fprintf(stderr, "\"stride=%zu\n", se[s].stride);
+		snprintf(what, sizeof what, "lat %s %zu", mode_name(se[s].mode),
+			 se[s].stride);
+		for (int i = 0; i < se[s].n; i++) {
+			pmk_bench_stat st;
+			progress(&c, what, done++, total);
+			if (se[s].size[i] < se[s].stride ||
+			    pmk_chase_build(ch, se[s].size[i]) < 1 ||
+			    pmk_chase_time(ch, &c.cfg, &st))
+				continue;
+			se[s].size[k] = se[s].size[i];
+			se[s].ns[k] = st.min_ns;
+			se[s].ns_med[k] = st.median_ns;
+			if (lmb)
+				fprintf(stderr, "%.5f %.3f\n",
+					(double)se[s].size[k] / (1 << 20),
+					se[s].ns[k]);
+			k++;
+		}
+		se[s].n = k;
+		if (lmb)
+			fprintf(stderr, "\n");
+		pmk_chase_free(ch);
+	}
+	progress(&c, "", total, total);
+
+	if (c.json) {
+		fprintf(c.out,
+			"{\"benchmark\":\"lat\",\"cpu\":%d,\"core_ghz\":%.4f,"
+			"\"sample_ms\":%g,\"samples\":%d,\"series\":[",
+			c.cfg.cpu, ghz, c.cfg.sample_ms, c.cfg.samples);
+		for (int s = 0; s < ns; s++) {
+			fprintf(c.out,
+				"%s{\"mode\":\"%s\",\"stride_bytes\":%zu,"
+				"\"window_pages\":%zu,\"huge\":%d,\"points\":[",
+				s ? "," : "", mode_name(se[s].mode),
+				se[s].stride, window, huge);
+			for (int i = 0; i < se[s].n; i++)
+				fprintf(c.out,
+					"%s{\"size_bytes\":%zu,\"ns\":%.4f,"
+					"\"ns_median\":%.4f,\"cycles\":%.2f}",
+					i ? "," : "", se[s].size[i],
+					se[s].ns[i], se[s].ns_med[i],
+					se[s].ns[i] * ghz);
+			fprintf(c.out, "]}");
+		}
+		fprintf(c.out, "]}\n");
+	} else if (c.csv) {
+		fprintf(c.out, "mode,stride_bytes,size_bytes,ns_min,ns_median,"
+			       "cycles\n");
+		for (int s = 0; s < ns; s++)
+			for (int i = 0; i < se[s].n; i++)
+				fprintf(c.out, "%s,%zu,%zu,%.4f,%.4f,%.2f\n",
+					mode_name(se[s].mode), se[s].stride,
+					se[s].size[i], se[s].ns[i],
+					se[s].ns_med[i], se[s].ns[i] * ghz);
+	} else if (!lmb || c.out_path) {
+		fprintf(c.out,
+			"# load latency, CPU %d, core %.2f GHz (dependent "
+			"adds), min of %d samples of %g ms\n",
+			c.cfg.cpu, ghz, c.cfg.samples, c.cfg.sample_ms);
+		for (int s = 0; s < ns; s++) {
+			fprintf(c.out, "\n%s, %s %zu B\n%10s %10s %10s %8s\n",
+				mode_name(se[s].mode),
+				se[s].mode == PMK_LAT_STRIDE ? "stride"
+							     : "element",
+				se[s].stride, "size", "ns", "median", "cycles");
+			for (int i = 0; i < se[s].n; i++) {
+				char hs[24];
+				human_size(se[s].size[i], hs, sizeof hs);
+				fprintf(c.out, "%10s %10.3f %10.3f %8.1f\n", hs,
+					se[s].ns[i], se[s].ns_med[i],
+					se[s].ns[i] * ghz);
+			}
+		}
+	}
+	if (c.svg_path && ns && lat_plot(&c, se, ns, ghz))
+		rc = 1;
+	free(se);
+	if (common_close(&c))
+		rc = 1;
+	return rc;
+}
+
+/* ---- bw ----------------------------------------------------------------- */
+
+static int cmd_bw(int argc, char **argv)
+{
+	struct common c = {0};
+	int ops[PMK_BW_NOPS], nops = 0, threads = 1, sweep = 0, lmb = 0;
+	int have_size = 0, rc = 0;
+	size_t size = 0, lo = 0;
+	unsigned long long v;
+
+	pmk_bench_cfg_default(&c.cfg);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r = common_opt(&c, argc, argv, &i);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (!strcmp(a, "-P") && i + 1 < argc) {
+			if (cli_opt_u64(a, argv[++i], &v) || v < 1 || v > 256) {
+				cli_error("'-P' must be 1 to 256");
+				return EXIT_USAGE;
+			}
+			threads = (int)v;
+		} else if (!strcmp(a, "--sweep")) {
+			sweep = 1;
+		} else if (!strcmp(a, "--lmbench")) {
+			lmb = 1;
+		} else if (!strcmp(a, "--min") && i + 1 < argc) {
+			if (pmk_bench_parse_size(argv[++i], &lo)) {
+				cli_error("bad size '%s'", argv[i]);
+				return EXIT_USAGE;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			cli_error("unknown option '%s'", a);
+			return cli_usage("bench");
+		} else if (!have_size) {
+			if (pmk_bench_parse_size(a, &size) || size < 512) {
+				cli_error("SIZE must be at least 512 bytes "
+					  "(suffixes k, m, g), not '%s'",
+					  a);
+				return EXIT_USAGE;
+			}
+			have_size = 1;
+		} else {
+			int op = pmk_bw_op_parse(a);
+			if (op < 0 || nops == PMK_BW_NOPS) {
+				cli_error(
+				    "unknown operation '%s' (rd wr rdwr cp "
+				    "frd fwr fcp bzero bcopy)",
+				    a);
+				return EXIT_USAGE;
+			}
+			ops[nops++] = op;
+		}
+	}
+	if (!have_size || !nops) {
+		cli_error("'bench bw' needs SIZE and OP");
+		return cli_usage("bench");
+	}
+	if (common_open(&c))
+		return 1;
+
+	size_t sizes[MAXPTS];
+	int npts = 1;
+	sizes[0] = size;
+	if (sweep)
+		npts = pmk_bench_sizes(lo ? lo : 4096, size, c.quick ? 2 : 4,
+				       64, sizes, MAXPTS);
+	double *mb = calloc((size_t)(npts * nops), sizeof *mb);
+	double *mbmax = calloc((size_t)(npts * nops), sizeof *mb);
+	if (!mb || !mbmax) {
+		free(mb);
+		free(mbmax);
+		return 1;
+	}
+	for (int o = 0; o < nops && !rc; o++)
+		for (int i = 0; i < npts; i++) {
+			pmk_bw_result r;
+			int e;
+			progress(&c, pmk_bw_op_name(ops[o]), o * npts + i,
+				 nops * npts);
+			e = pmk_bw_run(ops[o], sizes[i], threads, &c.cfg, &r);
+			if (e) {
+				cli_error("bw %s %zu: %s",
+					  pmk_bw_op_name(ops[o]), sizes[i],
+					  pmk_strerror(e));
+				rc = 1;
+				break;
+			}
+			mb[o * npts + i] = r.mb_s_median;
+			mbmax[o * npts + i] = r.mb_s_max;
+			if (lmb)
+				fprintf(stderr, "%.2f %.2f\n", sizes[i] / 1e6,
+					r.mb_s_median);
+		}
+	progress(&c, "", 1, 1);
+	if (c.json) {
+		fprintf(c.out,
+			"{\"benchmark\":\"bw\",\"cpu\":%d,\"threads\":%d,"
+			"\"sample_ms\":%g,\"samples\":%d,\"mb\":1000000,"
+			"\"results\":[",
+			c.cfg.cpu, threads, c.cfg.sample_ms, c.cfg.samples);
+		for (int o = 0; o < nops; o++)
+			for (int i = 0; i < npts; i++)
+				fprintf(c.out,
+					"%s{\"op\":\"%s\",\"size_bytes\":%zu,"
+					"\"mb_s\":%.2f,\"mb_s_max\":%.2f}",
+					o || i ? "," : "",
+					pmk_bw_op_name(ops[o]), sizes[i],
+					mb[o * npts + i], mbmax[o * npts + i]);
+		fprintf(c.out, "]}\n");
+	} else if (c.csv) {
+		fprintf(c.out, "op,size_bytes,threads,mb_s_median,mb_s_max\n");
+		for (int o = 0; o < nops; o++)
+			for (int i = 0; i < npts; i++)
+				fprintf(c.out, "%s,%zu,%d,%.2f,%.2f\n",
+					pmk_bw_op_name(ops[o]), sizes[i],
+					threads, mb[o * npts + i],
+					mbmax[o * npts + i]);
+	} else if (!lmb || c.out_path) {
+		fprintf(c.out,
+			"# bandwidth, MB = 10^6 bytes, CPU %d, %d thread%s, "
+			"median of %d samples of %g ms\n%-6s %10s %12s %12s\n",
+			c.cfg.cpu, threads, threads > 1 ? "s" : "",
+			c.cfg.samples, c.cfg.sample_ms, "op", "size", "MB/s",
+			"best MB/s");
+		for (int o = 0; o < nops; o++)
+			for (int i = 0; i < npts; i++) {
+				char hs[24];
+				human_size(sizes[i], hs, sizeof hs);
+				fprintf(c.out, "%-6s %10s %12.1f %12.1f\n",
+					pmk_bw_op_name(ops[o]), hs,
+					mb[o * npts + i], mbmax[o * npts + i]);
+			}
+	}
+	if (c.svg_path && rc == 0) {
+		pmk_plot_series ps[PMK_BW_NOPS];
+		double *xs = calloc((size_t)npts, sizeof *xs);
+		FILE *f = fopen(c.svg_path, "w");
+		if (!f || !xs) {
+			cli_error("cannot write '%s'", c.svg_path);
+			rc = 1;
+		} else {
+			for (int i = 0; i < npts; i++)
+				xs[i] = (double)sizes[i];
+			for (int o = 0; o < nops; o++)
+				ps[o] =
+				    (pmk_plot_series){pmk_bw_op_name(ops[o]),
+						      xs, mb + o * npts, npts};
+			pmk_plot p = {.title = "bandwidth vs size",
+				      .xlabel = "bytes (log2)",
+				      .ylabel = "MB/s (10^6 B/s, log10)",
+				      .xlog = 1,
+				      .ylog = 1,
+				      .series = ps,
+				      .nseries = nops};
+			pmk_plot_svg(&p, f);
+		}
+		if (f && fclose(f))
+			rc = 1;
+		free(xs);
+	}
+	free(mb);
+	free(mbmax);
+	if (common_close(&c))
+		rc = 1;
+	return rc;
+}
+
+static int cmd_bench_os(int argc, char **argv)
+{
+	cli_error("'bench os' is not built yet");
+	return 1;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc < 2) {
+		cli_error("'bench' needs a benchmark: lat, bw or os");
+		return cli_usage("bench");
+	}
+	if (!strcmp(argv[1], "lat"))
+		return cmd_lat(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bw"))
+		return cmd_bw(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "os"))
+		return cmd_bench_os(argc - 1, argv + 1);
+	cli_error("unknown benchmark '%s' (lat, bw, os)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,201 @@
+/*
+ * cmd_probe.c: `pmkit probe`: measure the memory hierarchy and penalties of
+ * this machine; a short table, --json, the machine-constants file and a
+ * latency plot.
+ */
+/* pmkit-command: probe | measure caches, TLB, memory and penalties */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void on_progress(void *arg, const char *what, double frac)
+{
+	(void)arg;
+	fprintf(stderr, "\rprobe: %-28s %3.0f%%", what, frac * 100);
+	if (frac >= 1 || !strcmp(what, "done"))
+		fprintf(stderr, "\r%-42s\r", "");
+	fflush(stderr);
+}
+
+static void hsize(size_t b, char *buf, size_t n)
+{
+	if (!b)
+		snprintf(buf, n, "-");
+	else if (b >= (1u << 20))
+		snprintf(buf, n, "%.4g MiB", (double)b / (1 << 20));
+	else
+		snprintf(buf, n, "%.4g KiB", (double)b / 1024);
+}
+
+static void table(const pmk_probe *p, FILE *o)
+{
+	char s[32], d[32];
+	fprintf(o, "%s: core %.2f GHz (measured), CPU %d, probe took %.1f s\n",
+		p->cpu_name, p->ghz, p->cpu, p->seconds);
+	fprintf(o, "%-7s %10s %10s %-9s %5s %9s %7s %10s\n", "level", "size",
+		"declared", "trusted", "line", "latency", "cycles",
+		"read MB/s");
+	for (int i = 0; i < p->nlevels; i++) {
+		const pmk_probe_level *l = &p->lv[i];
+		char name[8];
+		snprintf(name, sizeof name, "L%d%s", l->level,
+			 l->type[0] == 'd' ? "d" : "");
+		hsize(l->size_bytes, s, sizeof s);
+		hsize(l->declared_bytes, d, sizeof d);
+		fprintf(o, "%-7s %10s %10s %-9s %5zu %6.2f ns %7.1f %10.0f\n",
+			name, s, d, l->trusted, l->line_bytes, l->latency_ns,
+			l->latency_cycles, l->bw_rd_mb_s);
+	}
+	hsize(p->mem_bytes, s, sizeof s);
+	fprintf(o, "%-7s %10s %10s %-9s %5s %6.1f ns %7.0f %10.0f\n", "memory",
+		s, "", "", "", p->mem_ns, p->mem_cycles, p->mem_bw_mb_s);
+	fprintf(o,
+		"        memory latency: random chase in 64-page windows "
+		"(reported); random over all lines %.1f ns\n",
+		p->mem_all_ns);
+	if (p->tlb_reach_bytes) {
+		hsize(p->tlb_reach_bytes, s, sizeof s);
+		fprintf(o,
+			"TLB     first step at %s = %zu x 4 KiB pages "
+			"(declared %zu entries); miss +%.2f ns = %.1f cycles "
+			"(not a cache: absent from the window curve)\n",
+			s, p->tlb_reach_bytes / 4096, p->tlb_entries_declared,
+			p->tlb_miss_ns, p->tlb_miss_cycles);
+	} else {
+		fprintf(o, "TLB     no step found before memory\n");
+	}
+	fprintf(o,
+		"penalty branch misprediction %.1f cycles; FP add %.1f, mul "
+		"%.1f, div %.1f, sqrt %.1f cycles\n",
+		p->br_miss_cycles, p->fp_add_cycles, p->fp_mul_cycles,
+		p->fp_div_cycles, p->fp_sqrt_cycles);
+	fprintf(o, "line    measured %zu B (two loads per random block)\n",
+		p->line_bytes);
+	for (int i = 0; i < p->nlevels; i++)
+		fprintf(o, "why     L%d: %s\n", p->lv[i].level, p->lv[i].why);
+}
+
+static int plot(const pmk_probe *p, const char *path)
+{
+	double *x = calloc((size_t)p->npts, sizeof *x);
+	double mx[PMK_PROBE_MAX_LEVELS + 1];
+	char lab[PMK_PROBE_MAX_LEVELS + 1][48];
+	const char *ml[PMK_PROBE_MAX_LEVELS + 1];
+	int nm = 0, rc = 0;
+	FILE *f;
+	if (!x)
+		return -1;
+	for (int i = 0; i < p->npts; i++)
+		x[i] = (double)p->sizes[i];
+	for (int i = 0; i < p->nlevels; i++) {
+		char s[32];
+		hsize(p->lv[i].size_bytes, s, sizeof s);
+		snprintf(lab[nm], sizeof lab[nm], "L%d %s", p->lv[i].level, s);
+		ml[nm] = lab[nm];
+		mx[nm++] = (double)p->lv[i].size_bytes;
+	}
+	if (p->tlb_reach_bytes) {
+		snprintf(lab[nm], sizeof lab[nm], "TLB reach");
+		ml[nm] = lab[nm];
+		mx[nm++] = (double)p->tlb_reach_bytes;
+	}
+	pmk_plot_series se[2] = {
+	    {"random, 64-page windows", x, p->lat_window, p->npts},
+	    {"random over all pages", x, p->lat_all, p->npts}};
+	pmk_plot pl = {.title = "pmkit probe: load latency vs footprint",
+		       .xlabel = "bytes (log2)",
+		       .ylabel = "ns per load (log10)",
+		       .xlog = 1,
+		       .ylog = 1,
+		       .series = se,
+		       .nseries = 2,
+		       .marks_x = mx,
+		       .marks_label = ml,
+		       .nmarks = nm};
+	f = fopen(path, "w");
+	if (!f || pmk_plot_svg(&pl, f))
+		rc = -1;
+	if (f && fclose(f))
+		rc = -1;
+	free(x);
+	return rc;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	unsigned flags = 0;
+	int json = 0, rc;
+	long long cpu = -1;
+	size_t max = 0;
+	const char *consts = NULL, *svg = NULL, *out_path = NULL;
+	pmk_probe p;
+	FILE *out = stdout;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long long v;
+		if (!strcmp(a, "--quick")) {
+			flags |= PMK_PROBE_QUICK;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--constants") && i + 1 < argc) {
+			consts = argv[++i];
+		} else if (!strcmp(a, "--svg") && i + 1 < argc) {
+			svg = argv[++i];
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			out_path = argv[++i];
+		} else if (!strcmp(a, "--max") && i + 1 < argc) {
+			if (pmk_bench_parse_size(argv[++i], &max) ||
+			    max < (64u << 10)) {
+				cli_error(
+				    "'--max' needs a size of at least 64k, "
+				    "not '%s'",
+				    argv[i]);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--cpu") && i + 1 < argc) {
+			if (cli_opt_u64(a, argv[++i], &v))
+				return EXIT_USAGE;
+			cpu = (long long)v;
+		} else {
+			cli_error("unknown argument '%s'", a);
+			return cli_usage("probe");
+		}
+	}
+	rc = pmk_probe_run(&p, flags, (int)cpu, max,
+			   cli_isatty(2) ? on_progress : NULL, NULL);
+	if (rc) {
+		cli_error("probe failed: %s", pmk_strerror(rc));
+		pmk_probe_release(&p);
+		return 1;
+	}
+	if (out_path && !(out = fopen(out_path, "w"))) {
+		cli_error("cannot write '%s'", out_path);
+		pmk_probe_release(&p);
+		return 1;
+	}
+	if (json)
+		pmk_probe_write_json(&p, out);
+	else
+		table(&p, out);
+	rc = 0;
+	if (consts) {
+		FILE *f = strcmp(consts, "-") ? fopen(consts, "w") : stdout;
+		if (!f || pmk_probe_write_constants(&p, f) ||
+		    (f != stdout && fclose(f))) {
+			cli_error("cannot write '%s'", consts);
+			rc = 1;
+		}
+	}
+	if (svg && plot(&p, svg)) {
+		cli_error("cannot write '%s'", svg);
+		rc = 1;
+	}
+	if (out != stdout ? fclose(out) : fflush(out)) {
+		cli_error("cannot write the output");
+		rc = 1;
+	}
+	pmk_probe_release(&p);
+	return rc;
+}

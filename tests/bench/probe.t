@@ -1,0 +1,23 @@
+# probe.t: `pmkit probe --quick` on a small footprint: the table, the JSON
+# schema and the machine-constants file. Structure only, no figures.
+. tests/support/t.sh
+run_pmkit probe --quick --max 4m --json --constants "$T_TMP/c.h" --svg "$T_TMP/p.svg"
+check "probe exits 0" test "$rc" = 0
+if command -v python3 >/dev/null 2>&1; then
+	check "probe: json levels schema" python3 -c '
+import json,sys; d=json.loads(sys.argv[1])
+assert d["core_ghz"]>0 and len(d["levels"])>=1
+for i,l in enumerate(d["levels"]):
+    for k in ("level","type","size_bytes","line_bytes","latency_ns","latency_cycles","declared_size_bytes"):
+        assert k in l, k
+    assert l["level"]==i+1 and l["size_bytes"]>0 and l["latency_ns"]>0
+    assert abs(l["latency_cycles"]-l["latency_ns"]*d["core_ghz"])<0.02*l["latency_cycles"]+0.01
+lat=[l["latency_ns"] for l in d["levels"]]+[d["memory"]["latency_ns"]]
+assert lat==sorted(lat), lat
+assert d["memory"]["footprint_bytes"]==4<<20' "$out"
+else skip "probe: json levels schema" "no python3"; fi
+check "probe: constants file has L1_lat and Mem_lat" sh -c 'grep -qE "^#define L1_lat [0-9]+$" "$1" && grep -qE "^#define Mem_lat [0-9]+$" "$1"' _ "$T_TMP/c.h"
+check "probe: constants lines are #define or comments" sh -c '! grep -vE "^(# |#define [A-Za-z_0-9]+ [0-9.]+$)" "$1"' _ "$T_TMP/c.h"
+check "probe: svg" grep -q "</svg>" "$T_TMP/p.svg"
+run_pmkit probe --quick --max 1m
+check "probe: table has a level row and memory" sh -c 'echo "$1" | grep -q "^L1" && echo "$1" | grep -q "^memory"' _ "$out"
