@@ -397,6 +397,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "-C") || !strcmp(a, "--cpu")) {
 			NEED_VAL();
 			o->cpus = val;
+		} else if (!strcmp(a, "--defs")) {
+			NEED_VAL();
+			if (cli_defs_load(val))
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--per-thread")) {
 			o->per_thread = 1;
 		} else if (!strcmp(a, "--no-inherit") || !strcmp(a, "-i")) {
