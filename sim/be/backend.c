@@ -20,8 +20,8 @@
 #include "lib/backend/backend.h"
 #include "pmkit/sim.h"
 
-#define VMAX 64
-#define SLICE 100000
+#define VMAX  64
+#define SLICE 20000
 
 typedef struct vctr {
 	int used, leader, fixed, enabled;
@@ -95,16 +95,14 @@ static int sb_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 	v->used = 1;
 	v->phys = -1;
 	v->leader = o->leader >= 0 ? o->leader : h;
-	v->fixed =
-	    v->cfg.usr && v->cfg.os && !v->cfg.umask && !v->cfg.edge &&
-	    !v->cfg.inv && !v->cfg.thresh &&
-	    (v->cfg.event == pmk_sim_event_find("inst_retired") ||
-	     v->cfg.event == pmk_sim_event_find("cycles"));
-	if (o->leader >= 0 &&
-	    (o->leader >= s->nv || !s->v[o->leader].used))
+	v->fixed = v->cfg.usr && v->cfg.os && !v->cfg.umask && !v->cfg.edge &&
+		   !v->cfg.inv && !v->cfg.thresh &&
+		   (v->cfg.event == pmk_sim_event_find("inst_retired") ||
+		    v->cfg.event == pmk_sim_event_find("cycles"));
+	if (o->leader >= 0 && (o->leader >= s->nv || !s->v[o->leader].used))
 		return fail(d, PMK_EINVAL, "bad group leader");
-	if (!v->fixed && group_size(s, v->leader) + 1 >
-			     (int)s->cfg.pmu_counters) {
+	if (!v->fixed &&
+	    group_size(s, v->leader) + 1 > (int)s->cfg.pmu_counters) {
 		v->used = 0;
 		return fail(d, PMK_ECONFLICT,
 			    "the group needs more programmable counters than "

@@ -60,9 +60,10 @@ int pmk_sim_event_parse(const char *str, pmk_event *ev, pmk_diag *d)
 	if (rc < 0) {
 		if (d && use != str) {
 			/* columns refer to the user's string */
-			d->column = d->column > (int)strlen(use) - (int)strlen(str + n)
-					? d->column - (int)(strlen(use) - strlen(str))
-					: 1;
+			d->column =
+			    d->column > (int)strlen(use) - (int)strlen(str + n)
+				? d->column - (int)(strlen(use) - strlen(str))
+				: 1;
 			snprintf(d->input, sizeof d->input, "%s", str);
 		}
 		return rc;
