@@ -901,8 +901,9 @@ static int addie_membuf(int argc, char **argv)
 	common cm = {OUT_TEXT, NULL};
 	pmk_membuf_config cfg;
 	unsigned long long v, nreq = 200000, seed = 1;
-	const char *pattern = "mixed", *s;
-	int sweep = 0, pid, err, rc = 0;
+	const char *pattern = "mixed", *s, *source = NULL;
+	int sweep = 0, pid = 0, err, rc = 0, kind = PMK_TRACE_AUTO,
+	    have_pattern = 0, have_requests = 0;
 	pmk_mem_access *req;
 	table t[3];
 	char title[3][256];
@@ -936,9 +937,11 @@ static int addie_membuf(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--pattern")) {
 			if (opt_value(argc, argv, &i, &pattern))
 				return EXIT_USAGE;
+			have_pattern = 1;
 		} else if (!strcmp(argv[i], "--requests")) {
 			if (opt_num(argc, argv, &i, 1, 100000000, &nreq))
 				return EXIT_USAGE;
+			have_requests = 1;
 		} else if (!strcmp(argv[i], "--seed")) {
 			if (opt_num(argc, argv, &i, 0, ~0ull, &seed))
 				return EXIT_USAGE;
@@ -952,16 +955,17 @@ static int addie_membuf(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--sweep")) {
 			sweep = 1;
-		} else if (argv[i][0] == '-') {
+		} else if (!strcmp(argv[i], "--champsim")) {
+			kind = PMK_TRACE_CHAMPSIM;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_error("unknown option '%s'", argv[i]);
 			return cli_usage("addie");
-		} else {
-			cli_error("cannot read trace '%s': the simulator trace "
-				  "format is not available in this build",
+		} else if (source) {
+			cli_error("one trace or workload at a time, not '%s'",
 				  argv[i]);
-			fprintf(stderr, "hint: use --pattern NAME ('--pattern "
-					"list' lists them)\n");
 			return EXIT_USAGE;
+		} else {
+			source = argv[i];
 		}
 	}
 	if (!strcmp(pattern, "list")) {
@@ -973,19 +977,55 @@ static int addie_membuf(int argc, char **argv)
 		tbl_free(&t[0]);
 		return 0;
 	}
-	pid = pmk_mempattern_find(pattern);
-	if (pid < 0) {
-		cli_error("unknown access pattern '%s'", pattern);
-		fprintf(stderr, "hint: 'pmkit addie membuf --pattern list' "
-				"lists them\n");
+	if (source && have_pattern) {
+		cli_error("give a trace or workload, or --pattern, not both");
 		return EXIT_USAGE;
+	}
+	if (!source) {
+		pid = pmk_mempattern_find(pattern);
+		if (pid < 0) {
+			cli_error("unknown access pattern '%s'", pattern);
+			fprintf(stderr, "hint: 'pmkit addie membuf --pattern "
+					"list' lists them\n");
+			return EXIT_USAGE;
+		}
+	} else if (!have_requests) {
+		nreq = 1000000; /* of a trace: up to a million requests */
 	}
 	req = calloc(nreq, sizeof *req);
 	if (!req) {
 		cli_error("out of memory");
 		return 1;
 	}
-	pmk_mempattern_generate(pid, seed, req, nreq);
+	if (source) {
+		pmk_sim_source *src;
+		pmk_diag d;
+		size_t got = 0;
+		pmk_diag_clear(&d);
+		if (pmk_sim_source_open(&src, source, kind, &d) < 0) {
+			cli_diag(&d);
+			free(req);
+			return EXIT_USAGE;
+		}
+		err = pmk_mem_from_insns(pmk_sim_source_next, src, req, nreq,
+					 &got);
+		if (err < 0) {
+			cli_diag(pmk_sim_source_diag(src));
+			pmk_sim_source_close(src);
+			free(req);
+			return EXIT_USAGE;
+		}
+		pmk_sim_source_close(src);
+		if (got == 0) {
+			cli_error("'%s' has no memory accesses", source);
+			free(req);
+			return EXIT_USAGE;
+		}
+		nreq = got;
+		pattern = source;
+	} else {
+		pmk_mempattern_generate(pid, seed, req, nreq);
+	}
 	if (!sweep) {
 		mb_result r;
 		char b0[32], b1[32], b2[32], b3[32];
@@ -1030,11 +1070,12 @@ static int addie_membuf(int argc, char **argv)
 					 ? r.st.row_hits + r.st.row_misses
 					 : 1));
 		snprintf(title[0], sizeof title[0],
-			 "pattern %s, %llu requests; watermark %u, read-ahead "
+			 "%s %s, %llu requests; watermark %u, read-ahead "
 			 "%s; two %u-bit Addies behind a multiplexer (run 1: "
 			 "wb-hit, read-merge; run 2: wb-full, rb-hit)",
-			 pattern, nreq, cfg.watermark,
-			 cfg.read_ahead ? "on" : "off", cfg.addie.bits);
+			 source ? "source" : "pattern", pattern, nreq,
+			 cfg.watermark, cfg.read_ahead ? "on" : "off",
+			 cfg.addie.bits);
 		titles[0] = title[0];
 		titles[1] = "modelled time (bus cycles)";
 		tables_out(t, 2, cm.mode, titles);
@@ -1125,10 +1166,10 @@ static int addie_membuf(int argc, char **argv)
 				(double)r.stall / (double)nreq);
 		}
 		snprintf(title[0], sizeof title[0],
-			 "pattern %s, %llu requests: every watermark, "
+			 "%s %s, %llu requests: every watermark, "
 			 "read-ahead off and on (Addie readings beside the "
 			 "exact ratios)",
-			 pattern, nreq);
+			 source ? "source" : "pattern", pattern, nreq);
 		titles[0] = title[0];
 		titles[1] = "what the Addie readings advise, step by step "
 			    "(the article's reasoning)";

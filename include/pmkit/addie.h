@@ -317,6 +317,19 @@ int pmk_mempattern_find(const char *name);
 int pmk_mempattern_generate(int id, uint64_t seed, pmk_mem_access *out,
 			    size_t n);
 
+/*
+ * Bus requests from a stream of simulated instructions (pmkit/sim.h: a
+ * trace reader with pmk_trace_next, a pmk_sim_source, a workload): one
+ * request per word each memory operand touches, a gap of one cycle per
+ * instruction (docs/addie.md). Stops after `max` requests or at the end of
+ * the stream; returns 0, or the stream's negative error (its diag says
+ * where), with *count set either way.
+ */
+struct pmk_sim_insn;
+int pmk_mem_from_insns(int (*next)(void *src, struct pmk_sim_insn *out),
+		       void *src, pmk_mem_access *out, size_t max,
+		       size_t *count);
+
 #ifdef __cplusplus
 }
 #endif
