@@ -3,6 +3,7 @@
  *   figures   Figures 2 and 3 and the samples-to-track distribution
  *   quality   Addie vs a two-counter ratio and an EMA, by counter width
  *   membuf    the DRAM interface buffer watched by two Addies
+ *   sim       two Addies on event streams of the simulated core
  * Tables print as text, --csv or --json; plots go to --svg-dir DIR.
  */
 /* pmkit-command: addie | Addie stochastic monitor and DRAM buffer model */
@@ -1185,6 +1186,223 @@ static int addie_membuf(int argc, char **argv)
 	return rc;
 }
 
+/* ---- sim: Addies on the simulated core ---- */
+
+static int addie_sim(int argc, char **argv)
+{
+	common cm = {OUT_TEXT, NULL};
+	pmk_addie_config ac;
+	pmk_sim_config scfg;
+	pmk_sim_source *src = NULL;
+	pmk_sim *sim = NULL;
+	pmk_sim_observer obs;
+	pmk_addie_mux mux;
+	pmk_diag d;
+	const char *what = "int-mix:n=200000",
+		   *sigs = "l1d-hit,branch-predicted", *v;
+	unsigned long long every = 10000, x;
+	int kind = PMK_TRACE_AUTO, sel[2] = {-1, -1}, nsel = 0, rc = 0, more;
+	uint64_t prev_ev[2] = {0, 0}, prev_one[2] = {0, 0};
+	table t;
+	char cols[512], title[256], buf[128];
+	size_t npts = 0, cap = 0;
+	double *px = NULL, *py[2][3] = {{NULL}};
+	pmk_addie_config_default(&ac);
+	for (int i = 1; i < argc; i++) {
+		int k = common_opt(&cm, argc, argv, &i);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
+			continue;
+		if (!strcmp(argv[i], "--signals")) {
+			if (opt_value(argc, argv, &i, &sigs))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--every")) {
+			if (opt_num(argc, argv, &i, 1, 1000000000, &every))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--bits")) {
+			if (opt_num(argc, argv, &i, 4, 16, &x))
+				return EXIT_USAGE;
+			ac.bits = (unsigned)x;
+		} else if (!strcmp(argv[i], "--rng")) {
+			if (opt_value(argc, argv, &i, &v) ||
+			    parse_rng(v, &ac.rng))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--champsim")) {
+			kind = PMK_TRACE_CHAMPSIM;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("unknown option '%s'", argv[i]);
+			return cli_usage("addie");
+		} else {
+			what = argv[i];
+		}
+	}
+	{
+		char tmp[256], *save = NULL;
+		snprintf(tmp, sizeof tmp, "%s", sigs);
+		for (char *tok = strtok_r(tmp, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			int sg = pmk_addie_sim_signal_find(tok);
+			if (sg < 0 || nsel == 2) {
+				cli_error(sg < 0 ? "unknown signal '%s'"
+						 : "two signals at most, not "
+						   "'%s'",
+					  sg < 0 ? tok : sigs);
+				fputs("hint: signals are", stderr);
+				for (int k = 0; k < PMK_ADDIE_SIM_NSIGNALS; k++)
+					fprintf(stderr, " %s",
+						pmk_addie_sim_signal_name(k));
+				fputc('\n', stderr);
+				return EXIT_USAGE;
+			}
+			sel[nsel++] = sg;
+		}
+		if (!nsel) {
+			cli_error("'--signals' needs a signal name");
+			return EXIT_USAGE;
+		}
+	}
+	pmk_diag_clear(&d);
+	if (pmk_sim_source_open(&src, what, kind, &d) < 0) {
+		cli_diag(&d);
+		return EXIT_USAGE;
+	}
+	pmk_sim_config_default(&scfg);
+	if (pmk_sim_new(&sim, &scfg, pmk_sim_source_next, src, &d) < 0) {
+		cli_diag(&d);
+		pmk_sim_source_close(src);
+		return 1;
+	}
+	pmk_addie_mux_init(&mux, &ac);
+	for (int u = 0; u < nsel; u++)
+		pmk_addie_mux_select(&mux, u, sel[u],
+				     pmk_addie_sim_signal_name(sel[u]));
+	pmk_addie_sim_observer(&obs, &mux);
+	pmk_sim_set_observer(sim, &obs);
+	{
+		int n = snprintf(cols, sizeof cols, "instructions,cycles");
+		for (int u = 0; u < nsel; u++) {
+			const char *nm = pmk_addie_sim_signal_name(sel[u]);
+			n +=
+			    snprintf(cols + n, sizeof cols - (size_t)n,
+				     ",%s_addie,%s_interval,%s_exact,%s_events",
+				     nm, nm, nm, nm);
+		}
+	}
+	tbl_init(&t, "intervals", cols);
+	do {
+		const pmk_sim_stats *st;
+		int n;
+		more = pmk_sim_run(sim, every);
+		if (more < 0) {
+			cli_diag(pmk_sim_diag(sim));
+			rc = EXIT_USAGE;
+			break;
+		}
+		st = pmk_sim_stats_get(sim);
+		if (npts == cap) {
+			size_t nc = cap ? 2 * cap : 256;
+			double *q = realloc(px, nc * sizeof *q);
+			if (!q) {
+				rc = 1;
+				break;
+			}
+			px = q;
+			for (int u = 0; u < 2; u++)
+				for (int k = 0; k < 3; k++) {
+					q = realloc(py[u][k], nc * sizeof *q);
+					if (!q) {
+						rc = 1;
+						break;
+					}
+					py[u][k] = q;
+				}
+			if (rc)
+				break;
+			cap = nc;
+		}
+		px[npts] = (double)st->committed;
+		n = snprintf(buf, sizeof buf, "%llu|%llu",
+			     (unsigned long long)st->committed,
+			     (unsigned long long)st->cycles);
+		{
+			char row[1024];
+			int m = snprintf(row, sizeof row, "%s", buf);
+			(void)n;
+			for (int u = 0; u < nsel; u++) {
+				pmk_addie_reading r;
+				uint64_t de, d1;
+				char b0[32], b1[32], b2[32];
+				double iv;
+				pmk_addie_watch_read(&mux.unit[u], &r);
+				de = r.events - prev_ev[u];
+				d1 = r.ones - prev_one[u];
+				iv = de ? (double)d1 / (double)de : NAN;
+				prev_ev[u] = r.events;
+				prev_one[u] = r.ones;
+				py[u][0][npts] = r.events ? r.addie : NAN;
+				py[u][1][npts] = iv;
+				py[u][2][npts] = r.exact;
+				m += snprintf(row + m, sizeof row - (size_t)m,
+					      "|%s|%s|%s|%llu",
+					      fmt_p(py[u][0][npts], b0),
+					      fmt_p(iv, b1), fmt_p(r.exact, b2),
+					      (unsigned long long)r.events);
+			}
+			tbl_row(&t, "%s", row);
+		}
+		npts++;
+	} while (more == 1);
+	if (!rc) {
+		snprintf(
+		    title, sizeof title,
+		    "%s on the simulated core: %u-bit %s Addies read every "
+		    "%llu committed instructions, beside the exact ratio "
+		    "in that interval and since the start",
+		    what, ac.bits, rng_name(ac.rng), every);
+		{
+			const char *titles[1] = {title};
+			tables_out(&t, 1, cm.mode, titles);
+		}
+	}
+	if (!rc && cm.svg_dir) {
+		static const char *col[2][3] = {
+		    {"#d62728", "#ff9896", "#1f77b4"},
+		    {"#2ca02c", "#98df8a", "#9467bd"}};
+		pmk__svg_series sr[6];
+		char lab[6][96], path[1024];
+		int ns = 0;
+		FILE *f;
+		pmk__svg_chart ch = {.title = "Addies on the simulated core",
+				     .xlabel = "committed instructions",
+				     .ylabel = "probability",
+				     .ymax = 1};
+		for (int u = 0; u < nsel; u++) {
+			const char *nm = pmk_addie_sim_signal_name(sel[u]);
+			snprintf(lab[ns], 96, "%s: Addie", nm);
+			sr[ns] = (pmk__svg_series){lab[ns],  col[u][0], px,
+						   py[u][0], npts,	0};
+			ns++;
+			snprintf(lab[ns], 96, "%s: exact, per interval", nm);
+			sr[ns] = (pmk__svg_series){lab[ns],  col[u][1], px,
+						   py[u][1], npts,	1};
+			ns++;
+		}
+		f = svg_open(&cm, "addie-sim.svg", path, sizeof path);
+		if (!f ||
+		    svg_close(f, path, pmk__svg_lines(f, &ch, sr, (size_t)ns)))
+			rc = 1;
+	}
+	tbl_free(&t);
+	free(px);
+	for (int u = 0; u < 2; u++)
+		for (int k = 0; k < 3; k++)
+			free(py[u][k]);
+	pmk_sim_free(sim);
+	pmk_sim_source_close(src);
+	return rc;
+}
+
 int cmd_addie(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -1198,7 +1416,9 @@ int cmd_addie(int argc, char **argv)
 		return addie_quality(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "membuf"))
 		return addie_membuf(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sim"))
+		return addie_sim(argc - 1, argv + 1);
 	cli_error("unknown addie subcommand '%s'", argv[1]);
-	fprintf(stderr, "hint: use figures, quality or membuf\n");
+	fprintf(stderr, "hint: use figures, quality, membuf or sim\n");
 	return EXIT_USAGE;
 }

@@ -51,3 +51,14 @@ run_pmkit addie figures --svg-dir /nonexistent/dir --seeds 2 --samples 100
 [ "$rc" = 1 ] && ok "unwritable svg dir fails" || nok "unwritable svg dir fails" "rc=$rc"
 run_pmkit help addie
 printf '%s' "$out" | grep -q "membuf" && ok "help addie" || nok "help addie" "$err"
+
+# Addies on the simulated core, read mid-run.
+run_pmkit addie sim int-mix:n=30000 --every 10000 --csv
+rows=$(printf '%s\n' "$out" | grep -c '^[0-9]')
+if [ "$rc" = 0 ] && [ "$rows" -ge 3 ] && printf '%s\n' "$out" | head -1 | grep -q 'l1d-hit_addie'; then
+	ok "sim: readings every 10000 instructions ($rows rows)"
+else nok "sim: readings every 10000 instructions" "rc=$rc rows=$rows $err"; fi
+run_pmkit addie sim int-mix:n=100 --signals nosuch
+[ "$rc" = 2 ] && printf '%s' "$err" | grep -q "unknown signal 'nosuch'" && ok "sim: unknown signal exits 2" || nok "sim: unknown signal exits 2" "rc=$rc $err"
+run_pmkit addie sim nosuchworkload
+[ "$rc" = 2 ] && ok "sim: unknown workload exits 2" || nok "sim: unknown workload exits 2" "rc=$rc"
