@@ -334,7 +334,8 @@ static int figure_svg(const common *c, const char *file, const char *title,
 			     .xmax = (double)n,
 			     .ymax = 1,
 			     .hlines = &p,
-			     .nhlines = 1};
+			     .nhlines = 1,
+			     .legend = 1};
 	FILE *f = svg_open(c, file, path, sizeof path);
 	if (!f)
 		return -1;
@@ -576,6 +577,7 @@ static int quality_svgs(const common *cm, const pmk_quality_row *rows,
 		}
 		if (!(hi > 0))
 			continue;
+		ch.legend = k == 0 ? 1 : 0;
 		ch.ymin = pow(10, floor(log10(lo)));
 		ch.ymax = pow(10, ceil(log10(hi)));
 		f = svg_open(cm, files[k], path, sizeof path);
@@ -598,7 +600,8 @@ static int quality_svgs(const common *cm, const pmk_quality_row *rows,
 				     .ylabel = "reading",
 				     .ymax = 1,
 				     .hlines = ref,
-				     .nhlines = 2};
+				     .nhlines = 2,
+				     .legend = 2};
 		FILE *f;
 		for (int e = 0; e < PMK_EST_COUNT; e++) {
 			pmk_estimator_trace(e, 8, qp->seed, qp->num,
@@ -874,27 +877,30 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 }
 
 static int mb_sweep_svg(const common *cm, const double *wm, const double *st,
-			int nw)
+			const double *rst, const double *wst, int nw)
 {
 	char path[1024];
-	pmk__svg_series s[2] = {
-	    {"read-ahead off", "#1f77b4", wm, st, (size_t)nw, 0},
-	    {"read-ahead on", "#d62728", wm, st + nw, (size_t)nw, 1}};
+	pmk__svg_series s[4] = {
+	    {"total, read-ahead off", "#1f77b4", wm, st, (size_t)nw, 0},
+	    {"read stall, read-ahead off", "#2ca02c", wm, rst, (size_t)nw, 0},
+	    {"write stall, read-ahead off", "#ff7f0e", wm, wst, (size_t)nw, 0},
+	    {"total, read-ahead on", "#d62728", wm, st + nw, (size_t)nw, 1}};
 	double hi = 0;
 	pmk__svg_chart ch = {.title = "Modelled stall cycles per request vs "
 				      "watermark",
 			     .xlabel = "watermark (words)",
-			     .ylabel = "stall cycles per request"};
+			     .ylabel = "stall cycles per request",
+			     .legend = 1};
 	FILE *f;
 	for (int i = 0; i < 2 * nw; i++)
 		hi = fmax(hi, st[i]);
 	ch.xmin = 0;
 	ch.xmax = wm[nw - 1];
-	ch.ymax = hi * 1.1;
+	ch.ymax = hi * 1.35;
 	f = svg_open(cm, "addie-membuf-sweep.svg", path, sizeof path);
 	if (!f)
 		return -1;
-	return svg_close(f, path, pmk__svg_lines(f, &ch, s, 2));
+	return svg_close(f, path, pmk__svg_lines(f, &ch, s, 4));
 }
 
 static int addie_membuf(int argc, char **argv)
@@ -1089,7 +1095,7 @@ static int addie_membuf(int argc, char **argv)
 		static const unsigned wms[] = {1,  2,  4,  6,  8,  12,
 					       16, 20, 24, 28, 30, 32};
 		enum { NW = sizeof wms / sizeof wms[0] };
-		double xw[NW], st[2 * NW];
+		double xw[NW], st[2 * NW], rst[NW], wst[NW];
 		uint64_t best = ~0ull;
 		unsigned best_wm = 0, adv_wm = 0;
 		int best_ra = 0, adv_ra = 0;
@@ -1114,6 +1120,14 @@ static int addie_membuf(int argc, char **argv)
 				xw[w] = wms[w];
 				st[ra * NW + w] =
 				    (double)r.stall / (double)nreq;
+				if (!ra) {
+					rst[w] =
+					    (double)r.st.read_stall_cycles /
+					    (double)nreq;
+					wst[w] =
+					    (double)r.st.write_stall_cycles /
+					    (double)nreq;
+				}
 				if (r.stall < best) {
 					best = r.stall;
 					best_wm = wms[w];
@@ -1176,7 +1190,7 @@ static int addie_membuf(int argc, char **argv)
 			    "(the article's reasoning)";
 		titles[2] = "the choice";
 		tables_out(t, 3, cm.mode, titles);
-		if (cm.svg_dir && mb_sweep_svg(&cm, xw, st, NW))
+		if (cm.svg_dir && mb_sweep_svg(&cm, xw, st, rst, wst, NW))
 			rc = 1;
 	out:
 		for (int i = 0; i < 3; i++)
@@ -1376,7 +1390,8 @@ static int addie_sim(int argc, char **argv)
 		pmk__svg_chart ch = {.title = "Addies on the simulated core",
 				     .xlabel = "committed instructions",
 				     .ylabel = "probability",
-				     .ymax = 1};
+				     .ymax = 1,
+				     .legend = 2};
 		for (int u = 0; u < nsel; u++) {
 			const char *nm = pmk_addie_sim_signal_name(sel[u]);
 			snprintf(lab[ns], 96, "%s: Addie", nm);
