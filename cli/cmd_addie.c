@@ -527,7 +527,7 @@ static int parse_bits_list(const char *s, unsigned *bits, int *n)
 }
 
 static const char *est_color[PMK_EST_COUNT] = {"#d62728", "#ff7f0e", "#1f77b4",
-					       "#2ca02c"};
+					       "#2ca02c", "#9467bd"};
 
 static int quality_svgs(const common *cm, const pmk_quality_row *rows,
 			const unsigned *bits, int nb,

@@ -205,6 +205,7 @@ enum pmk_estimator {
 	PMK_EST_ADDIE_CORR = 1, /* correlated random numbers */
 	PMK_EST_RATIO = 2,	/* two counters, ratio over blocks of 2^bits */
 	PMK_EST_EMA = 3,	/* exponential moving average, alpha 2^-bits */
+	PMK_EST_ADDIE_SHIFT1 = 4, /* ablation: one clock, no inversion */
 	PMK_EST_COUNT
 };
 const char *pmk_estimator_name(int est);

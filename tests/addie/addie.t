@@ -29,8 +29,8 @@ else nok "figures writes two SVG plots" "rc=$rc $err"; fi
 
 run_pmkit addie quality --bits 4,6 --seeds 4 --csv
 rows=$(printf '%s\n' "$out" | grep -c '^addie\|^ratio\|^ema')
-if [ "$rc" = 0 ] && [ "$rows" = 8 ]; then ok "quality: 4 estimators x 2 widths"
-else nok "quality: 4 estimators x 2 widths" "rc=$rc rows=$rows"; fi
+if [ "$rc" = 0 ] && [ "$rows" = 10 ]; then ok "quality: 5 estimators x 2 widths"
+else nok "quality: 5 estimators x 2 widths" "rc=$rc rows=$rows"; fi
 
 # Wider counters are more precise: steady-state RMS error falls.
 e4=$(printf '%s\n' "$out" | awk -F, '$1=="addie" && $2==4 {print $7}')
