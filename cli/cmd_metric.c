@@ -309,6 +309,16 @@ int cli_defs_load(const char *path)
 	return -1;
 }
 
+void cli_defs_env_warn(void)
+{
+	pmk_diag d;
+	char buf[2048];
+	if (pmk_defs_env_status(&d) == 0)
+		return;
+	pmk_diag_format(&d, buf, sizeof buf);
+	cli_warn("PMK_USER_EVENTS_FILE not loaded: %s", buf);
+}
+
 int cmd_metric(int argc, char **argv)
 {
 	struct mopts o;
