@@ -115,3 +115,11 @@ n=$(printf '%s\n' "$out" | grep -c '^skl::')
 if [ "$rc" = 0 ] && [ "$n" -ge 6 ]; then ok "needs --pmu skl lists $n Skylake natives"
 elif printf '%s' "$err" | grep -q "unknown PMU model"; then skip "needs --pmu skl" "no Skylake tables in this build"
 else nok "needs --pmu skl lists Skylake natives" "rc=$rc $out $err"; fi
+
+# Recorded error estimates (pmkit stat --json "error") give an interval:
+# R = A / B with A = 100 +- 5 and B = 50 exact is 2 +- 0.1 in [1.8, 2.2].
+printf '{"events":[{"event":"A","value":100,"error":5},{"event":"B","value":50,"error":0}]}\n' > "$T_TMP/e.json"
+printf 'R = A / B\n' > "$T_TMP/e.def"
+run_pmkit metric eval "$T_TMP/e.def" "$T_TMP/e.json" --json
+case "$out" in *'"name":"R","value":2,"error":0.1,"interval":[1.8,2.2]'*) ok "eval propagates recorded errors to an interval";;
+*) nok "eval propagates recorded errors to an interval" "$out $err";; esac
