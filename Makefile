@@ -11,6 +11,7 @@
 #   mk/*.mk                    -> per-area additions (extra flags and libraries)
 # `make SAN=1` builds everything with ASan and UBSan into build/san/.
 
+.DEFAULT_GOAL := all
 CC       ?= cc
 PREFIX   ?= /usr/local
 O        ?= build

@@ -2,160 +2,235 @@
  * cmd_help.c: `pmkit help [COMMAND]`, and the small roff renderer that
  * shows docs/man/pmkit-COMMAND.1 (embedded at build time) as plain text.
  * It understands the macros our man pages use: .TH .SH .SS .PP .LP .TP .IP
- * .B .I .BR .IR .RS .RE .nf .fi .br and the \fB \fI \fR \- \(em escapes.
+ * .B .I .BR .IR .RS .RE .nf .fi .br .sp and the \fB \fI \fR \- \(em
+ * escapes, and fills and wraps text at 78 columns.
  */
 /* pmkit-command: help | show the manual of a command */
 #include <string.h>
 
 #include "cli/cli.h"
 
-static void put_inline(const char *s, FILE *out)
+/* Text in fill mode is gathered into words and wrapped at 78 columns. */
+struct filler {
+	FILE *out;
+	char line[4096];
+	int len;    /* bytes in line */
+	int indent; /* current left margin */
+	int col;    /* column reached on the output line */
+	int nofill;
+};
+
+/* Expand \fB \fI \fR \- \(em and friends into plain text. */
+static void expand(const char *s, char *dst, size_t size)
 {
-	for (; *s; s++) {
+	size_t n = 0;
+	for (; *s && n + 3 < size; s++) {
 		if (*s != '\\') {
-			fputc(*s, out);
+			dst[n++] = *s;
 			continue;
 		}
 		s++;
 		if (*s == 'f' && s[1]) {
-			s++; /* font change: drop */
+			s++; /* font change: dropped in plain text */
 		} else if (*s == '(' && s[1] && s[2]) {
 			if (!strncmp(s + 1, "em", 2))
-				fputs("--", out);
+				dst[n++] = '-', dst[n++] = '-';
 			else if (!strncmp(s + 1, "mu", 2))
-				fputc('x', out);
+				dst[n++] = 'x';
 			else if (!strncmp(s + 1, "+-", 2))
-				fputs("+-", out);
+				dst[n++] = '+', dst[n++] = '-';
 			s += 2;
-		} else if (*s == '-' || *s == '\\' || *s == '.' || *s == ' ') {
-			fputc(*s, out);
 		} else if (*s == '&') {
 			/* zero-width */
 		} else if (*s == 0) {
 			break;
 		} else {
-			fputc(*s, out);
+			dst[n++] = *s;
 		}
 	}
+	dst[n] = 0;
 }
 
-/* Alternating-font macros (.BR, .IR): join the arguments without spaces. */
-static void put_args(const char *s, int join, FILE *out)
+static void flush(struct filler *f)
 {
-	int inq = 0;
-	for (; *s; s++) {
-		if (*s == '"') {
-			inq = !inq;
-			continue;
-		}
-		if (*s == ' ' && !inq && join)
-			continue;
-		if (*s == '\\' && s[1]) {
-			char tmp[3] = {s[0], s[1], 0};
-			put_inline(tmp, out);
-			s++;
-			continue;
-		}
-		fputc(*s, out);
+	if (f->col > 0)
+		fputc('\n', f->out);
+	f->col = 0;
+}
+
+static void word(struct filler *f, const char *w, int glue)
+{
+	int len = (int)strlen(w);
+	if (len == 0)
+		return;
+	if (f->col > 0 && !glue && f->col + 1 + len > 78) {
+		fputc('\n', f->out);
+		f->col = 0;
 	}
+	if (f->col == 0) {
+		f->col = fprintf(f->out, "%*s", f->indent, "");
+	} else if (!glue) {
+		fputc(' ', f->out);
+		f->col++;
+	}
+	f->col += fprintf(f->out, "%s", w);
 }
 
-static int render(const char *text, FILE *out)
+/* Add text: split into words; `join` glues alternating-font arguments. */
+static void text(struct filler *f, const char *src, int macro_args, int join)
 {
-	const char *p = text;
-	int indent = 0, tp = 0, nofill = 0;
+	char buf[2048], *p, *save = NULL;
+	int first = 1;
+	if (f->nofill) {
+		expand(src, buf, sizeof buf);
+		fprintf(f->out, "%*s%s\n", f->indent, "", buf);
+		return;
+	}
+	if (macro_args) {
+		/* arguments: quoted strings keep their spaces */
+		char arg[1024];
+		const char *s = src;
+		while (*s) {
+			size_t n = 0;
+			while (*s == ' ')
+				s++;
+			if (!*s)
+				break;
+			if (*s == '"') {
+				s++;
+				while (*s && *s != '"' && n + 1 < sizeof arg)
+					arg[n++] = *s++;
+				if (*s == '"')
+					s++;
+			} else {
+				while (*s && *s != ' ' && n + 1 < sizeof arg)
+					arg[n++] = *s++;
+			}
+			arg[n] = 0;
+			expand(arg, buf, sizeof buf);
+			if (join && !first) {
+				word(f, buf, 1);
+			} else {
+				/* an argument may hold spaces: words */
+				char *q = strtok_r(buf, " ", &save);
+				for (int k = 0; q; k++) {
+					word(f, q, 0);
+					q = strtok_r(NULL, " ", &save);
+				}
+			}
+			first = 0;
+		}
+		return;
+	}
+	expand(src, buf, sizeof buf);
+	for (p = strtok_r(buf, " \t", &save); p; p = strtok_r(NULL, " \t", &save))
+		word(f, p, 0);
+}
+
+static int render(const char *src, FILE *out)
+{
+	struct filler f;
+	const char *p = src;
 	char line[1024];
+	int tp = 0;
 
+	memset(&f, 0, sizeof f);
+	f.out = out;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *mac, *arg;
 		if (len >= sizeof line)
 			len = sizeof line - 1;
 		memcpy(line, p, len);
 		line[len] = 0;
 		p = nl ? nl + 1 : p + len;
 
-		if (line[0] == '.' || line[0] == '\'') {
-			char *arg = strchr(line, ' ');
-			char *mac = line + 1;
-			if (arg)
-				*arg++ = 0;
-			else
-				arg = "";
-			if (!strcmp(mac, "\\\"") || !strncmp(mac, "\\\"", 2))
-				continue;
-			if (!strcmp(mac, "TH"))
-				continue;
-			if (!strcmp(mac, "SH")) {
-				fputc('\n', out);
-				put_args(arg, 0, out);
-				fputc('\n', out);
-				indent = 7;
-				continue;
-			}
-			if (!strcmp(mac, "SS")) {
-				fprintf(out, "\n   ");
-				put_args(arg, 0, out);
+		if (line[0] != '.' && line[0] != '\'') {
+			if (!line[0] && !f.nofill) {
+				flush(&f);
 				fputc('\n', out);
 				continue;
 			}
-			if (!strcmp(mac, "PP") || !strcmp(mac, "LP") ||
-			    !strcmp(mac, "P")) {
-				fputc('\n', out);
-				indent = 7;
-				continue;
-			}
-			if (!strcmp(mac, "TP")) {
-				fputc('\n', out);
-				tp = 1;
-				continue;
-			}
-			if (!strcmp(mac, "IP")) {
-				fprintf(out, "\n%*s", indent, "");
-				put_args(arg, 0, out);
-				fputc('\n', out);
-				continue;
-			}
-			if (!strcmp(mac, "RS")) {
-				indent += 4;
-				continue;
-			}
-			if (!strcmp(mac, "RE")) {
-				indent = indent > 7 ? indent - 4 : 7;
-				continue;
-			}
-			if (!strcmp(mac, "nf") || !strcmp(mac, "EX")) {
-				nofill = 1;
-				continue;
-			}
-			if (!strcmp(mac, "fi") || !strcmp(mac, "EE")) {
-				nofill = 0;
-				continue;
-			}
-			if (!strcmp(mac, "br") || !strcmp(mac, "sp")) {
-				if (!strcmp(mac, "sp"))
-					fputc('\n', out);
-				continue;
-			}
-			/* .B .I .BR .IR .RB .RI .BI .IB: text with fonts */
-			fprintf(out, "%*s", tp ? 7 : indent, "");
-			put_args(arg, mac[1] != 0, out);
+			text(&f, line, 0, 0);
+			goto after_text;
+		}
+		mac = line + 1;
+		arg = strchr(line, ' ');
+		if (arg)
+			*arg++ = 0;
+		else
+			arg = "";
+		if (!strncmp(mac, "\\\"", 2) || !strcmp(mac, "TH"))
+			continue;
+		if (!strcmp(mac, "SH") || !strcmp(mac, "SS")) {
+			flush(&f);
 			fputc('\n', out);
-			if (tp) {
-				tp = 0;
-				indent = 14;
-			}
+			f.indent = mac[1] == 'H' ? 0 : 3;
+			text(&f, arg, 1, 0);
+			flush(&f);
+			f.indent = 7;
 			continue;
 		}
-		fprintf(out, "%*s", tp ? 7 : indent, "");
-		put_inline(line, out);
-		fputc('\n', out);
-		if (tp) {
-			tp = 0;
-			indent = 14;
+		if (!strcmp(mac, "PP") || !strcmp(mac, "LP") || !strcmp(mac, "P")) {
+			flush(&f);
+			fputc('\n', out);
+			f.indent = 7;
+			continue;
 		}
-		(void)nofill;
+		if (!strcmp(mac, "TP")) {
+			flush(&f);
+			fputc('\n', out);
+			f.indent = 7;
+			tp = 1;
+			continue;
+		}
+		if (!strcmp(mac, "IP")) {
+			flush(&f);
+			f.indent = 7;
+			text(&f, arg, 1, 0);
+			flush(&f);
+			f.indent = 11;
+			continue;
+		}
+		if (!strcmp(mac, "RS")) {
+			flush(&f);
+			f.indent += 4;
+			continue;
+		}
+		if (!strcmp(mac, "RE")) {
+			flush(&f);
+			f.indent = f.indent > 11 ? f.indent - 4 : 7;
+			continue;
+		}
+		if (!strcmp(mac, "nf") || !strcmp(mac, "EX")) {
+			flush(&f);
+			f.nofill = 1;
+			continue;
+		}
+		if (!strcmp(mac, "fi") || !strcmp(mac, "EE")) {
+			f.nofill = 0;
+			continue;
+		}
+		if (!strcmp(mac, "br")) {
+			flush(&f);
+			continue;
+		}
+		if (!strcmp(mac, "sp")) {
+			flush(&f);
+			fputc('\n', out);
+			continue;
+		}
+		/* .B .I (one font), .BR .IR .RB .RI .BI .IB (alternating) */
+		text(&f, arg, 1, mac[1] != 0);
+after_text:
+		if (tp) { /* the line after .TP is the tag */
+			tp = 0;
+			flush(&f);
+			f.indent = 14;
+		}
 	}
+	flush(&f);
 	return 0;
 }
 

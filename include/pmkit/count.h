@@ -27,8 +27,9 @@ struct pmk_backend;
 enum {
 	PMK_ES_MULTIPLEX = 1 << 0, /* allow events beyond the counters */
 	PMK_ES_INHERIT = 1 << 1,   /* count children created after start */
-	PMK_ES_NO_GROUP = 1 << 2,  /* never use kernel groups */
+	PMK_ES_GROUP = 1 << 2,     /* one kernel group per PMU, not per event */
 	PMK_ES_NO_RDPMC = 1 << 3,  /* always read() even where rdpmc works */
+	PMK_ES_ENABLE_ON_EXEC = 1 << 4, /* start counting at the next exec */
 };
 
 /* Flags of a pmk_value. */
@@ -96,16 +97,18 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n);
 int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n);
 
 /*
- * The error estimate of a multiplexed count (docs/counting.md): the count
- * was observed for `running` of `enabled` ns; treating the event rate as
- * a stationary process observed over the running fraction, the scaled
- * estimate's standard error is
- *   err = scaled * sqrt((1 - f) / max(1, raw)) + scaled * (1 - f) * cv
- * where f = running / enabled, with cv the rate's coefficient of variation
- * observed between reads (0 when unknown).
+ * The error estimate of a multiplexed count (docs/counting.md): a count
+ * `raw` seen while running `running_ns` of `enabled_ns`, scaled to
+ * raw * enabled / running. Two independent parts, added in quadrature:
+ *  - counting noise, events taken as a Poisson process of constant rate:
+ *      sqrt(raw * (1 - f)) / f, with f = running / enabled;
+ *  - rate variability: the unobserved time (enabled - running) times the
+ *    standard error of the mean rate over the `nslices` observed slices,
+ *    rate_sd / sqrt(nslices) (omitted when nslices < 2).
+ * Returns 0 for a count that was never multiplexed (f = 1).
  */
 double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
-		     double cv);
+		     double rate_sd, int nslices);
 
 /*
  * Regions. pmk_region_begin/end count the region's events (chosen by

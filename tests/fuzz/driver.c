@@ -137,5 +137,7 @@ int main(int argc, char **argv)
 	}
 	printf("ok - %s survived %d inputs and %ld mutations\n", argv[0],
 	       nfiles, iters);
+	for (int i = 0; i < nfiles; i++)
+		free(files[i]);
 	return 0;
 }

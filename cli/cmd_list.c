@@ -1,0 +1,165 @@
+/*
+ * cmd_list.c: `pmkit list [--json] [--all] [PATTERN]`: every event this
+ * machine knows (generic, software, presets, each PMU's sysfs events, the
+ * model's natives, user-defined events) and whether it can be counted
+ * here, decided by opening it, with the reason when it cannot.
+ */
+/* pmkit-command: list | list events and whether they count here */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct list_ctx {
+	const char *pattern;
+	int json, first, shown, countable;
+	pmk_event_kind last_kind;
+	FILE *out;
+};
+
+static int matches(const char *pattern, const char *name)
+{
+	if (!pattern)
+		return 1;
+	if (strpbrk(pattern, "*?["))
+		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
+	return strcasestr(name, pattern) != NULL;
+}
+
+/* Open the event on ourselves: the honest answer to "does it count?". */
+static int try_count(const char *name, char *why, size_t size)
+{
+	pmk_eventset *es;
+	pmk_diag d;
+	int ok = 0;
+	why[0] = 0;
+	if (pmk_eventset_new(&es, PMK_ES_MULTIPLEX) != 0)
+		return 0;
+	if (pmk_eventset_add(es, name, &d) < 0) {
+		snprintf(why, size, "%s", d.message);
+	} else if (pmk_eventset_open(es, &d) != 0) {
+		snprintf(why, size, "%s", d.message);
+	} else if (pmk_eventset_event_diag(es, 0)) {
+		snprintf(why, size, "%s", pmk_eventset_event_diag(es, 0)->message);
+	} else {
+		ok = 1;
+	}
+	pmk_eventset_free(es);
+	return ok;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static int show(const pmk_event_info *info, void *arg)
+{
+	struct list_ctx *c = arg;
+	char why[256];
+	int ok;
+	if (!matches(c->pattern, info->name))
+		return 0;
+	ok = try_count(info->name, why, sizeof why);
+	c->shown++;
+	c->countable += ok;
+	if (c->json) {
+		fprintf(c->out, "%s\n  {\"name\":", c->first ? "" : ",");
+		json_str(c->out, info->name);
+		fprintf(c->out, ",\"kind\":");
+		json_str(c->out, pmk_event_kind_name(info->kind));
+		fprintf(c->out, ",\"pmu\":");
+		json_str(c->out, info->pmu);
+		fprintf(c->out, ",\"description\":");
+		json_str(c->out, info->desc);
+		fprintf(c->out, ",\"countable\":%s", ok ? "true" : "false");
+		if (!ok) {
+			fprintf(c->out, ",\"reason\":");
+			json_str(c->out, why);
+		}
+		fputc('}', c->out);
+		c->first = 0;
+		return 0;
+	}
+	if (c->first || info->kind != c->last_kind)
+		fprintf(c->out, "%s%s events:\n", c->first ? "" : "\n",
+			pmk_event_kind_name(info->kind));
+	c->first = 0;
+	c->last_kind = info->kind;
+	{
+		/* the reason names the event: that is the row's name already */
+		const char *r = why;
+		if (r[0] == '\'' && strstr(r, "': "))
+			r = strstr(r, "': ") + 3;
+		fprintf(c->out, "  %-34s %-13s %s\n", info->name,
+			ok ? "countable" : "not countable", ok ? info->desc : r);
+	}
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_ctx c;
+	const pmk_target *t = pmk_target_host();
+	memset(&c, 0, sizeof c);
+	c.first = 1;
+	c.out = stdout;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			c.json = 1;
+		else if (argv[i][0] == '-') {
+			cli_error("unknown option '%s'", argv[i]);
+			return cli_usage("list");
+		} else if (!c.pattern)
+			c.pattern = argv[i];
+		else {
+			cli_error("one pattern at most");
+			return cli_usage("list");
+		}
+	}
+	if (c.json) {
+		fprintf(c.out, "{\"schema\":\"pmkit-list/1\",\"model\":");
+		json_str(c.out, pmk_target_model(t));
+		fprintf(c.out, ",\"hardware_pmu\":%s,\"pmus\":[",
+			pmk_target_core_pmu(t) ? "true" : "false");
+		for (int i = 0; i < pmk_target_pmu_count(t); i++) {
+			uint32_t type;
+			const char *n = pmk_target_pmu_name(t, i, &type, NULL);
+			fprintf(c.out, "%s{\"name\":", i ? "," : "");
+			json_str(c.out, n);
+			fprintf(c.out, ",\"type\":%u}", type);
+		}
+		fprintf(c.out, "],\"events\":[");
+	} else {
+		fprintf(c.out, "PMUs here:");
+		for (int i = 0; i < pmk_target_pmu_count(t); i++)
+			fprintf(c.out, " %s", pmk_target_pmu_name(t, i, NULL, NULL));
+		if (!pmk_target_core_pmu(t))
+			fprintf(c.out, " (no hardware PMU: virtual machine?)");
+		if (pmk_target_model(t)[0])
+			fprintf(c.out, "\nCPU model tables: %s", pmk_target_model(t));
+		fprintf(c.out, "\n\n");
+	}
+	pmk_event_foreach(t, show, &c);
+	if (c.json)
+		fprintf(c.out, "\n]}\n");
+	else
+		fprintf(c.out, "\n%d events, %d countable here\n", c.shown,
+			c.countable);
+	if (c.pattern && c.shown == 0) {
+		cli_error("no event matches '%s'", c.pattern);
+		return 1;
+	}
+	return 0;
+}

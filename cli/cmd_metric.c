@@ -1,0 +1,321 @@
+/*
+ * cmd_metric.c: `pmkit metric needs|eval|check`, the post-processing
+ * utilities seed 002 planned for definition files:
+ *   needs FILE [NAME...] [--json] [--pmu MODEL]   events to collect
+ *   eval FILE INPUT [NAME...] [--json] [--pmu MODEL]
+ *                                   definitions over recorded counts
+ *   check FILE... [--pmu MODEL]      load, report the first error
+ */
+/* pmkit-command: metric | events a definition file needs; evaluate it */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct mopts {
+	int json;
+	int any_names;
+	const char *pmu;
+	const char *pos[64];
+	int npos;
+};
+
+static int parse_opts(int argc, char **argv, struct mopts *o)
+{
+	memset(o, 0, sizeof *o);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			o->json = 1;
+		} else if (!strcmp(argv[i], "--any-names")) {
+			o->any_names = 1;
+		} else if (!strcmp(argv[i], "--pmu")) {
+			if (++i >= argc) {
+				cli_error("option '--pmu' needs a model name");
+				return -1;
+			}
+			o->pmu = argv[i];
+		} else if (!strncmp(argv[i], "--pmu=", 6)) {
+			o->pmu = argv[i] + 6;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("unknown option '%s'", argv[i]);
+			return -1;
+		} else if (o->npos < 64) {
+			o->pos[o->npos++] = argv[i];
+		} else {
+			cli_error("too many arguments");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* Indices of the definitions named on the command line (all when none),
+ * or -1 after an error. */
+static int select_defs(const pmk_defs *defs, const char *const *names, int n,
+		       int *sel)
+{
+	if (n == 0) {
+		for (int i = 0; i < pmk_defs_count(defs); i++)
+			sel[i] = i;
+		return pmk_defs_count(defs);
+	}
+	for (int k = 0; k < n; k++) {
+		sel[k] = pmk_defs_find(defs, names[k]);
+		if (sel[k] < 0) {
+			cli_error("'%s' is not defined in the file", names[k]);
+			return -1;
+		}
+	}
+	return n;
+}
+
+static pmk_defs *load(const char *file, const struct mopts *o, int symbolic)
+{
+	pmk_defs *defs;
+	pmk_diag d;
+	pmk_defs_opts po = {0};
+	po.model = o->pmu;
+	po.symbolic = symbolic;
+	if (pmk_defs_parse_file(&defs, file, &po, &d)) {
+		cli_diag(&d);
+		return NULL;
+	}
+	return defs;
+}
+
+/* Add `s` to a list of distinct strings. */
+static int add_unique(const char ***list, int *n, const char *s)
+{
+	const char **nl;
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], s))
+			return 0;
+	nl = realloc(*list, sizeof *nl * (size_t)(*n + 1));
+	if (!nl)
+		return -1;
+	nl[(*n)++] = s;
+	*list = nl;
+	return 0;
+}
+
+static int needs(const struct mopts *o)
+{
+	pmk_defs *defs;
+	int *sel, n, natives;
+	const char **out = NULL;
+	int nout = 0;
+
+	if (o->npos < 1) {
+		cli_error("'metric needs' needs a definition file");
+		return cli_usage("metric");
+	}
+	defs = load(o->pos[0], o, o->any_names);
+	if (!defs)
+		return EXIT_USAGE;
+	sel = malloc(sizeof *sel * (size_t)(pmk_defs_count(defs) + o->npos));
+	n = sel ? select_defs(defs, o->pos + 1, o->npos - 1, sel) : -1;
+	if (n < 0) {
+		free(sel);
+		pmk_defs_free(defs);
+		return EXIT_USAGE;
+	}
+	/* Natives when a model applies: one given with --pmu, or the host's
+	 * when it has a core PMU. Otherwise the names as written. */
+	natives = o->pmu != NULL || pmk_defs_host_model()[0];
+	for (int s = 0; s < n; s++)
+		for (int k = 0; k < pmk_defs_base_count(defs, sel[s]); k++) {
+			const pmk_event *ev =
+			    pmk_defs_base_event(defs, sel[s], k);
+			if (natives && ev && ev->nleaf > 0) {
+				for (int l = 0; l < ev->nleaf; l++)
+					add_unique(&out, &nout,
+						   ev->leaf[l].name[0]
+						       ? ev->leaf[l].name
+						       : ev->name);
+			} else {
+				add_unique(&out, &nout,
+					   pmk_defs_base(defs, sel[s], k));
+			}
+		}
+	if (o->json) {
+		printf("{\"file\":");
+		json_str(o->pos[0]);
+		printf(",\"model\":");
+		json_str(o->pmu ? o->pmu : pmk_defs_host_model());
+		printf(",\"events\":[");
+		for (int i = 0; i < nout; i++) {
+			printf(i ? "," : "");
+			json_str(out[i]);
+		}
+		printf("],\"definitions\":[");
+		for (int s = 0; s < n; s++) {
+			printf("%s{\"name\":", s ? "," : "");
+			json_str(pmk_defs_name(defs, sel[s]));
+			printf(",\"definition\":");
+			json_str(pmk_defs_text(defs, sel[s]));
+			printf(",\"needs\":[");
+			for (int k = 0; k < pmk_defs_base_count(defs, sel[s]);
+			     k++) {
+				printf(k ? "," : "");
+				json_str(pmk_defs_base(defs, sel[s], k));
+			}
+			printf("]}");
+		}
+		printf("]}\n");
+	} else {
+		for (int i = 0; i < nout; i++)
+			printf("%s\n", out[i]);
+	}
+	free(out);
+	free(sel);
+	pmk_defs_free(defs);
+	return 0;
+}
+
+static int eval(const struct mopts *o)
+{
+	pmk_defs *defs;
+	pmk_measure *m;
+	pmk_diag d;
+	int *sel, n, rc = 0;
+
+	if (o->npos < 2) {
+		cli_error("'metric eval' needs a definition file and a "
+			  "measurement file");
+		return cli_usage("metric");
+	}
+	/* Recorded counts may come from another machine: base names are
+	 * matched against the measurements, not this machine's tables. */
+	defs = load(o->pos[0], o, 1);
+	if (!defs)
+		return EXIT_USAGE;
+	if (pmk_measure_read(&m, o->pos[1], &d)) {
+		cli_diag(&d);
+		pmk_defs_free(defs);
+		return EXIT_USAGE;
+	}
+	sel = malloc(sizeof *sel * (size_t)(pmk_defs_count(defs) + o->npos));
+	n = sel ? select_defs(defs, o->pos + 2, o->npos - 2, sel) : -1;
+	if (n < 0) {
+		free(sel);
+		pmk_measure_free(m);
+		pmk_defs_free(defs);
+		return EXIT_USAGE;
+	}
+	if (o->json)
+		printf("{\"file\":"), json_str(o->pos[0]),
+		    printf(",\"input\":"), json_str(o->pos[1]),
+		    printf(",\"metrics\":[");
+	for (int s = 0; s < n; s++) {
+		int i = sel[s], nb = pmk_defs_base_count(defs, i);
+		double *in = malloc(sizeof *in * (size_t)(nb ? nb : 1));
+		char missing[512] = "";
+		size_t ml = 0;
+		unsigned fl;
+		double v;
+		if (!in) {
+			rc = 1;
+			break;
+		}
+		for (int k = 0; k < nb; k++) {
+			const char *b = pmk_defs_base(defs, i, k);
+			if (pmk_measure_get(m, b, &in[k]) || isnan(in[k])) {
+				in[k] = NAN;
+				if (ml < sizeof missing)
+					ml += (size_t)snprintf(
+					    missing + ml, sizeof missing - ml,
+					    "%s%s", ml ? ", " : "", b);
+			}
+		}
+		v = pmk_defs_eval(defs, i, in, &fl);
+		if (fl & PMK_EVAL_MISSING)
+			rc = 1;
+		if (o->json) {
+			printf("%s{\"name\":", s ? "," : "");
+			json_str(pmk_defs_name(defs, i));
+			printf(",\"value\":");
+			if (isfinite(v))
+				printf("%.15g", v);
+			else
+				printf("null");
+			printf(",\"division_by_zero\":%s,\"missing\":",
+			       fl & PMK_EVAL_DIV0 ? "true" : "false");
+			json_str(missing);
+			printf("}");
+		} else if (fl & PMK_EVAL_MISSING) {
+			printf("%-24s %16s  # not recorded: %s\n",
+			       pmk_defs_name(defs, i), "<missing>", missing);
+		} else if (fl & PMK_EVAL_DIV0) {
+			printf("%-24s %16s  # division by zero\n",
+			       pmk_defs_name(defs, i), "nan");
+		} else {
+			printf("%-24s %16.10g\n", pmk_defs_name(defs, i), v);
+		}
+		free(in);
+	}
+	if (o->json)
+		printf("]}\n");
+	if (rc)
+		cli_warn("some definitions need events that are not in '%s'",
+			 o->pos[1]);
+	free(sel);
+	pmk_measure_free(m);
+	pmk_defs_free(defs);
+	return rc;
+}
+
+static int check(const struct mopts *o)
+{
+	int rc = 0;
+	if (o->npos < 1) {
+		cli_error("'metric check' needs a definition file");
+		return cli_usage("metric");
+	}
+	for (int i = 0; i < o->npos; i++) {
+		pmk_defs *defs = load(o->pos[i], o, o->any_names);
+		if (!defs) {
+			rc = EXIT_USAGE;
+			continue;
+		}
+		printf("%s: %d definitions\n", o->pos[i], pmk_defs_count(defs));
+		pmk_defs_free(defs);
+	}
+	return rc;
+}
+
+int cmd_metric(int argc, char **argv)
+{
+	struct mopts o;
+	if (argc < 2) {
+		cli_error("'metric' needs a subcommand: needs, eval or check");
+		return cli_usage("metric");
+	}
+	if (parse_opts(argc, argv, &o))
+		return cli_usage("metric");
+	if (!strcmp(argv[1], "needs"))
+		return needs(&o);
+	if (!strcmp(argv[1], "eval"))
+		return eval(&o);
+	if (!strcmp(argv[1], "check"))
+		return check(&o);
+	cli_error("unknown subcommand 'metric %s' (needs, eval or check)",
+		  argv[1]);
+	return cli_usage("metric");
+}

@@ -1,0 +1,126 @@
+/*
+ * perf_errors.c: turn a failed perf_event_open into a message a user can
+ * act on: what the errno means for this event, and the next step.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/backend/perf_errors.h"
+#include "lib/event/parse.h"
+
+int pmk__paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+static int is_hardware(const pmk_attr *a)
+{
+	return a->type == PMK_TYPE_HARDWARE || a->type == PMK_TYPE_HW_CACHE ||
+	       a->type == PMK_TYPE_RAW;
+}
+
+int pmk__perf_open_error(int err, const pmk_attr *a, int system_wide,
+			 pmk_diag *d)
+{
+	const char *ev = a->name[0] ? a->name : a->pmu;
+	d->sys_errno = err;
+	switch (err) {
+	case EACCES:
+	case EPERM: {
+		int level = pmk__paranoid_level();
+		char hint[256];
+		snprintf(hint, sizeof hint,
+			 "as root: sysctl kernel.perf_event_paranoid=%d "
+			 "(now %d)%s",
+			 system_wide ? 0 : 1, level,
+			 a->exclude_kernel ? ""
+					   : ", or count user space only with ':u'");
+		return pmk__diag_set(d, PMK_EPERM, 0, 0, hint,
+				     "'%s': permission denied by the kernel "
+				     "(perf_event_paranoid is %d)",
+				     ev, level);
+	}
+	case ENOENT:
+		if (is_hardware(a))
+			return pmk__diag_set(
+				d, PMK_ENOTSUP, 0, 0,
+				"software events (task-clock, page-faults) still count; 'pmkit list' shows what counts here",
+				"'%s': the kernel has no such hardware event here "
+				"(no hardware PMU: virtual machine?)",
+				ev);
+		return pmk__diag_set(d, PMK_ENOTSUP, 0, 0,
+				     "'pmkit list' shows what counts here",
+				     "'%s': this kernel does not support the event",
+				     ev);
+	case ENODEV:
+	case ENXIO:
+		return pmk__diag_set(
+			d, PMK_ENOTSUP, 0, 0,
+			"uncore and msr-style PMUs count per CPU: try -a",
+			"'%s': PMU '%s' cannot count this way (per thread?)",
+			ev, a->pmu);
+	case EOPNOTSUPP:
+		if (a->sample)
+			return pmk__diag_set(
+				d, PMK_ENOTSUP, 0, 0,
+				"sample time instead: -e cpu-clock (works without a hardware PMU)",
+				"'%s' cannot be sampled here", ev);
+		if (a->precise_ip)
+			return pmk__diag_set(d, PMK_ENOTSUP, 0, 0,
+					     "use fewer 'p' modifiers",
+					     "'%s': precise level %u not supported",
+					     ev, a->precise_ip);
+		return pmk__diag_set(
+			d, PMK_ENOTSUP, 0, 0,
+			"drop the privilege modifiers (:u/:k) for this PMU",
+			"'%s': the PMU does not support this mode (exclusion "
+			"or branch sampling)",
+			ev);
+	case EINVAL:
+		if (a->precise_ip)
+			return pmk__diag_set(d, PMK_ENOTSUP, 0, 0,
+					     "use fewer 'p' modifiers",
+					     "'%s': precise level %u is not available",
+					     ev, a->precise_ip);
+		return pmk__diag_set(
+			d, PMK_EINVAL, 0, 0,
+			"'pmkit encode EVENT' shows what was programmed",
+			"'%s': the kernel rejected the encoding for PMU '%s'",
+			ev, a->pmu);
+	case EMFILE:
+	case ENFILE:
+		return pmk__diag_set(d, PMK_ETOOMANY, 0, 0,
+				     "raise the limit: ulimit -n 65536",
+				     "too many open files (one per event and CPU)");
+	case ENOSPC:
+		return pmk__diag_set(
+			d, PMK_ECONFLICT, 0, 0,
+			"split the group, or enable multiplexing",
+			"'%s': no counter left for it (group too large)", ev);
+	case EBUSY:
+		return pmk__diag_set(
+			d, PMK_EBUSY, 0, 0,
+			"another tool or the NMI watchdog holds the counter "
+			"(sysctl kernel.nmi_watchdog=0)",
+			"'%s': counter is in exclusive use", ev);
+	case ESRCH:
+		return pmk__diag_set(d, PMK_ENOENT, 0, 0, NULL,
+				     "no such process or thread");
+	case ENOSYS:
+		return pmk__diag_set(d, PMK_ENOTSUP, 0, 0,
+				     "the kernel lacks CONFIG_PERF_EVENTS",
+				     "perf_event_open is not available");
+	default:
+		return pmk__diag_set(d, PMK_ESYS, 0, 0, NULL,
+				     "'%s': perf_event_open failed: %s", ev,
+				     strerror(err));
+	}
+}

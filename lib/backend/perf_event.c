@@ -1,0 +1,236 @@
+/*
+ * perf_event.c: the kernel backend. Each native is one perf_event_open
+ * file descriptor; a group is read with one read() in PERF_FORMAT_GROUP
+ * (value, enabled and running times for every member) unless the group is
+ * inherited, where the kernel does not allow that format and each member
+ * is read alone.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/backend/backend.h"
+#include "lib/backend/perf_errors.h"
+
+#ifndef PERF_FLAG_FD_CLOEXEC
+#define PERF_FLAG_FD_CLOEXEC (1UL << 3)
+#endif
+
+struct kev {
+	int fd;
+	int leader;      /* handle of the leader (itself for a leader) */
+	int group_fmt;   /* leader: read with PERF_FORMAT_GROUP */
+	int nmemb;       /* leader: members including itself */
+	int memb[PMK_GROUP_MAX];
+};
+
+struct kernel {
+	struct kev *ev;
+	int n, cap;
+};
+
+static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
+		  pmk_diag *d)
+{
+	struct kernel *k = be->priv;
+	struct perf_event_attr pa;
+	struct kev *leader = NULL;
+	int fd, group_fd = -1, h;
+
+	if (o->leader >= 0) {
+		if (o->leader >= k->n || k->ev[o->leader].fd < 0)
+			return PMK_EINVAL;
+		leader = &k->ev[o->leader];
+		if (leader->nmemb == PMK_GROUP_MAX)
+			return PMK_ETOOMANY;
+		group_fd = leader->fd;
+	}
+	memset(&pa, 0, sizeof pa);
+	pa.size = sizeof pa;
+	pa.type = a->type;
+	pa.config = a->config;
+	pa.config1 = a->config1;
+	pa.config2 = a->config2;
+	pa.exclude_user = a->exclude_user;
+	pa.exclude_kernel = a->exclude_kernel;
+	pa.exclude_hv = a->exclude_hv;
+	pa.exclude_idle = a->exclude_idle;
+	pa.exclude_guest = a->exclude_guest;
+	pa.exclude_host = a->exclude_host;
+	pa.precise_ip = a->precise_ip;
+	pa.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (!o->inherit)
+		pa.read_format |= PERF_FORMAT_GROUP;
+	pa.inherit = o->inherit;
+	if (!leader) {
+		pa.disabled = o->start_disabled;
+		pa.enable_on_exec = o->enable_on_exec;
+		pa.pinned = a->pinned;
+		pa.exclusive = a->exclusive;
+	}
+	fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid, o->scope.cpu,
+			  group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return pmk__perf_open_error(errno, a, o->scope.pid == -1, d);
+	if (k->n == k->cap) {
+		int nc = k->cap ? k->cap * 2 : 16;
+		struct kev *ne = realloc(k->ev, sizeof *ne * (size_t)nc);
+		if (!ne) {
+			close(fd);
+			return PMK_ENOMEM;
+		}
+		k->ev = ne;
+		k->cap = nc;
+	}
+	h = k->n++;
+	memset(&k->ev[h], 0, sizeof k->ev[h]);
+	k->ev[h].fd = fd;
+	if (leader) {
+		leader = &k->ev[o->leader]; /* the array may have moved */
+		k->ev[h].leader = o->leader;
+		leader->memb[leader->nmemb++] = h;
+	} else {
+		k->ev[h].leader = h;
+		k->ev[h].group_fmt = !o->inherit;
+		k->ev[h].nmemb = 1;
+		k->ev[h].memb[0] = h;
+	}
+	return h;
+}
+
+static int k_close(pmk_backend *be, int h)
+{
+	struct kernel *k = be->priv;
+	if (h < 0 || h >= k->n || k->ev[h].fd < 0)
+		return PMK_EINVAL;
+	close(k->ev[h].fd);
+	k->ev[h].fd = -1;
+	return 0;
+}
+
+static int k_control(pmk_backend *be, int h, int op, int whole_group)
+{
+	struct kernel *k = be->priv;
+	unsigned long req = op == PMK_BE_ENABLE    ? PERF_EVENT_IOC_ENABLE
+			    : op == PMK_BE_DISABLE ? PERF_EVENT_IOC_DISABLE
+						   : PERF_EVENT_IOC_RESET;
+	if (h < 0 || h >= k->n || k->ev[h].fd < 0)
+		return PMK_EINVAL;
+	if (ioctl(k->ev[h].fd, req, whole_group ? PERF_IOC_FLAG_GROUP : 0) < 0)
+		return PMK_ESYS;
+	return 0;
+}
+
+static int k_read_one(pmk_backend *be, int h, uint64_t v[3])
+{
+	struct kernel *k = be->priv;
+	struct kev *e;
+	uint64_t buf[3 + PMK_GROUP_MAX];
+	ssize_t r;
+	if (h < 0 || h >= k->n || k->ev[h].fd < 0)
+		return PMK_EINVAL;
+	e = &k->ev[h];
+	if (e->leader == h && e->group_fmt) {
+		r = read(e->fd, buf, sizeof buf);
+		if (r < (ssize_t)(4 * sizeof(uint64_t)))
+			return r == 0 ? PMK_ENOTSUP : PMK_ESYS;
+		v[0] = buf[3];
+		v[1] = buf[1];
+		v[2] = buf[2];
+		return 0;
+	}
+	if (k->ev[e->leader].group_fmt) { /* a member of a group-format group */
+		pmk_group_read g;
+		int rc = be->ops->read_group(be, e->leader, &g);
+		if (rc)
+			return rc;
+		for (int i = 0; i < g.n; i++)
+			if (g.handle[i] == h) {
+				v[0] = g.value[i];
+				v[1] = g.enabled_ns;
+				v[2] = g.running_ns;
+				return 0;
+			}
+		return PMK_EINVAL;
+	}
+	r = read(e->fd, buf, 3 * sizeof(uint64_t));
+	if (r != (ssize_t)(3 * sizeof(uint64_t)))
+		return r == 0 ? PMK_ENOTSUP : PMK_ESYS;
+	memcpy(v, buf, 3 * sizeof(uint64_t));
+	return 0;
+}
+
+static int k_read_group(pmk_backend *be, int leader, pmk_group_read *g)
+{
+	struct kernel *k = be->priv;
+	struct kev *e;
+	if (leader < 0 || leader >= k->n || k->ev[leader].fd < 0 ||
+	    k->ev[leader].leader != leader)
+		return PMK_EINVAL;
+	e = &k->ev[leader];
+	g->n = e->nmemb;
+	memcpy(g->handle, e->memb, sizeof(int) * (size_t)e->nmemb);
+	if (e->group_fmt) {
+		uint64_t buf[3 + PMK_GROUP_MAX];
+		size_t want = sizeof(uint64_t) * (size_t)(3 + e->nmemb);
+		ssize_t r = read(e->fd, buf, want);
+		if (r != (ssize_t)want)
+			return r == 0 ? PMK_ENOTSUP : PMK_ESYS;
+		g->enabled_ns = buf[1];
+		g->running_ns = buf[2];
+		memcpy(g->value, buf + 3, sizeof(uint64_t) * (size_t)e->nmemb);
+		return 0;
+	}
+	for (int i = 0; i < e->nmemb; i++) {
+		uint64_t v[3];
+		ssize_t r = read(k->ev[e->memb[i]].fd, v, sizeof v);
+		if (r != (ssize_t)sizeof v)
+			return r == 0 ? PMK_ENOTSUP : PMK_ESYS;
+		g->value[i] = v[0];
+		if (i == 0) {
+			g->enabled_ns = v[1];
+			g->running_ns = v[2];
+		}
+	}
+	return 0;
+}
+
+static void k_free(pmk_backend *be)
+{
+	struct kernel *k = be->priv;
+	for (int i = 0; i < k->n; i++)
+		if (k->ev[i].fd >= 0)
+			close(k->ev[i].fd);
+	free(k->ev);
+	free(k);
+	free(be);
+}
+
+static const struct pmk_backend_ops kernel_ops = {
+	.name = "kernel",
+	.open = k_open,
+	.close = k_close,
+	.control = k_control,
+	.read_group = k_read_group,
+	.read_one = k_read_one,
+	.free = k_free,
+};
+
+pmk_backend *pmk__backend_kernel_new(void)
+{
+	pmk_backend *be = calloc(1, sizeof *be);
+	struct kernel *k = calloc(1, sizeof *k);
+	if (!be || !k) {
+		free(be);
+		free(k);
+		return NULL;
+	}
+	be->ops = &kernel_ops;
+	be->priv = k;
+	return be;
+}

@@ -1,0 +1,636 @@
+/*
+ * eventset.c: event sets. Events are added by name or parsed; on open their
+ * natives are placed in kernel groups (one group per event by default, so
+ * a derived event's natives are always counted together; PMK_ES_GROUP puts
+ * every native of a PMU in one group), opened on the backend, and read as
+ * groups. Values are scaled by enabled/running time, and every read also
+ * updates per-native rate statistics from which multiplexed counts get an
+ * error estimate (mpx.c).
+ *
+ * Reset is done in software (the kernel's RESET clears counts but not the
+ * enabled/running times, which would break scaling): a reset stores the
+ * current readings as a base that later reads subtract.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/backend/backend.h"
+#include "lib/count/eventset.h"
+#include "lib/event/eval.h"
+#include "lib/event/parse.h"
+
+struct leaf {
+	pmk_attr attr;
+	int event;           /* owning event */
+	int handle;          /* backend handle, -1 when not open */
+	int group;           /* index into groups, -1 when not open */
+	uint64_t raw, enabled, running;       /* last read (since base) */
+	uint64_t base_raw, base_en, base_run; /* reset point */
+	uint64_t slice_raw, slice_run;        /* previous read, for slices */
+	double w, mean, m2;  /* weighted rate statistics */
+	int nslices;
+};
+
+struct event {
+	pmk_event ev;
+	int first_leaf;
+	int status;          /* 0 or PMK_E* why not counted */
+	pmk_diag diag;
+	int user_only;       /* fell back to user space only (paranoid) */
+};
+
+struct group {
+	int leader;          /* backend handle */
+	int nleaf;
+	int leaf[PMK_GROUP_MAX];
+};
+
+struct pmk_eventset {
+	pthread_mutex_t lock;
+	unsigned flags;
+	pmk_scope scope;
+	pmk_backend *be;
+	int own_be;
+	int opened, started, split;
+	int nev, cev;
+	struct event *ev;
+	int nleaf, cleaf;
+	struct leaf *leaf;
+	int ngroup, cgroup;
+	struct group *grp;
+};
+
+int pmk_eventset_new(pmk_eventset **out, unsigned flags)
+{
+	pmk_eventset *es = calloc(1, sizeof *es);
+	if (!es)
+		return PMK_ENOMEM;
+	pthread_mutex_init(&es->lock, NULL);
+	es->flags = flags;
+	es->scope.pid = 0;
+	es->scope.cpu = -1;
+	*out = es;
+	return 0;
+}
+
+static void close_all(pmk_eventset *es)
+{
+	if (es->be)
+		for (int i = 0; i < es->nleaf; i++)
+			if (es->leaf[i].handle >= 0)
+				es->be->ops->close(es->be, es->leaf[i].handle);
+	for (int i = 0; i < es->nleaf; i++) {
+		es->leaf[i].handle = -1;
+		es->leaf[i].group = -1;
+	}
+	es->ngroup = 0;
+	es->opened = es->started = 0;
+}
+
+void pmk_eventset_free(pmk_eventset *es)
+{
+	if (!es)
+		return;
+	close_all(es);
+	if (es->own_be && es->be)
+		es->be->ops->free(es->be);
+	free(es->ev);
+	free(es->leaf);
+	free(es->grp);
+	pthread_mutex_destroy(&es->lock);
+	free(es);
+}
+
+int pmk_eventset_set_backend(pmk_eventset *es, struct pmk_backend *be)
+{
+	if (es->opened)
+		return PMK_ESTATE;
+	if (es->own_be && es->be)
+		es->be->ops->free(es->be);
+	es->be = be;
+	es->own_be = 0;
+	return 0;
+}
+
+int pmk_eventset_set_scope(pmk_eventset *es, pmk_scope scope)
+{
+	if (es->opened)
+		return PMK_ESTATE;
+	if (scope.pid == -1 && scope.cpu < 0)
+		return PMK_EINVAL;
+	es->scope = scope;
+	return 0;
+}
+
+int pmk_eventset_set_flags(pmk_eventset *es, unsigned flags)
+{
+	if (es->opened && ((flags ^ es->flags) & ~(unsigned)PMK_ES_MULTIPLEX))
+		return PMK_ESTATE;
+	es->flags = flags;
+	return 0;
+}
+
+unsigned pmk_eventset_flags(const pmk_eventset *es)
+{
+	return es->flags;
+}
+
+static int is_counter_limited(const pmk_attr *a)
+{
+	return a->type != PMK_TYPE_SOFTWARE && a->type != PMK_TYPE_TRACEPOINT &&
+	       a->type != PMK_TYPE_SIM;
+}
+
+int pmk__core_counters(void)
+{
+	const char *env = getenv("PMK_COUNTERS");
+	const char *model = pmk_target_model(pmk_target_host());
+	if (env && atoi(env) > 0)
+		return atoi(env);
+	if (!strncmp(model, "amd64_fam", 9) || !strncmp(model, "arm", 3))
+		return 6;
+	return 4;
+}
+
+int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
+{
+	int limited = 0, total = 0, idx;
+	if (!es || !ev || ev->nleaf < 1 || ev->nleaf > PMK_LEAF_MAX)
+		return pmk__diag_set(d, PMK_EINVAL, 0, 0, NULL,
+				     "event has no natives");
+	pthread_mutex_lock(&es->lock);
+	if (es->opened) {
+		pthread_mutex_unlock(&es->lock);
+		return pmk__diag_set(d, PMK_ESTATE, 0, 0,
+				     "add events before starting the set",
+				     "event set already started");
+	}
+	for (int i = 0; i < ev->nleaf; i++)
+		limited += is_counter_limited(&ev->leaf[i]);
+	for (int i = 0; i < es->nleaf; i++)
+		total += is_counter_limited(&es->leaf[i].attr);
+	if (!(es->flags & PMK_ES_MULTIPLEX) && es->be == NULL &&
+	    (limited > pmk__core_counters() ||
+	     total + limited > pmk__core_counters())) {
+		pthread_mutex_unlock(&es->lock);
+		return pmk__diag_set(
+			d, PMK_ENEEDMPX, 0, 0,
+			"enable multiplexing on the event set (PMK_ES_MULTIPLEX)",
+			"'%s' needs %d counters with the set's %d; the core "
+			"PMU has %d",
+			ev->name, limited, total, pmk__core_counters());
+	}
+	if (es->nev == es->cev) {
+		int nc = es->cev ? es->cev * 2 : 8;
+		struct event *ne = realloc(es->ev, sizeof *ne * (size_t)nc);
+		if (!ne)
+			goto nomem;
+		es->ev = ne;
+		es->cev = nc;
+	}
+	if (es->nleaf + ev->nleaf > es->cleaf) {
+		int nc = (es->nleaf + ev->nleaf) * 2;
+		struct leaf *nl = realloc(es->leaf, sizeof *nl * (size_t)nc);
+		if (!nl)
+			goto nomem;
+		es->leaf = nl;
+		es->cleaf = nc;
+	}
+	idx = es->nev++;
+	memset(&es->ev[idx], 0, sizeof es->ev[idx]);
+	es->ev[idx].ev = *ev;
+	es->ev[idx].first_leaf = es->nleaf;
+	for (int i = 0; i < ev->nleaf; i++) {
+		struct leaf *l = &es->leaf[es->nleaf++];
+		memset(l, 0, sizeof *l);
+		l->attr = ev->leaf[i];
+		l->event = idx;
+		l->handle = l->group = -1;
+	}
+	pthread_mutex_unlock(&es->lock);
+	return idx;
+nomem:
+	pthread_mutex_unlock(&es->lock);
+	return pmk__diag_set(d, PMK_ENOMEM, 0, 0, NULL, "out of memory");
+}
+
+int pmk_eventset_add(pmk_eventset *es, const char *name, pmk_diag *d)
+{
+	pmk_event ev;
+	int rc = pmk_event_parse(pmk_target_host(), name, &ev, d);
+	if (rc)
+		return rc;
+	return pmk_eventset_add_event(es, &ev, d);
+}
+
+int pmk_eventset_size(const pmk_eventset *es)
+{
+	return es ? es->nev : 0;
+}
+
+const pmk_event *pmk_eventset_event(const pmk_eventset *es, int i)
+{
+	return es && i >= 0 && i < es->nev ? &es->ev[i].ev : NULL;
+}
+
+const pmk_diag *pmk_eventset_event_diag(const pmk_eventset *es, int i)
+{
+	if (!es || i < 0 || i >= es->nev || es->ev[i].status == 0)
+		return NULL;
+	return &es->ev[i].diag;
+}
+
+int pmk_eventset_user_only(const pmk_eventset *es, int i)
+{
+	return es && i >= 0 && i < es->nev && es->ev[i].user_only;
+}
+
+int pmk_eventset_groups(const pmk_eventset *es, int *split)
+{
+	if (split)
+		*split = es->split;
+	return es->ngroup;
+}
+
+/* Open one native; on a paranoid refusal retry as user-space only, like a
+ * user would (and say so). */
+static int open_leaf(pmk_eventset *es, struct leaf *l, int leader,
+		     pmk_diag *d)
+{
+	pmk_open_opts o;
+	int h;
+	memset(&o, 0, sizeof o);
+	o.scope = es->scope;
+	o.leader = leader;
+	o.inherit = (es->flags & PMK_ES_INHERIT) != 0;
+	o.start_disabled = 1;
+	o.enable_on_exec = (es->flags & PMK_ES_ENABLE_ON_EXEC) != 0;
+	h = es->be->ops->open(es->be, &l->attr, &o, d);
+	if (h == PMK_EPERM && !l->attr.exclude_kernel) {
+		pmk_diag d2;
+		pmk_attr save = l->attr;
+		l->attr.exclude_kernel = 1;
+		l->attr.exclude_hv = 1;
+		h = es->be->ops->open(es->be, &l->attr, &o, &d2);
+		if (h >= 0)
+			es->ev[l->event].user_only = 1;
+		else
+			l->attr = save;
+	}
+	return h;
+}
+
+static int new_group(pmk_eventset *es)
+{
+	if (es->ngroup == es->cgroup) {
+		int nc = es->cgroup ? es->cgroup * 2 : 8;
+		struct group *ng = realloc(es->grp, sizeof *ng * (size_t)nc);
+		if (!ng)
+			return PMK_ENOMEM;
+		es->grp = ng;
+		es->cgroup = nc;
+	}
+	memset(&es->grp[es->ngroup], 0, sizeof es->grp[0]);
+	es->grp[es->ngroup].leader = -1;
+	return es->ngroup++;
+}
+
+/* Open `n` leaves as one group; on a member failure, close the group and
+ * open each leaf alone (the split is counted). Returns 0 or the error of
+ * the first leaf that could not be opened at all. */
+static int open_group(pmk_eventset *es, const int *leaves, int n, pmk_diag *d)
+{
+	int g = new_group(es), rc = 0;
+	if (g < 0)
+		return g;
+	for (int i = 0; i < n; i++) {
+		struct leaf *l = &es->leaf[leaves[i]];
+		int h = open_leaf(es, l, i ? es->grp[g].leader : -1, d);
+		if (h < 0) {
+			if (i == 0) {
+				es->ngroup--;
+				return h;
+			}
+			rc = h;
+			break;
+		}
+		if (i == 0)
+			es->grp[g].leader = h;
+		l->handle = h;
+		l->group = g;
+		es->grp[g].leaf[es->grp[g].nleaf++] = leaves[i];
+	}
+	if (rc == 0)
+		return 0;
+	/* split: close what was opened and take the leaves one by one */
+	for (int i = 0; i < es->grp[g].nleaf; i++) {
+		struct leaf *l = &es->leaf[es->grp[g].leaf[i]];
+		es->be->ops->close(es->be, l->handle);
+		l->handle = l->group = -1;
+	}
+	es->ngroup--;
+	es->split++;
+	rc = 0;
+	for (int i = 0; i < n; i++) {
+		int r = open_group(es, &leaves[i], 1, d);
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}
+
+int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
+{
+	int ok = 0, first_err = 0;
+	pmk_diag first;
+	pthread_mutex_lock(&es->lock);
+	if (es->opened) {
+		pthread_mutex_unlock(&es->lock);
+		return 0;
+	}
+	if (!es->be) {
+		es->be = pmk__backend_kernel_new();
+		if (!es->be) {
+			pthread_mutex_unlock(&es->lock);
+			return PMK_ENOMEM;
+		}
+		es->own_be = 1;
+	}
+	pmk_diag_clear(&first);
+	if (es->flags & PMK_ES_GROUP) {
+		/* every counter-limited native in one group (split on
+		 * failure), software natives in another */
+		int hw[PMK_GROUP_MAX], sw[PMK_GROUP_MAX], nh = 0, ns = 0;
+		for (int i = 0; i <= es->nleaf; i++) {
+			int flush = i == es->nleaf;
+			if (!flush) {
+				if (is_counter_limited(&es->leaf[i].attr))
+					hw[nh++] = i;
+				else
+					sw[ns++] = i;
+			}
+			if (flush || nh == PMK_GROUP_MAX) {
+				if (nh)
+					open_group(es, hw, nh, &es->ev[es->leaf[hw[0]].event].diag);
+				nh = 0;
+			}
+			if (flush || ns == PMK_GROUP_MAX) {
+				if (ns)
+					open_group(es, sw, ns, &es->ev[es->leaf[sw[0]].event].diag);
+				ns = 0;
+			}
+		}
+	} else {
+		for (int e = 0; e < es->nev; e++) {
+			int leaves[PMK_LEAF_MAX];
+			for (int i = 0; i < es->ev[e].ev.nleaf; i++)
+				leaves[i] = es->ev[e].first_leaf + i;
+			open_group(es, leaves, es->ev[e].ev.nleaf,
+				   &es->ev[e].diag);
+		}
+	}
+	/* an event counts only when all its natives are open */
+	for (int e = 0; e < es->nev; e++) {
+		struct event *ev = &es->ev[e];
+		int missing = 0;
+		for (int i = 0; i < ev->ev.nleaf; i++)
+			if (es->leaf[ev->first_leaf + i].handle < 0)
+				missing = 1;
+		if (missing) {
+			ev->status = ev->diag.code ? ev->diag.code : PMK_ENOTSUP;
+			if (!ev->diag.message[0])
+				snprintf(ev->diag.message, sizeof ev->diag.message,
+					 "'%s': one of its natives could not be opened",
+					 ev->ev.name);
+			if (!first_err) {
+				first_err = ev->status;
+				first = ev->diag;
+			}
+		} else {
+			ev->status = 0;
+			ok++;
+		}
+	}
+	es->opened = 1;
+	pthread_mutex_unlock(&es->lock);
+	if (ok == 0 && es->nev > 0) {
+		if (d)
+			*d = first;
+		return first_err;
+	}
+	return 0;
+}
+
+static int control_all(pmk_eventset *es, int op)
+{
+	int rc = 0;
+	for (int g = 0; g < es->ngroup; g++) {
+		int r = es->be->ops->control(es->be, es->grp[g].leader, op, 1);
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}
+
+int pmk_eventset_start(pmk_eventset *es)
+{
+	int rc;
+	if (!es->opened && (rc = pmk_eventset_open(es, NULL)) != 0)
+		return rc;
+	pthread_mutex_lock(&es->lock);
+	rc = (es->flags & PMK_ES_ENABLE_ON_EXEC) ? 0
+						 : control_all(es, PMK_BE_ENABLE);
+	es->started = 1;
+	pthread_mutex_unlock(&es->lock);
+	return rc;
+}
+
+int pmk_eventset_stop(pmk_eventset *es)
+{
+	int rc;
+	if (!es->opened)
+		return PMK_ESTATE;
+	pthread_mutex_lock(&es->lock);
+	rc = control_all(es, PMK_BE_DISABLE);
+	es->started = 0;
+	pthread_mutex_unlock(&es->lock);
+	return rc;
+}
+
+/* Read every group into the leaves (absolute kernel values). */
+static int read_groups(pmk_eventset *es)
+{
+	for (int g = 0; g < es->ngroup; g++) {
+		pmk_group_read r;
+		int rc = es->be->ops->read_group(es->be, es->grp[g].leader, &r);
+		if (rc)
+			return rc;
+		for (int i = 0; i < r.n && i < es->grp[g].nleaf; i++) {
+			struct leaf *l = &es->leaf[es->grp[g].leaf[i]];
+			l->raw = r.value[i];
+			l->enabled = r.enabled_ns;
+			l->running = r.running_ns;
+		}
+	}
+	return 0;
+}
+
+/* Fold the slice since the previous read into the rate statistics
+ * (weighted by running time: West's incremental algorithm). */
+static void update_slices(struct leaf *l)
+{
+	uint64_t draw = l->raw - l->slice_raw, drun = l->running - l->slice_run;
+	if (l->running < l->slice_run || l->raw < l->slice_raw)
+		drun = 0;
+	if (drun > 0) {
+		double w = (double)drun, rate = (double)draw / (double)drun;
+		double wn = l->w + w, delta = rate - l->mean;
+		l->mean += delta * w / wn;
+		l->m2 += w * delta * (rate - l->mean);
+		l->w = wn;
+		l->nslices++;
+	}
+	l->slice_raw = l->raw;
+	l->slice_run = l->running;
+}
+
+static void event_value(pmk_eventset *es, int e, pmk_value *v)
+{
+	struct event *ev = &es->ev[e];
+	double val[PMK_LEAF_MAX], err[PMK_LEAF_MAX], lo[PMK_LEAF_MAX],
+		hi[PMK_LEAF_MAX];
+	double running = 1;
+	pmk_eval_result r;
+
+	memset(v, 0, sizeof *v);
+	if (ev->status) {
+		v->status = ev->status;
+		v->flags = PMK_VALUE_UNSUPPORTED;
+		v->value = v->lo = v->hi = NAN;
+		return;
+	}
+	for (int i = 0; i < ev->ev.nleaf; i++) {
+		struct leaf *l = &es->leaf[ev->first_leaf + i];
+		uint64_t raw = l->raw - l->base_raw;
+		uint64_t en = l->enabled - l->base_en;
+		uint64_t run = l->running - l->base_run;
+		double sd = l->w > 0 ? sqrt(l->m2 / l->w) : 0;
+		if (i == 0) {
+			v->raw = raw;
+			v->enabled_ns = en;
+			v->running_ns = run;
+		}
+		if (run == 0 && en > 0) {
+			v->flags |= PMK_VALUE_NOT_COUNTED;
+			running = 0;
+			val[i] = NAN;
+			err[i] = 0;
+		} else {
+			double f = en ? (double)run / (double)en : 1;
+			val[i] = f > 0 && run < en ? (double)raw / f : (double)raw;
+			err[i] = pmk_mpx_error(raw, en, run, sd, l->nslices);
+			if (run < en) {
+				v->flags |= PMK_VALUE_MULTIPLEXED;
+				if (f < running)
+					running = f;
+			}
+		}
+		lo[i] = val[i] - 2 * err[i];
+		hi[i] = val[i] + 2 * err[i];
+	}
+	v->running = running;
+	if (v->flags & PMK_VALUE_NOT_COUNTED) {
+		v->value = v->lo = v->hi = NAN;
+		return;
+	}
+	if (pmk__event_eval_full(&ev->ev, val, err, lo, hi, &r) != 0) {
+		v->value = v->lo = v->hi = NAN;
+		v->flags |= PMK_VALUE_NAN;
+		return;
+	}
+	v->value = r.value;
+	v->err = r.err;
+	v->lo = r.lo;
+	v->hi = r.hi;
+	if (r.nan)
+		v->flags |= PMK_VALUE_NAN;
+}
+
+int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
+{
+	int rc;
+	if (!es->opened)
+		return PMK_ESTATE;
+	pthread_mutex_lock(&es->lock);
+	rc = read_groups(es);
+	if (rc == 0) {
+		for (int i = 0; i < es->nleaf; i++)
+			if (es->leaf[i].handle >= 0)
+				update_slices(&es->leaf[i]);
+		for (int e = 0; e < es->nev && e < n; e++)
+			event_value(es, e, &vals[e]);
+		rc = es->nev;
+	}
+	pthread_mutex_unlock(&es->lock);
+	return rc;
+}
+
+static void set_base(pmk_eventset *es)
+{
+	for (int i = 0; i < es->nleaf; i++) {
+		struct leaf *l = &es->leaf[i];
+		l->base_raw = l->slice_raw = l->raw;
+		l->base_en = l->enabled;
+		l->base_run = l->slice_run = l->running;
+		l->w = l->mean = l->m2 = 0;
+		l->nslices = 0;
+	}
+}
+
+int pmk_eventset_reset(pmk_eventset *es)
+{
+	int rc;
+	if (!es->opened)
+		return PMK_ESTATE;
+	pthread_mutex_lock(&es->lock);
+	rc = read_groups(es);
+	if (rc == 0)
+		set_base(es);
+	pthread_mutex_unlock(&es->lock);
+	return rc;
+}
+
+int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n)
+{
+	pmk_value *now = calloc((size_t)(es->nev ? es->nev : 1), sizeof *now);
+	int rc;
+	if (!now)
+		return PMK_ENOMEM;
+	rc = pmk_eventset_read(es, now, es->nev);
+	if (rc >= 0) {
+		for (int e = 0; e < es->nev && e < n; e++) {
+			pmk_value *a = &vals[e], *b = &now[e];
+			a->value += b->value;
+			a->err = sqrt(a->err * a->err + b->err * b->err);
+			a->lo += b->lo;
+			a->hi += b->hi;
+			a->raw += b->raw;
+			a->enabled_ns += b->enabled_ns;
+			a->running_ns += b->running_ns;
+			a->running = a->enabled_ns
+					     ? (double)a->running_ns / (double)a->enabled_ns
+					     : b->running;
+			a->flags |= b->flags;
+			if (b->status)
+				a->status = b->status;
+		}
+		pthread_mutex_lock(&es->lock);
+		set_base(es);
+		pthread_mutex_unlock(&es->lock);
+	}
+	free(now);
+	return rc;
+}

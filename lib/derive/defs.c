@@ -1,0 +1,312 @@
+/*
+ * defs.c: the pmk_defs object: parsing a file or text, the accessors, and
+ * symbolic evaluation. See pmkit/derive.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/derive/defs.h"
+
+void pmk_defs_free(pmk_defs *defs)
+{
+	if (!defs)
+		return;
+	for (int i = 0; i < defs->ndefs; i++) {
+		struct ddef *x = &defs->defs[i];
+		for (int k = 0; k < x->ntok; k++)
+			free(x->toks[k].name);
+		free(x->toks);
+		free(x->name);
+		free(x->text);
+		free(x->desc);
+		free(x->input);
+		free(x->prog);
+		free(x->bases);
+	}
+	for (int i = 0; i < defs->nbases; i++)
+		free(defs->bases[i].name);
+	for (int i = 0; i < defs->nfiles; i++)
+		free(defs->files[i]);
+	free(defs->files);
+	free(defs->defs);
+	free(defs->bases);
+	free(defs->events);
+	free(defs);
+}
+
+static int parse(pmk_defs **out, const char *name, const char *text,
+		 const pmk_defs_opts *opts, pmk_diag *d)
+{
+	pmk_defs *defs = calloc(1, sizeof *defs);
+	void *rarg = NULL;
+	int rc = 0, fi;
+
+	*out = NULL;
+	pmk_diag_clear(d);
+	if (!defs)
+		return PMK_ENOMEM;
+	if (opts)
+		defs->opts = *opts;
+	if (!defs->opts.resolve && !defs->opts.symbolic) {
+		rarg = pmk__defs_resolver_new(defs->opts.model, defs->model,
+					      sizeof defs->model, d, &rc);
+		if (rc) {
+			pmk_defs_free(defs);
+			return rc;
+		}
+		defs->opts.resolve = pmk__defs_default_resolve;
+		defs->opts.arg = rarg;
+	}
+	if (defs->opts.model)
+		snprintf(defs->model, sizeof defs->model, "%s",
+			 defs->opts.model);
+	fi = pmk__defs_add_file(defs, name);
+	if (fi < 0)
+		rc = fi;
+	if (rc == 0)
+		rc = pmk__defs_read(defs, fi, text, 0, 1, d);
+	if (rc == 0)
+		rc = pmk__defs_compile(defs, d);
+	if (rarg) {
+		/* The resolver's target is not kept: resolved bases hold
+		 * their encodings. */
+		pmk__defs_resolver_free(rarg);
+		defs->opts.resolve = NULL;
+		defs->opts.arg = NULL;
+	}
+	if (rc) {
+		if (d && !d->code)
+			d->code = rc;
+		pmk_defs_free(defs);
+		return rc;
+	}
+	*out = defs;
+	return 0;
+}
+
+int pmk_defs_parse_string(pmk_defs **out, const char *name, const char *text,
+			  const pmk_defs_opts *opts, pmk_diag *d)
+{
+	if (!out || !text)
+		return PMK_EINVAL;
+	return parse(out, name ? name : "<string>", text, opts, d);
+}
+
+int pmk_defs_parse_file(pmk_defs **out, const char *path,
+			const pmk_defs_opts *opts, pmk_diag *d)
+{
+	char *text;
+	int rc;
+	if (!out || !path)
+		return PMK_EINVAL;
+	*out = NULL;
+	pmk_diag_clear(d);
+	rc = pmk__read_whole(path, &text, NULL, d);
+	if (rc)
+		return rc;
+	rc = parse(out, path, text, opts, d);
+	free(text);
+	return rc;
+}
+
+int pmk_defs_count(const pmk_defs *defs)
+{
+	return defs ? defs->nevents : 0;
+}
+
+static const struct ddef *ev_at(const pmk_defs *defs, int i)
+{
+	if (!defs || i < 0 || i >= defs->nevents)
+		return NULL;
+	return &defs->defs[defs->events[i]];
+}
+
+const char *pmk_defs_name(const pmk_defs *defs, int i)
+{
+	const struct ddef *x = ev_at(defs, i);
+	return x ? x->name : NULL;
+}
+
+const char *pmk_defs_text(const pmk_defs *defs, int i)
+{
+	const struct ddef *x = ev_at(defs, i);
+	return x ? x->text : NULL;
+}
+
+const char *pmk_defs_desc(const pmk_defs *defs, int i)
+{
+	const struct ddef *x = ev_at(defs, i);
+	return x ? x->desc : NULL;
+}
+
+const char *pmk_defs_where(const pmk_defs *defs, int i, int *line)
+{
+	const struct ddef *x = ev_at(defs, i);
+	if (!x)
+		return NULL;
+	if (line)
+		*line = x->line;
+	return defs->files[x->file];
+}
+
+int pmk_defs_find(const pmk_defs *defs, const char *name)
+{
+	for (int i = 0; defs && name && i < defs->nevents; i++)
+		if (!strcmp(defs->defs[defs->events[i]].name, name))
+			return i;
+	return PMK_ENOENT;
+}
+
+int pmk_defs_constant(const pmk_defs *defs, const char *name, double *value)
+{
+	for (int i = 0; defs && name && i < defs->ndefs; i++) {
+		const struct ddef *x = &defs->defs[i];
+		if (x->is_const && x->active && !strcmp(x->name, name)) {
+			if (value)
+				*value = x->value;
+			return 0;
+		}
+	}
+	return PMK_ENOENT;
+}
+
+int pmk_defs_base_count(const pmk_defs *defs, int i)
+{
+	const struct ddef *x = ev_at(defs, i);
+	return x ? x->nbases : PMK_EINVAL;
+}
+
+static const struct dbase *base_at(const pmk_defs *defs, int i, int k)
+{
+	const struct ddef *x = ev_at(defs, i);
+	if (!x || k < 0 || k >= x->nbases)
+		return NULL;
+	return &defs->bases[x->bases[k]];
+}
+
+const char *pmk_defs_base(const pmk_defs *defs, int i, int k)
+{
+	const struct dbase *b = base_at(defs, i, k);
+	return b ? b->name : NULL;
+}
+
+int pmk_defs_base_resolved(const pmk_defs *defs, int i, int k)
+{
+	const struct dbase *b = base_at(defs, i, k);
+	return b && b->rc == 0;
+}
+
+const pmk_event *pmk_defs_base_event(const pmk_defs *defs, int i, int k)
+{
+	const struct dbase *b = base_at(defs, i, k);
+	return b && b->rc == 0 ? &b->ev : NULL;
+}
+
+double pmk_defs_eval(const pmk_defs *defs, int i, const double *base_values,
+		     unsigned *flags)
+{
+	const struct ddef *x = ev_at(defs, i);
+	double st[256];
+	int sp = 0;
+	unsigned f = 0;
+
+	if (flags)
+		*flags = 0;
+	if (!x)
+		return NAN;
+	for (int k = 0; k < x->nprog; k++) {
+		const struct dop *o = &x->prog[k];
+		double a, b;
+		switch (o->code) {
+		case PMK_OP_LEAF:
+			a = base_values[o->arg];
+			if (isnan(a))
+				f |= PMK_EVAL_MISSING;
+			st[sp++] = a;
+			break;
+		case PMK_OP_CONST:
+			st[sp++] = o->value;
+			break;
+		case PMK_OP_NEG:
+			st[sp - 1] = -st[sp - 1];
+			break;
+		default:
+			b = st[--sp];
+			a = st[sp - 1];
+			if (o->code == PMK_OP_DIV && b == 0) {
+				f |= PMK_EVAL_DIV0;
+				st[sp - 1] = NAN;
+			} else {
+				st[sp - 1] = o->code == PMK_OP_ADD   ? a + b
+					     : o->code == PMK_OP_SUB ? a - b
+					     : o->code == PMK_OP_MUL ? a * b
+								     : a / b;
+			}
+		}
+	}
+	if (flags)
+		*flags = f;
+	return sp == 1 ? st[0] : NAN;
+}
+
+double pmk_ops_eval(const pmk_op *ops, int nops, const double *leaf_values,
+		    unsigned *flags)
+{
+	double st[PMK_OPS_MAX];
+	int sp = 0;
+	unsigned f = 0;
+
+	if (flags)
+		*flags = 0;
+	if (nops <= 0)
+		return leaf_values[0];
+	if (nops > PMK_OPS_MAX)
+		return NAN;
+	for (int k = 0; k < nops; k++) {
+		const pmk_op *o = &ops[k];
+		double a, b;
+		switch (o->code) {
+		case PMK_OP_LEAF:
+			if (o->arg >= PMK_LEAF_MAX)
+				return NAN;
+			a = leaf_values[o->arg];
+			if (isnan(a))
+				f |= PMK_EVAL_MISSING;
+			st[sp++] = a;
+			break;
+		case PMK_OP_CONST:
+			st[sp++] = o->value;
+			break;
+		case PMK_OP_NEG:
+			if (sp < 1)
+				return NAN;
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case PMK_OP_ADD:
+		case PMK_OP_SUB:
+		case PMK_OP_MUL:
+		case PMK_OP_DIV:
+			if (sp < 2)
+				return NAN;
+			b = st[--sp];
+			a = st[sp - 1];
+			if (o->code == PMK_OP_DIV && b == 0) {
+				f |= PMK_EVAL_DIV0;
+				st[sp - 1] = NAN;
+			} else {
+				st[sp - 1] = o->code == PMK_OP_ADD   ? a + b
+					     : o->code == PMK_OP_SUB ? a - b
+					     : o->code == PMK_OP_MUL ? a * b
+								     : a / b;
+			}
+			break;
+		default:
+			return NAN;
+		}
+	}
+	if (flags)
+		*flags = f;
+	return sp == 1 ? st[0] : NAN;
+}

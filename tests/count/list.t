@@ -1,0 +1,22 @@
+# list.t: pmkit list tells what counts here, by opening each event.
+. tests/support/t.sh
+run_pmkit list
+check "list exits 0" test "$rc" = 0
+check "task-clock countable" sh -c 'echo "$1" | grep -Eq "^  task-clock +countable "' _ "$out"
+if echo "$out" | grep -q "no hardware PMU"; then
+	check "instructions not countable, with the reason" \
+		sh -c 'echo "$1" | grep -Eq "^  instructions +not countable +.*virtual machine"' _ "$out"
+else
+	skip "instructions not countable" "this machine has a hardware PMU"
+fi
+run_pmkit list --json clock
+check "json lists clocks" python3 -c '
+import json,sys
+d=json.loads(sys.argv[1]); names={e["name"]:e for e in d["events"]}
+assert names["task-clock"]["countable"] is True
+assert names["cpu-clock"]["kind"]=="software"
+assert all("clock" in n for n in names)' "$out"
+run_pmkit list 'L1-*-misses'
+check "glob pattern" sh -c 'echo "$1" | grep -q "L1-dcache-load-misses" && ! echo "$1" | grep -q "LLC-loads"' _ "$out"
+run_pmkit list nosuchpattern
+check "no match exits 1" test "$rc" = 1
