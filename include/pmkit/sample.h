@@ -1,14 +1,288 @@
 /*
  * pmkit/sample.h: sampling, record files and reports (Profiles).
+ *
+ * Three layers, usable on their own:
+ *
+ *   record files   a documented, versioned stream of records (docs/record-
+ *                  format.md): event descriptions, samples, memory maps with
+ *                  file identity, comm/fork/exit, lost counts. Any producer
+ *                  writes one through pmk_rec_writer (the kernel sampler
+ *                  below, the simulated core in sim/); pmk_rec_reader reads
+ *                  one back, stopping cleanly at a truncated tail.
+ *   the sampler    perf_event_open in sampling mode on a task or on every
+ *                  CPU, its mmap ring buffers drained into a record file.
+ *   profiles       a record file loaded, symbolized through its maps (ELF
+ *                  symbols and DWARF lines via elfutils, each file opened and
+ *                  indexed once) and aggregated by function, line, address,
+ *                  DSO or call stack, then printed as a table, JSON, folded
+ *                  stacks or an annotated function.
+ *
+ * Nothing here prints to stderr or exits; errors come back as negative PMK_E*
+ * codes with a pmk_diag.
  */
 #ifndef PMKIT_SAMPLE_H
 #define PMKIT_SAMPLE_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #include "pmkit/error.h"
+#include "pmkit/event.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define PMK_REC_VERSION	     1	 /* format version written */
+#define PMK_REC_MAX_EVENTS   16	 /* events in one record file */
+#define PMK_REC_MAX_CHAIN    127 /* call-chain entries kept per sample */
+#define PMK_REC_DEFAULT_FILE "pmkit.rec"
+
+/* ---- record items -------------------------------------------------- */
+
+/* What was sampled: one per event, indexed 0..n-1 in samples. */
+typedef struct pmk_rec_event {
+	uint32_t index; /* 0-based; samples refer to it */
+	uint32_t type;	/* perf_event_attr.type (PMK_TYPE_*) */
+	uint64_t config;
+	uint64_t period;  /* sampling period, or frequency when `freq` */
+	uint32_t freq;	  /* 1: `period` is a frequency in Hz */
+	uint32_t precise; /* precise_ip level 0..3 */
+	char name[PMK_EVENT_NAME_MAX];
+} pmk_rec_event;
+
+/* Sample flags. */
+#define PMK_SAMPLE_KERNEL   0x1u /* the IP is in the kernel */
+#define PMK_SAMPLE_HAS_ADDR 0x2u /* `addr` is a data address */
+#define PMK_SAMPLE_GUEST    0x4u /* taken in a guest */
+
+typedef struct pmk_sample {
+	uint32_t event; /* index of its pmk_rec_event */
+	uint32_t flags; /* PMK_SAMPLE_* */
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time_ns; /* perf clock (or simulated cycles) */
+	uint64_t period;  /* events this sample stands for */
+	uint32_t cpu;
+	uint64_t addr;	 /* data address, when PMK_SAMPLE_HAS_ADDR */
+	uint32_t nchain; /* call chain, innermost first, user and kernel */
+	const uint64_t *chain; /* addresses only (context markers removed) */
+} pmk_sample;
+
+/* An executable mapping of a process, with the identity of its file. */
+typedef struct pmk_rec_map {
+	uint32_t pid;
+	uint64_t start, len;   /* virtual address range */
+	uint64_t pgoff;	       /* file offset of `start` */
+	uint32_t prot;	       /* PROT_* */
+	uint32_t build_id_len; /* 0 when unknown */
+	uint8_t build_id[20];
+	uint64_t dev, ino;	 /* when known, else 0 */
+	uint64_t size, mtime_ns; /* of the file when the map was recorded */
+	char path[4096];	 /* file path, or "[vdso]", "//anon" ... */
+} pmk_rec_map;
+
+typedef struct pmk_rec_comm {
+	uint32_t pid, tid;
+	uint32_t exec; /* 1: the name changed at exec */
+	uint64_t time_ns;
+	char comm[32];
+} pmk_rec_comm;
+
+typedef struct pmk_rec_task {
+	uint32_t pid, tid;   /* the task forking or exiting */
+	uint32_t ppid, ptid; /* for fork: the parent */
+	uint64_t time_ns;
+} pmk_rec_task;
+
+/* End of a recording: what happened, written last (optional). */
+typedef struct pmk_rec_finish {
+	int32_t status; /* workload exit status (128+N for signal N) */
+	uint32_t reserved;
+	uint64_t samples, lost;
+	uint64_t duration_ns;
+} pmk_rec_finish;
+
+typedef enum pmk_rec_kind {
+	PMK_REC_EVENT = 1,
+	PMK_REC_SAMPLE,
+	PMK_REC_MAP,
+	PMK_REC_COMM,
+	PMK_REC_FORK,
+	PMK_REC_EXIT,
+	PMK_REC_LOST,
+	PMK_REC_FINISH,
+} pmk_rec_kind;
+
+/* One record as read; only the member of its kind is valid. Pointers in it
+ * (the sample's chain) stay valid until the next pmk_rec_next(). */
+typedef struct pmk_rec_item {
+	pmk_rec_kind kind;
+	uint64_t offset; /* of the record in the file */
+	union {
+		pmk_rec_event event;
+		pmk_sample sample;
+		pmk_rec_map map;
+		pmk_rec_comm comm;
+		pmk_rec_task task; /* FORK and EXIT */
+		struct {
+			uint32_t event;
+			uint64_t count;
+		} lost;
+		pmk_rec_finish finish;
+	} u;
+} pmk_rec_item;
+
+/* ---- writer ---------------------------------------------------------- */
+
+typedef struct pmk_rec_writer pmk_rec_writer;
+
+/* Create (truncate) `path` and write the file header. `producer` names the
+ * writer ("pmkit record", "pmkit sim"). */
+int pmk_rec_writer_open(pmk_rec_writer **w, const char *path,
+			const char *producer, pmk_diag *d);
+/* Write to an already open file descriptor instead (not closed by us). */
+int pmk_rec_writer_fdopen(pmk_rec_writer **w, int fd, const char *producer,
+			  pmk_diag *d);
+int pmk_rec_write_event(pmk_rec_writer *w, const pmk_rec_event *e);
+int pmk_rec_write_sample(pmk_rec_writer *w, const pmk_sample *s);
+int pmk_rec_write_map(pmk_rec_writer *w, const pmk_rec_map *m);
+int pmk_rec_write_comm(pmk_rec_writer *w, const pmk_rec_comm *c);
+int pmk_rec_write_fork(pmk_rec_writer *w, const pmk_rec_task *t);
+int pmk_rec_write_exit(pmk_rec_writer *w, const pmk_rec_task *t);
+int pmk_rec_write_lost(pmk_rec_writer *w, uint32_t event, uint64_t count);
+int pmk_rec_write_finish(pmk_rec_writer *w, const pmk_rec_finish *f);
+/* Push buffered records to the file (whole records only), so a crash after
+ * this loses nothing written before it. */
+int pmk_rec_writer_flush(pmk_rec_writer *w);
+/* Flush and close; frees `w`. Returns the first write error seen, if any. */
+int pmk_rec_writer_close(pmk_rec_writer *w);
+/* Samples written so far. */
+uint64_t pmk_rec_writer_samples(const pmk_rec_writer *w);
+
+/* Fill `m`'s identity (build id from the ELF notes, size, mtime, dev, ino)
+ * from the file at m->path; leaves them 0 when it cannot be read. */
+void pmk_rec_map_identify(pmk_rec_map *m);
+
+/* ---- reader ---------------------------------------------------------- */
+
+typedef struct pmk_rec_reader pmk_rec_reader;
+
+int pmk_rec_reader_open(pmk_rec_reader **r, const char *path, pmk_diag *d);
+/* Read from memory (not copied; must outlive the reader). */
+int pmk_rec_reader_open_mem(pmk_rec_reader **r, const void *buf, size_t len,
+			    pmk_diag *d);
+/* Next record: 1 with `it` filled, 0 at the end (also at a truncated last
+ * record: see pmk_rec_reader_truncated), or a negative PMK_E* code with `d`
+ * saying what is wrong and at which offset. */
+int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d);
+/* Bytes of an incomplete last record that were ignored (0 if none). */
+uint64_t pmk_rec_reader_truncated(const pmk_rec_reader *r);
+/* The producer string of the header. */
+const char *pmk_rec_reader_producer(const pmk_rec_reader *r);
+void pmk_rec_reader_close(pmk_rec_reader *r);
+
+/* ---- the kernel sampler ---------------------------------------------- */
+
+typedef struct pmk_sampler pmk_sampler;
+
+typedef struct pmk_sample_opts {
+	int pid;		/* task to follow (-1 with `all_cpus`) */
+	unsigned all_cpus : 1;	/* every CPU (needs privilege) */
+	unsigned callchain : 1; /* PERF_SAMPLE_CALLCHAIN (frame pointers) */
+	unsigned data_addr : 1; /* PERF_SAMPLE_ADDR */
+	unsigned inherit : 1;	/* follow children and threads */
+	unsigned enable_on_exec : 1; /* start at the task's next exec */
+	unsigned ring_pages; /* data pages per ring (power of 2); 0: 128 */
+} pmk_sample_opts;
+
+/* Open one sampling event per CPU (the task's, or all) for each attr, with
+ * mmap ring buffers. The attrs' `sample`/`freq` give period or frequency
+ * (0 means 4000 Hz). Fails with PMK_ENOTSUP (and a reason and a hint in
+ * `d`) when an event cannot be sampled here. Records the events into `w`. */
+int pmk_sampler_open(pmk_sampler **s, const pmk_attr *attrs, int nattr,
+		     const pmk_sample_opts *o, pmk_rec_writer *w, pmk_diag *d);
+/* Write the memory maps and command name of a running process, read from
+ * /proc/PID (for attaching to a process already running). */
+int pmk_sampler_synthesize(pmk_sampler *s, int pid);
+int pmk_sampler_enable(pmk_sampler *s);
+int pmk_sampler_disable(pmk_sampler *s);
+/* Wait up to `timeout_ms` for data and move every complete ring record into
+ * the writer. Returns the number of records moved, or a negative code. */
+int pmk_sampler_poll(pmk_sampler *s, int timeout_ms);
+/* Records lost by the kernel so far (ring full). */
+uint64_t pmk_sampler_lost(const pmk_sampler *s);
+uint64_t pmk_sampler_samples(const pmk_sampler *s);
+void pmk_sampler_close(pmk_sampler *s);
+
+/* Resolve an event name for sampling without the full event parser: the
+ * software events and the generic hardware names. Fills `a` (name, type,
+ * config). PMK_ENOEVENT when unknown. */
+int pmk_sample_event_lookup(const char *name, pmk_attr *a, pmk_diag *d);
+
+/* ---- profiles ---------------------------------------------------------- */
+
+typedef enum pmk_sort {
+	PMK_SORT_FUNCTION = 0,
+	PMK_SORT_LINE,
+	PMK_SORT_ADDRESS,
+	PMK_SORT_DSO,
+} pmk_sort;
+
+typedef struct pmk_profile pmk_profile;
+
+typedef struct pmk_profile_stats {
+	int nevents;
+	uint64_t samples[PMK_REC_MAX_EVENTS];
+	uint64_t period[PMK_REC_MAX_EVENTS];
+	uint64_t lost;
+	uint64_t truncated_bytes; /* incomplete tail ignored */
+	uint64_t records;
+	uint64_t dsos_opened;  /* distinct files symbolized */
+	uint64_t dsos_changed; /* files whose identity differs from the
+				  recorded one (symbols may be wrong) */
+	uint64_t unresolved;   /* samples outside every recorded map */
+	int has_finish;
+	pmk_rec_finish finish;
+} pmk_profile_stats;
+
+/* Read a whole record file and index its samples. */
+int pmk_profile_load(pmk_profile **p, const char *path, pmk_diag *d);
+int pmk_profile_load_mem(pmk_profile **p, const void *buf, size_t len,
+			 pmk_diag *d);
+void pmk_profile_stats_get(const pmk_profile *p, pmk_profile_stats *st);
+/* Name of event `i`, or NULL. */
+const char *pmk_profile_event_name(const pmk_profile *p, int i);
+
+/* A histogram row: `key` is the function, "file:line", address or DSO. */
+typedef struct pmk_profile_row {
+	const char *key;
+	const char *function; /* the function (address and line sorts) */
+	const char *dso;
+	uint64_t samples[PMK_REC_MAX_EVENTS];
+	uint64_t period[PMK_REC_MAX_EVENTS]; /* sum of sample periods */
+	double percent[PMK_REC_MAX_EVENTS];  /* of the event's total period */
+} pmk_profile_row;
+
+/* Aggregate by `sort`; rows come sorted by the first event's samples, most
+ * first. The array belongs to `p` and lives until the next call. */
+int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
+			  const pmk_profile_row **rows, int *nrows);
+/* Print as a table (text) or JSON. */
+int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out);
+/* `frame;frame;frame count` lines, outermost first, for the first event
+ * (or the event named `event`, when not NULL). */
+int pmk_profile_print_folded(pmk_profile *p, const char *event, FILE *out);
+/* The function's source lines (or addresses) with their sample shares.
+ * PMK_ENOENT when no sample fell in a function of that name. */
+int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
+			 pmk_diag *d);
+void pmk_profile_free(pmk_profile *p);
+
+const char *pmk_sort_name(pmk_sort s);
+int pmk_sort_parse(const char *s, pmk_sort *out);
+/* Whether this build can resolve symbols and lines (elfutils present). */
+int pmk_profile_can_symbolize(void);
 
 #ifdef __cplusplus
 }

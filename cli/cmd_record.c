@@ -1,0 +1,428 @@
+/*
+ * cmd_record.c: `pmkit record [-e EVENT[,EVENT...]] [-c N | -F HZ] [-g]
+ * [--data] [-o FILE] [-p PID | -a] [-- COMMAND...]`: sample a command (or a
+ * running process, or every CPU) into a record file.
+ *
+ * The events are checked by opening them on pmkit itself before anything is
+ * created or run, so an event that cannot be sampled fails at once. The
+ * command is forked, held until the sampling events are attached to it, and
+ * started by exec; sampling begins at that exec (enable_on_exec) and
+ * follows its children. pmkit exits with the command's status.
+ */
+/* pmkit-command: record | sample a command into a record file (profile) */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+struct ropts {
+	pmk_attr ev[PMK_REC_MAX_EVENTS];
+	int nev;
+	unsigned long long period, freq, pages;
+	int callchain, data, all, quiet;
+	long pid;
+	const char *out;
+};
+
+static volatile sig_atomic_t stop_sig;
+static volatile pid_t child_pid;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static int add_event(const char *item, int column, void *arg)
+{
+	struct ropts *o = arg;
+	pmk_diag d, d2;
+	pmk_event ev;
+	pmk_attr *a = &o->ev[o->nev];
+	if (o->nev >= PMK_REC_MAX_EVENTS) {
+		cli_error("too many events (at most %d)", PMK_REC_MAX_EVENTS);
+		return EXIT_USAGE;
+	}
+	(void)column;
+	pmk_diag_clear(&d);
+	if (pmk_event_parse(pmk_target_host(), item, &ev, &d) == 0) {
+		if (ev.nleaf != 1 || ev.nops > 1) {
+			cli_error(
+			    "'%s' is derived from %d events and cannot be "
+			    "sampled as one",
+			    item, ev.nleaf);
+			fprintf(stderr, "hint: sample one of the events it is "
+					"made of, or time (-e cpu-clock)\n");
+			return EXIT_USAGE;
+		}
+		*a = ev.leaf[0];
+		snprintf(a->name, sizeof a->name, "%s", item);
+	} else if (pmk_sample_event_lookup(item, a, &d2) < 0) {
+		cli_diag(&d);
+		return EXIT_USAGE;
+	}
+	o->nev++;
+	return 0;
+}
+
+/* Comma-separated list; commas inside pmu/.../ stay with their event. */
+static int split_events(const char *list, struct ropts *o)
+{
+	char item[PMK_EVENT_NAME_MAX];
+	size_t n = 0;
+	int slash = 0, col = 1;
+	for (const char *p = list;; p++) {
+		if (*p == '/')
+			slash = !slash;
+		if (*p == 0 || (*p == ',' && !slash)) {
+			int rc;
+			item[n] = 0;
+			if (n == 0) {
+				cli_error("empty event in '%s'", list);
+				return EXIT_USAGE;
+			}
+			rc = add_event(item, col, o);
+			if (rc || *p == 0)
+				return rc;
+			n = 0;
+			col = (int)(p - list) + 2;
+			continue;
+		}
+		if (n + 1 >= sizeof item) {
+			cli_error("event name too long in '%s'", list);
+			return EXIT_USAGE;
+		}
+		item[n++] = *p;
+	}
+}
+
+/* Open each event on ourselves, disabled, to learn at once whether it can be
+ * sampled here. */
+static int probe_events(struct ropts *o)
+{
+	for (int i = 0; i < o->nev; i++) {
+		struct perf_event_attr pa;
+		int fd;
+		memset(&pa, 0, sizeof pa);
+		pa.size = sizeof pa;
+		pa.type = o->ev[i].type;
+		pa.config = o->ev[i].config;
+		pa.sample_period = 1000000;
+		pa.sample_type = PERF_SAMPLE_IP;
+		pa.disabled = 1;
+		pa.exclude_kernel = o->ev[i].exclude_kernel;
+		pa.exclude_user = o->ev[i].exclude_user;
+		pa.exclude_hv = o->ev[i].exclude_hv;
+		pa.precise_ip = o->ev[i].precise_ip;
+		fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		{
+			/* Let the sampler explain the errno. */
+			pmk_sample_opts so = {.pid = (int)getpid()};
+			pmk_sampler *s = NULL;
+			pmk_rec_writer *w = NULL;
+			pmk_diag d;
+			int dn = open("/dev/null", O_WRONLY | O_CLOEXEC);
+			pmk_diag_clear(&d);
+			if (dn >= 0 &&
+			    pmk_rec_writer_fdopen(&w, dn, "probe", &d) == 0) {
+				if (pmk_sampler_open(&s, &o->ev[i], 1, &so, w,
+						     &d) == 0) {
+					pmk_sampler_close(s);
+					pmk_rec_writer_close(w);
+					close(dn);
+					continue;
+				}
+				pmk_rec_writer_close(w);
+			}
+			if (dn >= 0)
+				close(dn);
+			cli_error("%s", d.message[0]
+					    ? d.message
+					    : "cannot sample this event");
+			if (d.hint[0])
+				fprintf(stderr, "hint: %s\n", d.hint);
+			return d.code == PMK_EPERM ? 1 : EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Fork the command, stopped until `go` is written. */
+static pid_t start_child(char **argv, int *go_fd, int *err_fd)
+{
+	int go[2], er[2];
+	pid_t pid;
+	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char c;
+		int e;
+		close(go[1]);
+		close(er[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(er[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(go[0]);
+	close(er[1]);
+	*go_fd = go[1];
+	*err_fd = er[0];
+	return pid;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct ropts o;
+	char **cmd = NULL;
+	pmk_rec_writer *w = NULL;
+	pmk_sampler *s = NULL;
+	pmk_sample_opts so;
+	pmk_diag d;
+	pid_t pid = -1;
+	int go_fd = -1, err_fd = -1, status = 0, rc, exit_code = 0, i;
+	uint64_t t0;
+	pmk_rec_finish fin;
+
+	memset(&o, 0, sizeof o);
+	o.out = PMK_REC_DEFAULT_FILE;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (a[0] != '-') {
+			break;
+		} else if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
+			if (!v)
+				return cli_usage("record");
+			rc = split_events(v, &o);
+			if (rc)
+				return rc;
+			i++;
+		} else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
+			if (cli_opt_u64(a, v, &o.period) || !o.period)
+				return EXIT_USAGE;
+			i++;
+		} else if (!strcmp(a, "-F") || !strcmp(a, "--freq")) {
+			if (cli_opt_u64(a, v, &o.freq) || !o.freq)
+				return EXIT_USAGE;
+			i++;
+		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
+			if (cli_opt_u64(a, v, &o.pages) || !o.pages ||
+			    (o.pages & (o.pages - 1)) || o.pages > 65536) {
+				cli_error("option '%s' needs a power of two "
+					  "up to 65536",
+					  a);
+				return EXIT_USAGE;
+			}
+			i++;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!v)
+				return cli_usage("record");
+			o.out = v;
+			i++;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
+			unsigned long long p;
+			if (cli_opt_u64(a, v, &p) || p == 0 || p > 4194304)
+				return EXIT_USAGE;
+			o.pid = (long)p;
+			i++;
+		} else if (!strcmp(a, "-g") || !strcmp(a, "--call-graph")) {
+			o.callchain = 1;
+		} else if (!strcmp(a, "--data") || !strcmp(a, "-d")) {
+			o.data = 1;
+		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
+			o.all = 1;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o.quiet = 1;
+		} else {
+			cli_error("unknown option '%s'", a);
+			return cli_usage("record");
+		}
+	}
+	if (i < argc)
+		cmd = argv + i;
+	if (o.period && o.freq) {
+		cli_error("-c and -F exclude each other");
+		return EXIT_USAGE;
+	}
+	if (o.pid && o.all) {
+		cli_error("-p and -a exclude each other");
+		return EXIT_USAGE;
+	}
+	if (o.pid && cmd) {
+		cli_error("give either -p PID or a command, not both");
+		return EXIT_USAGE;
+	}
+	if (!cmd && !o.pid && !o.all) {
+		cli_error("nothing to record");
+		fprintf(stderr, "hint: pmkit record -- COMMAND [ARGS], or -p "
+				"PID, or -a\n");
+		return EXIT_USAGE;
+	}
+	if (o.nev == 0 && add_event("cpu-clock", 1, &o))
+		return 1;
+	for (int e = 0; e < o.nev; e++) {
+		if (o.period)
+			o.ev[e].sample = o.period;
+		else if (o.freq) {
+			o.ev[e].sample = o.freq;
+			o.ev[e].freq = 1;
+		}
+	}
+	rc = probe_events(&o);
+	if (rc)
+		return rc;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	if (cmd) {
+		pid = start_child(cmd, &go_fd, &err_fd);
+		if (pid < 0) {
+			cli_error("cannot start '%s': %s", cmd[0],
+				  strerror(errno));
+			return 1;
+		}
+		child_pid = pid;
+	}
+	if (pmk_rec_writer_open(&w, o.out, "pmkit record", &d) < 0) {
+		cli_diag(&d);
+		exit_code = 1;
+		goto out_kill;
+	}
+	memset(&so, 0, sizeof so);
+	so.all_cpus = o.all;
+	so.pid = o.all ? -1 : cmd ? (int)pid : (int)o.pid;
+	so.callchain = (unsigned)o.callchain;
+	so.data_addr = (unsigned)o.data;
+	so.inherit = !o.all;
+	so.enable_on_exec = cmd && !o.all;
+	so.ring_pages = (unsigned)o.pages;
+	if (pmk_sampler_open(&s, o.ev, o.nev, &so, w, &d) < 0) {
+		cli_error("%s", d.message[0] ? d.message : "cannot sample");
+		if (d.hint[0])
+			fprintf(stderr, "hint: %s\n", d.hint);
+		exit_code = 1;
+		goto out_kill;
+	}
+	if (o.pid)
+		pmk_sampler_synthesize(s, (int)o.pid);
+	if (o.all)
+		pmk_sampler_synthesize(s, 0);
+	if (!so.enable_on_exec)
+		pmk_sampler_enable(s);
+	t0 = now_ns();
+	if (cmd) {
+		int e = 0;
+		if (write(go_fd, "g", 1) != 1)
+			e = errno;
+		close(go_fd);
+		go_fd = -1;
+		if (e == 0 && read(err_fd, &e, sizeof e) == (ssize_t)sizeof e) {
+			cli_error("cannot run '%s': %s", cmd[0], strerror(e));
+			waitpid(pid, &status, 0);
+			child_pid = 0;
+			pmk_sampler_close(s);
+			pmk_rec_writer_close(w);
+			unlink(o.out);
+			return e == ENOENT ? 127 : 126;
+		}
+		close(err_fd);
+		err_fd = -1;
+	}
+	for (;;) {
+		if (pmk_sampler_poll(s, 100) < 0) {
+			cli_error("cannot write '%s'", o.out);
+			exit_code = 1;
+			break;
+		}
+		if (cmd) {
+			pid_t r = waitpid(pid, &status, WNOHANG);
+			if (r == pid) {
+				child_pid = 0;
+				exit_code = WIFEXITED(status)
+						? WEXITSTATUS(status)
+						: 128 + WTERMSIG(status);
+				break;
+			}
+		} else if (stop_sig) {
+			break;
+		} else if (o.pid && kill((pid_t)o.pid, 0) != 0 &&
+			   errno == ESRCH) {
+			break;
+		}
+	}
+	pmk_sampler_disable(s);
+	pmk_sampler_poll(s, 0);
+	memset(&fin, 0, sizeof fin);
+	fin.status = exit_code;
+	fin.samples = pmk_sampler_samples(s);
+	fin.lost = pmk_sampler_lost(s);
+	fin.duration_ns = now_ns() - t0;
+	pmk_rec_write_finish(w, &fin);
+	pmk_sampler_close(s);
+	if (pmk_rec_writer_close(w) < 0) {
+		cli_error("cannot write '%s': %s", o.out, strerror(errno));
+		return 1;
+	}
+	if (!o.quiet) {
+		struct stat st;
+		double mb = 0;
+		if (stat(o.out, &st) == 0)
+			mb = (double)st.st_size / 1e6;
+		fprintf(stderr,
+			"pmkit record: %llu samples, %llu lost, %.2f MB "
+			"written to %s\n",
+			(unsigned long long)fin.samples,
+			(unsigned long long)fin.lost, mb, o.out);
+	}
+	if (fin.lost)
+		cli_warn("%llu records were lost (ring buffer full)",
+			 (unsigned long long)fin.lost);
+	return exit_code;
+
+out_kill:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		child_pid = 0;
+	}
+	if (w) {
+		pmk_rec_writer_close(w);
+		unlink(o.out);
+	}
+	return exit_code ? exit_code : 1;
+}

@@ -1,0 +1,579 @@
+/*
+ * profile.c: load a record file into a profile. Two passes over the file:
+ * the first collects events, maps (per process, with fork parents as a
+ * fallback, so the order in which per-CPU rings were drained never matters),
+ * lost counts and the finish record; the second turns each sample into
+ * distinct locations (DSO, offset) and distinct stacks, counted per event.
+ * Symbols are looked up once per location, and each DSO is opened and
+ * indexed once, on first use.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sample/profile.h"
+
+uint64_t pmk__hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static int idx_grow(struct idx *ix)
+{
+	size_t ncap = ix->cap ? ix->cap * 2 : 1024;
+	uint32_t *ns = calloc(ncap, sizeof *ns);
+	uint64_t *nh = calloc(ncap, sizeof *nh);
+	if (!ns || !nh) {
+		free(ns);
+		free(nh);
+		return -1;
+	}
+	for (size_t i = 0; i < ix->cap; i++) {
+		size_t j;
+		if (!ix->slot[i])
+			continue;
+		j = ix->hv[i] & (ncap - 1);
+		while (ns[j])
+			j = (j + 1) & (ncap - 1);
+		ns[j] = ix->slot[i];
+		nh[j] = ix->hv[i];
+	}
+	free(ix->slot);
+	free(ix->hv);
+	ix->slot = ns;
+	ix->hv = nh;
+	ix->cap = ncap;
+	return 0;
+}
+
+int pmk__idx_find(struct idx *ix, uint64_t h, int (*eq)(void *, uint32_t),
+		  void *ctx, uint32_t fresh, int *inserted)
+{
+	size_t j;
+	*inserted = 0;
+	if ((ix->n + 1) * 2 > ix->cap && idx_grow(ix) != 0)
+		return -1;
+	j = h & (ix->cap - 1);
+	while (ix->slot[j]) {
+		if (ix->hv[j] == h && eq(ctx, ix->slot[j] - 1))
+			return (int)(ix->slot[j] - 1);
+		j = (j + 1) & (ix->cap - 1);
+	}
+	ix->slot[j] = fresh + 1;
+	ix->hv[j] = h;
+	ix->n++;
+	*inserted = 1;
+	return (int)fresh;
+}
+
+void pmk__idx_free(struct idx *ix)
+{
+	free(ix->slot);
+	free(ix->hv);
+	memset(ix, 0, sizeof *ix);
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t elem)
+{
+	void *nv;
+	size_t nc;
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	nv = realloc(*v, nc * elem);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = nc;
+	return 0;
+}
+
+/* ---- processes ---- */
+
+struct pid_ctx {
+	pmk_profile *p;
+	uint32_t pid;
+};
+static int pid_eq(void *c, uint32_t i)
+{
+	struct pid_ctx *x = c;
+	return x->p->proc[i].pid == x->pid;
+}
+
+static struct proc *proc_get(pmk_profile *p, uint32_t pid, int create)
+{
+	struct pid_ctx c = {p, pid};
+	int ins, i;
+	if (!create) {
+		/* lookup only */
+		size_t j;
+		uint64_t h = pmk__hash64(pid);
+		if (!p->proc_idx.cap)
+			return NULL;
+		j = h & (p->proc_idx.cap - 1);
+		while (p->proc_idx.slot[j]) {
+			uint32_t k = p->proc_idx.slot[j] - 1;
+			if (p->proc[k].pid == pid)
+				return &p->proc[k];
+			j = (j + 1) & (p->proc_idx.cap - 1);
+		}
+		return NULL;
+	}
+	if (grow((void **)&p->proc, &p->capproc, p->nproc + 1, sizeof *p->proc))
+		return NULL;
+	i = pmk__idx_find(&p->proc_idx, pmk__hash64(pid), pid_eq, &c,
+			  (uint32_t)p->nproc, &ins);
+	if (i < 0)
+		return NULL;
+	if (ins) {
+		memset(&p->proc[i], 0, sizeof p->proc[i]);
+		p->proc[i].pid = pid;
+		p->nproc++;
+	}
+	return &p->proc[i];
+}
+
+/* ---- DSOs ---- */
+
+static const char unknown_name[] = "[unknown]";
+
+static int dso_get(pmk_profile *p, const pmk_rec_map *m)
+{
+	const char *base;
+	for (int i = 2; i < p->ndso; i++) {
+		struct pdso *d = &p->dso[i];
+		if (!strcmp(d->path, m->path) && d->bidlen == m->build_id_len &&
+		    !memcmp(d->bid, m->build_id, m->build_id_len))
+			return i;
+	}
+	{
+		size_t cap = (size_t)p->capdso;
+		if (grow((void **)&p->dso, &cap, (size_t)p->ndso + 1,
+			 sizeof *p->dso))
+			return DSO_UNKNOWN;
+		p->capdso = (int)cap;
+	}
+	{
+		struct pdso *d = &p->dso[p->ndso];
+		memset(d, 0, sizeof *d);
+		d->path = strdup(m->path);
+		if (!d->path)
+			return DSO_UNKNOWN;
+		base = strrchr(d->path, '/');
+		d->base = base && base[1] ? (char *)base + 1 : d->path;
+		d->bidlen = m->build_id_len;
+		memcpy(d->bid, m->build_id, m->build_id_len);
+		d->size = m->size;
+		d->mtime = m->mtime_ns;
+		d->unk = malloc(strlen(d->base) + 3);
+		if (d->unk)
+			sprintf(d->unk, "[%s]", d->base);
+		else
+			d->unk = (char *)unknown_name;
+	}
+	return p->ndso++;
+}
+
+const char *pmk__dso_name(const pmk_profile *p, int dso)
+{
+	if (dso == DSO_KERNEL)
+		return "[kernel]";
+	if (dso == DSO_UNKNOWN || dso >= p->ndso)
+		return "[unknown]";
+	return p->dso[dso].base;
+}
+
+static pmk__symtab *dso_symtab(pmk_profile *p, int i)
+{
+	struct pdso *d = &p->dso[i];
+	if (d->tried)
+		return d->st;
+	d->tried = 1;
+	d->st = pmk__symtab_open(d->path);
+	if (d->st) {
+		const uint8_t *bid;
+		int n = pmk__symtab_build_id(d->st, &bid);
+		p->st.dsos_opened++;
+		if (d->bidlen && n) {
+			d->changed = (uint32_t)n != d->bidlen ||
+				     memcmp(bid, d->bid, (size_t)n);
+		} else if (d->size) {
+			struct stat sb;
+			d->changed = stat(d->path, &sb) != 0 ||
+				     (uint64_t)sb.st_size != d->size ||
+				     (uint64_t)sb.st_mtim.tv_sec * 1000000000u +
+					     (uint64_t)sb.st_mtim.tv_nsec !=
+					 d->mtime;
+		}
+		if (d->changed)
+			p->st.dsos_changed++;
+	}
+	return d->st;
+}
+
+static void add_map(pmk_profile *p, const pmk_rec_map *m)
+{
+	struct proc *pr = proc_get(p, m->pid, 1);
+	size_t cap;
+	if (!pr || m->len == 0)
+		return;
+	cap = (size_t)pr->cap;
+	if (grow((void **)&pr->maps, &cap, (size_t)pr->nmap + 1,
+		 sizeof *pr->maps))
+		return;
+	pr->cap = (int)cap;
+	pr->maps[pr->nmap].start = m->start;
+	pr->maps[pr->nmap].end = m->start + m->len;
+	pr->maps[pr->nmap].pgoff = m->pgoff;
+	pr->maps[pr->nmap].dso = dso_get(p, m);
+	pr->nmap++;
+}
+
+/* The DSO and offset of `ip` in process `pid`: its own maps, newest first,
+ * then its fork parents'. */
+static int resolve_ip(pmk_profile *p, uint32_t pid, uint64_t ip, int kernel,
+		      uint64_t *off)
+{
+	*off = ip;
+	if (kernel)
+		return DSO_KERNEL;
+	for (int depth = 0; depth < 16; depth++) {
+		struct proc *pr = proc_get(p, pid, 0);
+		if (!pr)
+			break;
+		for (int i = pr->nmap - 1; i >= 0; i--) {
+			const struct pmap *m = &pr->maps[i];
+			if (ip >= m->start && ip < m->end) {
+				*off = ip - m->start + m->pgoff;
+				return m->dso;
+			}
+		}
+		if (!pr->has_parent || pr->ppid == pid)
+			break;
+		pid = pr->ppid;
+	}
+	return DSO_UNKNOWN;
+}
+
+/* ---- locations and stacks ---- */
+
+struct loc_ctx {
+	pmk_profile *p;
+	int dso;
+	uint64_t off;
+};
+static int loc_eq(void *c, uint32_t i)
+{
+	struct loc_ctx *x = c;
+	return x->p->loc[i].dso == x->dso && x->p->loc[i].off == x->off;
+}
+
+static int loc_get(pmk_profile *p, int dso, uint64_t off)
+{
+	struct loc_ctx c = {p, dso, off};
+	int ins, i;
+	if (grow((void **)&p->loc, &p->caploc, p->nloc + 1, sizeof *p->loc))
+		return -1;
+	i = pmk__idx_find(
+	    &p->loc_idx,
+	    pmk__hash64(off ^ ((uint64_t)dso << 52) ^ (uint64_t)dso), loc_eq,
+	    &c, (uint32_t)p->nloc, &ins);
+	if (i >= 0 && ins) {
+		memset(&p->loc[i], 0, sizeof p->loc[i]);
+		p->loc[i].dso = dso;
+		p->loc[i].off = off;
+		p->nloc++;
+	}
+	return i;
+}
+
+struct stk_ctx {
+	pmk_profile *p;
+	const uint32_t *f;
+	uint32_t n;
+};
+static int stk_eq(void *c, uint32_t i)
+{
+	struct stk_ctx *x = c;
+	const struct stack *s = &x->p->stk[i];
+	return s->n == x->n &&
+	       !memcmp(x->p->frames + s->first, x->f, x->n * sizeof *x->f);
+}
+
+static int is_kernel_addr(uint64_t a)
+{
+	return (a >> 63) != 0; /* x86-64 and arm64 kernel half */
+}
+
+static int add_sample(pmk_profile *p, const pmk_sample *s)
+{
+	uint32_t f[PMK_REC_MAX_CHAIN + 1], n = 0;
+	uint64_t off;
+	int leaf, dso;
+	int kern = (s->flags & PMK_SAMPLE_KERNEL) != 0;
+	if ((int)s->event >= p->nevents)
+		return PMK_EFORMAT;
+	dso = resolve_ip(p, s->pid, s->ip, kern, &off);
+	if (dso == DSO_UNKNOWN)
+		p->st.unresolved++;
+	leaf = loc_get(p, dso, off);
+	if (leaf < 0)
+		return PMK_ENOMEM;
+	p->loc[leaf].samples[s->event]++;
+	p->loc[leaf].period[s->event] += s->period;
+	p->st.samples[s->event]++;
+	p->st.period[s->event] += s->period;
+	if (s->nchain) {
+		p->has_chains = 1;
+		for (uint32_t i = 0; i < s->nchain; i++) {
+			uint64_t a = s->chain[i];
+			int k = is_kernel_addr(a);
+			/* callers: look up the call, not the return address */
+			int d =
+			    resolve_ip(p, s->pid, i && a ? a - 1 : a, k, &off);
+			int l = loc_get(p, d, off);
+			if (l < 0)
+				return PMK_ENOMEM;
+			f[n++] = (uint32_t)l;
+		}
+	} else {
+		f[n++] = (uint32_t)leaf;
+	}
+	{
+		struct stk_ctx c = {p, f, n};
+		uint64_t h = 1469598103934665603ull;
+		int ins, i;
+		for (uint32_t k = 0; k < n; k++)
+			h = pmk__hash64(h ^ f[k]);
+		if (grow((void **)&p->stk, &p->capstk, p->nstk + 1,
+			 sizeof *p->stk))
+			return PMK_ENOMEM;
+		i = pmk__idx_find(&p->stk_idx, h, stk_eq, &c, (uint32_t)p->nstk,
+				  &ins);
+		if (i < 0)
+			return PMK_ENOMEM;
+		if (ins) {
+			if (grow((void **)&p->frames, &p->capframes,
+				 p->nframes + n, sizeof *p->frames))
+				return PMK_ENOMEM;
+			memset(&p->stk[i], 0, sizeof p->stk[i]);
+			p->stk[i].first = (uint32_t)p->nframes;
+			p->stk[i].n = n;
+			memcpy(p->frames + p->nframes, f, n * sizeof *f);
+			p->nframes += n;
+			p->nstk++;
+		}
+		p->stk[i].samples[s->event]++;
+	}
+	return 0;
+}
+
+void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines)
+{
+	pmk__symtab *st;
+	if (!l->resolved) {
+		l->resolved = 1;
+		l->vaddr = l->off;
+		if (l->dso == DSO_KERNEL) {
+			l->func = "[kernel]";
+		} else if (l->dso == DSO_UNKNOWN) {
+			l->func = "[unknown]";
+		} else {
+			st = dso_symtab(p, l->dso);
+			l->func = NULL;
+			if (st) {
+				l->vaddr = pmk__symtab_vaddr(st, l->off);
+				l->func = pmk__symtab_function(
+				    st, l->vaddr, &l->fstart, &l->fsize);
+			}
+			if (!l->func)
+				l->func = p->dso[l->dso].unk;
+		}
+	}
+	if (lines && !l->line_done) {
+		l->line_done = 1;
+		if (l->dso >= 2 && (st = dso_symtab(p, l->dso)) != NULL)
+			pmk__symtab_line(st, l->vaddr, &l->file, &l->line);
+	}
+}
+
+/* ---- loading ---- */
+
+static int pass(pmk_profile *p, const void *buf, size_t len, int second,
+		pmk_diag *d)
+{
+	pmk_rec_reader *r;
+	pmk_rec_item it;
+	int rc;
+	rc = pmk_rec_reader_open_mem(&r, buf, len, d);
+	if (rc)
+		return rc;
+	while ((rc = pmk_rec_next(r, &it, d)) == 1) {
+		if (!second) {
+			p->st.records++;
+			switch (it.kind) {
+			case PMK_REC_EVENT:
+				p->ev[it.u.event.index] = it.u.event;
+				if ((int)it.u.event.index >= p->nevents)
+					p->nevents = (int)it.u.event.index + 1;
+				break;
+			case PMK_REC_MAP:
+				add_map(p, &it.u.map);
+				break;
+			case PMK_REC_FORK:
+				if (it.u.task.pid != it.u.task.ppid) {
+					struct proc *pr =
+					    proc_get(p, it.u.task.pid, 1);
+					if (pr) {
+						pr->ppid = it.u.task.ppid;
+						pr->has_parent = 1;
+					}
+				}
+				break;
+			case PMK_REC_LOST:
+				p->st.lost += it.u.lost.count;
+				break;
+			case PMK_REC_FINISH:
+				p->st.has_finish = 1;
+				p->st.finish = it.u.finish;
+				break;
+			default:
+				break;
+			}
+		} else if (it.kind == PMK_REC_SAMPLE) {
+			rc = add_sample(p, &it.u.sample);
+			if (rc < 0) {
+				pmk_diag_clear(d);
+				if (d) {
+					d->code = rc;
+					snprintf(d->message, sizeof d->message,
+						 "%s (sample at byte %llu)",
+						 rc == PMK_EFORMAT
+						     ? "sample of an event "
+						       "the file does not "
+						       "describe"
+						     : "out of memory",
+						 (unsigned long long)it.offset);
+				}
+				break;
+			}
+		}
+	}
+	p->st.truncated_bytes = pmk_rec_reader_truncated(r);
+	pmk_rec_reader_close(r);
+	return rc < 0 ? rc : 0;
+}
+
+int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
+			 pmk_diag *d)
+{
+	pmk_profile *p = calloc(1, sizeof *p);
+	int rc;
+	*pp = NULL;
+	if (!p)
+		return PMK_ENOMEM;
+	p->ndso = 2; /* [kernel], [unknown] */
+	p->capdso = 8;
+	p->dso = calloc(8, sizeof *p->dso);
+	if (!p->dso) {
+		free(p);
+		return PMK_ENOMEM;
+	}
+	rc = pass(p, buf, len, 0, d);
+	if (!rc)
+		rc = pass(p, buf, len, 1, d);
+	if (rc) {
+		pmk_profile_free(p);
+		return rc;
+	}
+	p->st.nevents = p->nevents;
+	*pp = p;
+	return 0;
+}
+
+int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
+{
+	pmk_rec_reader *r;
+	int rc;
+	*pp = NULL;
+	/* Open through the reader for its checks and mapping, then walk the
+	 * mapped bytes. */
+	rc = pmk_rec_reader_open(&r, path, d);
+	if (rc)
+		return rc;
+	{
+		struct stat sb;
+		FILE *f = fopen(path, "rb");
+		void *buf = NULL;
+		size_t len = 0;
+		if (f && fstat(fileno(f), &sb) == 0 && sb.st_size > 0) {
+			len = (size_t)sb.st_size;
+			buf = malloc(len);
+			if (buf && fread(buf, 1, len, f) != len) {
+				free(buf);
+				buf = NULL;
+			}
+		}
+		if (f)
+			fclose(f);
+		pmk_rec_reader_close(r);
+		if (!buf) {
+			pmk_diag_clear(d);
+			if (d)
+				snprintf(d->message, sizeof d->message,
+					 "cannot read '%s'", path);
+			return PMK_EIO;
+		}
+		rc = pmk_profile_load_mem(pp, buf, len, d);
+		free(buf);
+		if (rc && d)
+			snprintf(d->file, sizeof d->file, "%s", path);
+	}
+	return rc;
+}
+
+void pmk_profile_stats_get(const pmk_profile *p, pmk_profile_stats *st)
+{
+	*st = p->st;
+}
+
+const char *pmk_profile_event_name(const pmk_profile *p, int i)
+{
+	if (i < 0 || i >= p->nevents)
+		return NULL;
+	return p->ev[i].name[0] ? p->ev[i].name : "event";
+}
+
+void pmk_profile_free(pmk_profile *p)
+{
+	if (!p)
+		return;
+	for (int i = 2; i < p->ndso; i++) {
+		free(p->dso[i].path);
+		if (p->dso[i].unk != unknown_name)
+			free(p->dso[i].unk);
+		pmk__symtab_free(p->dso[i].st);
+	}
+	free(p->dso);
+	for (size_t i = 0; i < p->nproc; i++)
+		free(p->proc[i].maps);
+	free(p->proc);
+	free(p->loc);
+	free(p->stk);
+	free(p->frames);
+	pmk__idx_free(&p->proc_idx);
+	pmk__idx_free(&p->loc_idx);
+	pmk__idx_free(&p->stk_idx);
+	for (int i = 0; i < p->nrows; i++)
+		free(p->keys[i]);
+	free(p->keys);
+	free(p->rows);
+	free(p);
+}

@@ -1,0 +1,94 @@
+/*
+ * profile.h: the loaded profile, shared by profile.c (loading, resolving)
+ * and report.c (histograms and output). Internal to lib/sample.
+ */
+#ifndef PMK_SAMPLE_PROFILE_H
+#define PMK_SAMPLE_PROFILE_H
+
+#include "pmkit/sample.h"
+#include "sample/symtab.h"
+
+enum { DSO_KERNEL = 0, DSO_UNKNOWN = 1 };
+
+struct pdso {
+	char *path, *base;
+	char *unk; /* "[base]": the name of addresses without a symbol */
+	uint8_t bid[20];
+	uint32_t bidlen;
+	uint64_t size, mtime;
+	pmk__symtab *st;
+	int tried, changed;
+};
+
+struct pmap {
+	uint64_t start, end, pgoff;
+	int dso;
+};
+
+struct proc {
+	uint32_t pid, ppid;
+	int has_parent;
+	struct pmap *maps;
+	int nmap, cap;
+};
+
+/* A distinct code location: (DSO, offset in it), resolved lazily. */
+struct loc {
+	int dso;
+	uint64_t off;
+	uint64_t samples[PMK_REC_MAX_EVENTS]; /* as the leaf (sampled IP) */
+	uint64_t period[PMK_REC_MAX_EVENTS];
+	int resolved, line_done;
+	uint64_t vaddr, fstart, fsize;
+	const char *func; /* owned by the DSO's symtab, or a constant */
+	const char *file; /* DWARF's, or NULL */
+	int line;
+};
+
+/* A distinct call stack: loc ids, innermost first. */
+struct stack {
+	uint32_t first, n;
+	uint64_t samples[PMK_REC_MAX_EVENTS];
+};
+
+struct idx {
+	uint32_t *slot; /* index+1, 0 empty */
+	uint64_t *hv;	/* hash of each slot's entry */
+	size_t cap, n;
+};
+
+struct pmk_profile {
+	int nevents;
+	pmk_rec_event ev[PMK_REC_MAX_EVENTS];
+	pmk_profile_stats st;
+	struct pdso *dso;
+	int ndso, capdso;
+	struct proc *proc;
+	size_t nproc, capproc;
+	struct idx proc_idx;
+	struct loc *loc;
+	size_t nloc, caploc;
+	struct idx loc_idx;
+	struct stack *stk;
+	size_t nstk, capstk;
+	struct idx stk_idx;
+	uint32_t *frames;
+	size_t nframes, capframes;
+	int has_chains;
+	/* last histogram */
+	pmk_profile_row *rows;
+	char **keys;
+	int nrows;
+};
+
+uint64_t pmk__hash64(uint64_t x);
+/* Find or insert in an index: `eq(ctx, index)` tells whether an entry
+ * matches; returns the existing index, or `*inserted` = 1 and `fresh`. */
+int pmk__idx_find(struct idx *ix, uint64_t h, int (*eq)(void *, uint32_t),
+		  void *ctx, uint32_t fresh, int *inserted);
+void pmk__idx_free(struct idx *ix);
+/* Resolve a location's function (and, when `lines`, its source line). */
+void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines);
+const char *pmk__dso_name(const pmk_profile *p, int dso);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * rec_format.h: the byte layout of record files (docs/record-format.md),
+ * shared by the writer and the reader. Internal to lib/sample.
+ *
+ * All integers are little-endian. A file is a header followed by records;
+ * each record starts with {u32 kind, u32 size} where size counts the whole
+ * record, is a multiple of 8 and at least 8. Unknown kinds are skipped.
+ */
+#ifndef PMK_REC_FORMAT_H
+#define PMK_REC_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define PMK__REC_MAGIC	  "PMKITREC"
+#define PMK__REC_HDR_MIN  32u /* fixed part of the file header */
+#define PMK__REC_HDR_MAX  4096u
+#define PMK__REC_BOM	  0x01020304u
+#define PMK__REC_MAX_SIZE (1u << 20) /* largest record accepted */
+
+/* Fixed payload sizes (after the 8-byte record header). */
+#define PMK__EVENT_FIXED  32u /* then the name, NUL-terminated */
+#define PMK__SAMPLE_FIXED 56u /* then nchain u64 */
+#define PMK__MAP_FIXED	  96u /* then the path, NUL-terminated */
+#define PMK__COMM_FIXED	  56u
+#define PMK__TASK_FIXED	  24u
+#define PMK__LOST_FIXED	  16u
+#define PMK__FINISH_FIXED 32u
+
+static inline void pmk__put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+static inline void pmk__put64(uint8_t *p, uint64_t v)
+{
+	pmk__put32(p, (uint32_t)v);
+	pmk__put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint32_t pmk__get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+static inline uint64_t pmk__get64(const uint8_t *p)
+{
+	return (uint64_t)pmk__get32(p) | (uint64_t)pmk__get32(p + 4) << 32;
+}
+
+#endif

@@ -1,0 +1,339 @@
+/*
+ * rec_read.c: the record-file reader. Maps the file (or takes a buffer) and
+ * walks its records with every length checked before use: a truncated tail
+ * ends the stream (its size is reported), anything else malformed is an
+ * error naming the offset. Never trusts a count or a string in the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmkit/sample.h"
+#include "sample/rec_format.h"
+
+struct pmk_rec_reader {
+	const uint8_t *base;
+	size_t len, pos;
+	void *map; /* mmap of the file, or NULL */
+	size_t map_len;
+	uint64_t truncated;
+	char producer[64];
+	uint64_t chain[PMK_REC_MAX_CHAIN];
+};
+
+static int bad(pmk_diag *d, int code, uint64_t off, const char *what)
+{
+	pmk_diag_clear(d);
+	if (d) {
+		d->code = code;
+		snprintf(d->message, sizeof d->message, "%s (at byte %llu)",
+			 what, (unsigned long long)off);
+		snprintf(d->hint, sizeof d->hint,
+			 "the file is damaged or was not written by pmkit "
+			 "record; record it again");
+	}
+	return code;
+}
+
+static int check_header(pmk_rec_reader *r, pmk_diag *d)
+{
+	uint32_t ver, hsize;
+	if (r->len < PMK__REC_HDR_MIN ||
+	    memcmp(r->base, PMK__REC_MAGIC, 8) != 0) {
+		if (r->len == 0)
+			return bad(d, PMK_EFORMAT, 0,
+				   "the record file is empty");
+		if (r->len < 8 ||
+		    memcmp(r->base, PMK__REC_MAGIC, r->len < 8 ? r->len : 8))
+			return bad(d, PMK_EFORMAT, 0,
+				   "not a pmkit record file (bad magic)");
+		return bad(d, PMK_EFORMAT, r->len,
+			   "the record file header is truncated");
+	}
+	ver = pmk__get32(r->base + 8);
+	hsize = pmk__get32(r->base + 12);
+	if (pmk__get32(r->base + 16) != PMK__REC_BOM)
+		return bad(d, PMK_EFORMAT, 16, "bad byte-order mark");
+	if (ver == 0 || ver > PMK_REC_VERSION) {
+		pmk_diag_clear(d);
+		if (d) {
+			d->code = PMK_EVERSION;
+			snprintf(d->message, sizeof d->message,
+				 "record file version %u; this pmkit reads "
+				 "versions 1 to %d",
+				 ver, PMK_REC_VERSION);
+			snprintf(d->hint, sizeof d->hint,
+				 "use a newer pmkit to read it");
+		}
+		return PMK_EVERSION;
+	}
+	if (hsize < PMK__REC_HDR_MIN || hsize > PMK__REC_HDR_MAX || hsize % 8)
+		return bad(d, PMK_EFORMAT, 12, "bad header size");
+	if (hsize > r->len)
+		return bad(d, PMK_EFORMAT, r->len,
+			   "the record file header is truncated");
+	{
+		size_t n = hsize - PMK__REC_HDR_MIN;
+		if (n >= sizeof r->producer)
+			n = sizeof r->producer - 1;
+		memcpy(r->producer, r->base + PMK__REC_HDR_MIN, n);
+		r->producer[n] = 0;
+		r->producer[strnlen(r->producer, n)] = 0;
+	}
+	r->pos = hsize;
+	return 0;
+}
+
+int pmk_rec_reader_open_mem(pmk_rec_reader **rp, const void *buf, size_t len,
+			    pmk_diag *d)
+{
+	pmk_rec_reader *r = calloc(1, sizeof *r);
+	int rc;
+	*rp = NULL;
+	if (!r)
+		return PMK_ENOMEM;
+	r->base = buf;
+	r->len = buf ? len : 0;
+	rc = check_header(r, d);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	*rp = r;
+	return 0;
+}
+
+int pmk_rec_reader_open(pmk_rec_reader **rp, const char *path, pmk_diag *d)
+{
+	struct stat st;
+	void *m = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	*rp = NULL;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		pmk_diag_clear(d);
+		if (d) {
+			d->code = e == ENOENT ? PMK_ENOENT : PMK_EIO;
+			d->sys_errno = e;
+			snprintf(d->file, sizeof d->file, "%s", path);
+			snprintf(d->message, sizeof d->message,
+				 "cannot open '%s': %s", path, strerror(e));
+			if (e == ENOENT)
+				snprintf(d->hint, sizeof d->hint,
+					 "'pmkit record -- COMMAND' writes %s",
+					 PMK_REC_DEFAULT_FILE);
+		}
+		return e == ENOENT ? PMK_ENOENT : PMK_EIO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return bad(d, PMK_EFORMAT, 0, "not a regular file");
+	}
+	if (st.st_size > 0) {
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			 0);
+		if (m == MAP_FAILED) {
+			close(fd);
+			return bad(d, PMK_EIO, 0, "cannot map the record file");
+		}
+	}
+	close(fd);
+	rc = pmk_rec_reader_open_mem(rp, m, (size_t)st.st_size, d);
+	if (rc) {
+		if (m)
+			munmap(m, (size_t)st.st_size);
+		if (d)
+			snprintf(d->file, sizeof d->file, "%s", path);
+		return rc;
+	}
+	(*rp)->map = m;
+	(*rp)->map_len = (size_t)st.st_size;
+	return 0;
+}
+
+void pmk_rec_reader_close(pmk_rec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap(r->map, r->map_len);
+	free(r);
+}
+
+uint64_t pmk_rec_reader_truncated(const pmk_rec_reader *r)
+{
+	return r ? r->truncated : 0;
+}
+
+const char *pmk_rec_reader_producer(const pmk_rec_reader *r)
+{
+	return r ? r->producer : "";
+}
+
+/* Copy a NUL-terminated string that must end inside [p, p+n). */
+static int get_str(char *dst, size_t dsize, const uint8_t *p, size_t n)
+{
+	size_t l = strnlen((const char *)p, n);
+	if (l == n || l >= dsize)
+		return -1;
+	memcpy(dst, p, l);
+	dst[l] = 0;
+	return 0;
+}
+
+int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
+{
+	for (;;) {
+		size_t left = r->len - r->pos;
+		const uint8_t *h = r->base + r->pos, *p;
+		uint32_t kind, size, n;
+		uint64_t off = r->pos;
+		if (left == 0)
+			return 0;
+		if (left < 8) {
+			r->truncated = left;
+			r->pos = r->len;
+			return 0;
+		}
+		kind = pmk__get32(h);
+		size = pmk__get32(h + 4);
+		if (size < 8 || size % 8 || size > PMK__REC_MAX_SIZE)
+			return bad(d, PMK_EFORMAT, off, "bad record size");
+		if (size > left) {
+			r->truncated = left;
+			r->pos = r->len;
+			return 0;
+		}
+		r->pos += size;
+		p = h + 8;
+		n = size - 8;
+		memset(it, 0, sizeof *it);
+		it->kind = (pmk_rec_kind)kind;
+		it->offset = off;
+		switch (kind) {
+		case PMK_REC_EVENT: {
+			pmk_rec_event *e = &it->u.event;
+			if (n < PMK__EVENT_FIXED + 1)
+				goto short_rec;
+			e->index = pmk__get32(p);
+			e->type = pmk__get32(p + 4);
+			e->config = pmk__get64(p + 8);
+			e->period = pmk__get64(p + 16);
+			e->freq = pmk__get32(p + 24);
+			e->precise = pmk__get32(p + 28);
+			if (e->index >= PMK_REC_MAX_EVENTS)
+				return bad(d, PMK_EFORMAT, off,
+					   "event index out of range");
+			if (get_str(e->name, sizeof e->name,
+				    p + PMK__EVENT_FIXED, n - PMK__EVENT_FIXED))
+				return bad(d, PMK_EFORMAT, off,
+					   "bad event name");
+			return 1;
+		}
+		case PMK_REC_SAMPLE: {
+			pmk_sample *s = &it->u.sample;
+			if (n < PMK__SAMPLE_FIXED)
+				goto short_rec;
+			s->event = pmk__get32(p);
+			s->flags = pmk__get32(p + 4);
+			s->ip = pmk__get64(p + 8);
+			s->pid = pmk__get32(p + 16);
+			s->tid = pmk__get32(p + 20);
+			s->time_ns = pmk__get64(p + 24);
+			s->period = pmk__get64(p + 32);
+			s->cpu = pmk__get32(p + 40);
+			s->nchain = pmk__get32(p + 44);
+			s->addr = pmk__get64(p + 48);
+			if (s->event >= PMK_REC_MAX_EVENTS)
+				return bad(d, PMK_EFORMAT, off,
+					   "sample of an unknown event");
+			if (s->nchain > PMK_REC_MAX_CHAIN ||
+			    (uint64_t)s->nchain * 8 > n - PMK__SAMPLE_FIXED)
+				return bad(d, PMK_EFORMAT, off,
+					   "bad call-chain length");
+			for (uint32_t i = 0; i < s->nchain; i++)
+				r->chain[i] =
+				    pmk__get64(p + PMK__SAMPLE_FIXED + 8u * i);
+			s->chain = r->chain;
+			return 1;
+		}
+		case PMK_REC_MAP: {
+			pmk_rec_map *m = &it->u.map;
+			if (n < PMK__MAP_FIXED + 1)
+				goto short_rec;
+			m->pid = pmk__get32(p);
+			m->prot = pmk__get32(p + 4);
+			m->start = pmk__get64(p + 8);
+			m->len = pmk__get64(p + 16);
+			m->pgoff = pmk__get64(p + 24);
+			m->dev = pmk__get64(p + 32);
+			m->ino = pmk__get64(p + 40);
+			m->size = pmk__get64(p + 48);
+			m->mtime_ns = pmk__get64(p + 56);
+			m->build_id_len = pmk__get32(p + 64);
+			if (m->build_id_len > 20)
+				return bad(d, PMK_EFORMAT, off,
+					   "bad build-id length");
+			memcpy(m->build_id, p + 68, m->build_id_len);
+			if (m->start + m->len < m->start)
+				return bad(
+				    d, PMK_EFORMAT, off,
+				    "map wraps around the address space");
+			if (get_str(m->path, sizeof m->path, p + PMK__MAP_FIXED,
+				    n - PMK__MAP_FIXED))
+				return bad(d, PMK_EFORMAT, off, "bad map path");
+			return 1;
+		}
+		case PMK_REC_COMM: {
+			pmk_rec_comm *c = &it->u.comm;
+			if (n < PMK__COMM_FIXED)
+				goto short_rec;
+			c->pid = pmk__get32(p);
+			c->tid = pmk__get32(p + 4);
+			c->exec = pmk__get32(p + 8);
+			c->time_ns = pmk__get64(p + 16);
+			if (get_str(c->comm, sizeof c->comm, p + 24, 32))
+				return bad(d, PMK_EFORMAT, off,
+					   "bad command name");
+			return 1;
+		}
+		case PMK_REC_FORK:
+		case PMK_REC_EXIT: {
+			pmk_rec_task *t = &it->u.task;
+			if (n < PMK__TASK_FIXED)
+				goto short_rec;
+			t->pid = pmk__get32(p);
+			t->tid = pmk__get32(p + 4);
+			t->ppid = pmk__get32(p + 8);
+			t->ptid = pmk__get32(p + 12);
+			t->time_ns = pmk__get64(p + 16);
+			return 1;
+		}
+		case PMK_REC_LOST:
+			if (n < PMK__LOST_FIXED)
+				goto short_rec;
+			it->u.lost.event = pmk__get32(p);
+			it->u.lost.count = pmk__get64(p + 8);
+			return 1;
+		case PMK_REC_FINISH:
+			if (n < PMK__FINISH_FIXED)
+				goto short_rec;
+			it->u.finish.status = (int32_t)pmk__get32(p);
+			it->u.finish.samples = pmk__get64(p + 8);
+			it->u.finish.lost = pmk__get64(p + 16);
+			it->u.finish.duration_ns = pmk__get64(p + 24);
+			return 1;
+		default:
+			continue; /* a kind from a later minor revision: skip */
+		}
+	short_rec:
+		return bad(d, PMK_EFORMAT, off,
+			   "record too short for its kind");
+	}
+}

@@ -1,0 +1,522 @@
+/*
+ * report.c: histograms of a loaded profile (by function, line, address or
+ * DSO), and their output as a table, JSON, folded stacks or an annotated
+ * function. Rows are built from the distinct locations, so the cost grows
+ * with the number of distinct addresses, not with the number of samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample/profile.h"
+
+static const char *sort_names[] = {"function", "line", "address", "dso"};
+
+const char *pmk_sort_name(pmk_sort s)
+{
+	return (unsigned)s < 4 ? sort_names[s] : "?";
+}
+
+int pmk_sort_parse(const char *s, pmk_sort *out)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, sort_names[i])) {
+			*out = (pmk_sort)i;
+			return 0;
+		}
+	if (!strcmp(s, "symbol") || !strcmp(s, "sym")) {
+		*out = PMK_SORT_FUNCTION;
+		return 0;
+	}
+	if (!strcmp(s, "srcline")) {
+		*out = PMK_SORT_LINE;
+		return 0;
+	}
+	return PMK_EINVAL;
+}
+
+int pmk_profile_can_symbolize(void)
+{
+#if PMK_HAVE_DW
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b && b[1] ? b + 1 : path;
+}
+
+struct row_ctx {
+	pmk_profile *p;
+	const char *key, *dso;
+};
+static int row_eq(void *c, uint32_t i)
+{
+	struct row_ctx *x = c;
+	return !strcmp(x->p->rows[i].key, x->key) &&
+	       !strcmp(x->p->rows[i].dso, x->dso);
+}
+
+static uint64_t str_hash(const char *a, const char *b)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *a; a++)
+		h = (h ^ (unsigned char)*a) * 1099511628211ull;
+	h ^= 0xff;
+	for (; *b; b++)
+		h = (h ^ (unsigned char)*b) * 1099511628211ull;
+	return h;
+}
+
+static pmk_profile *sort_p;
+static int row_cmp(const void *a, const void *b)
+{
+	const pmk_profile_row *x = a, *y = b;
+	for (int e = 0; e < sort_p->nevents; e++) {
+		if (x->period[e] != y->period[e])
+			return x->period[e] > y->period[e] ? -1 : 1;
+		if (x->samples[e] != y->samples[e])
+			return x->samples[e] > y->samples[e] ? -1 : 1;
+	}
+	{
+		int c = strcmp(x->key, y->key);
+		return c ? c : strcmp(x->dso, y->dso);
+	}
+}
+
+static void rows_clear(pmk_profile *p)
+{
+	for (int i = 0; i < p->nrows; i++)
+		free(p->keys[i]);
+	free(p->keys);
+	free(p->rows);
+	p->keys = NULL;
+	p->rows = NULL;
+	p->nrows = 0;
+}
+
+int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
+			  const pmk_profile_row **rows, int *nrows)
+{
+	struct idx ix;
+	size_t cap = 0;
+	memset(&ix, 0, sizeof ix);
+	rows_clear(p);
+	if ((unsigned)sort > PMK_SORT_DSO)
+		return PMK_EINVAL;
+	for (size_t i = 0; i < p->nloc; i++) {
+		struct loc *l = &p->loc[i];
+		char key[512];
+		const char *dso = pmk__dso_name(p, l->dso), *fn;
+		struct row_ctx c;
+		int any = 0, ins, r;
+		for (int e = 0; e < p->nevents; e++)
+			any |= l->samples[e] != 0;
+		if (!any)
+			continue;
+		pmk__loc_resolve(p, l, sort == PMK_SORT_LINE);
+		fn = l->func;
+		switch (sort) {
+		case PMK_SORT_FUNCTION:
+			snprintf(key, sizeof key, "%s", fn);
+			break;
+		case PMK_SORT_LINE:
+			if (l->file)
+				snprintf(key, sizeof key, "%s:%d",
+					 base_name(l->file), l->line);
+			else
+				snprintf(key, sizeof key, "%s (no line info)",
+					 fn);
+			break;
+		case PMK_SORT_ADDRESS:
+			snprintf(key, sizeof key, "0x%llx",
+				 (unsigned long long)l->vaddr);
+			break;
+		case PMK_SORT_DSO:
+			snprintf(key, sizeof key, "%s", dso);
+			break;
+		}
+		c.p = p;
+		c.key = key;
+		c.dso = dso;
+		if (p->nrows >= (int)cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			void *nr = realloc(p->rows, nc * sizeof *p->rows);
+			void *nk;
+			if (!nr)
+				goto oom;
+			p->rows = nr;
+			nk = realloc(p->keys, nc * sizeof *p->keys);
+			if (!nk)
+				goto oom;
+			p->keys = nk;
+			cap = nc;
+		}
+		r = pmk__idx_find(&ix, str_hash(key, dso), row_eq, &c,
+				  (uint32_t)p->nrows, &ins);
+		if (r < 0)
+			goto oom;
+		if (ins) {
+			pmk_profile_row *row = &p->rows[r];
+			memset(row, 0, sizeof *row);
+			p->keys[r] = strdup(key);
+			if (!p->keys[r])
+				goto oom;
+			row->key = p->keys[r];
+			row->dso = dso;
+			row->function = fn;
+			p->nrows++;
+		}
+		for (int e = 0; e < p->nevents; e++) {
+			p->rows[r].samples[e] += l->samples[e];
+			p->rows[r].period[e] += l->period[e];
+		}
+	}
+	pmk__idx_free(&ix);
+	for (int r = 0; r < p->nrows; r++)
+		for (int e = 0; e < p->nevents; e++)
+			p->rows[r].percent[e] =
+			    p->st.period[e]
+				? 100.0 * (double)p->rows[r].period[e] /
+				      (double)p->st.period[e]
+				: 0.0;
+	sort_p = p;
+	if (p->nrows > 1)
+		qsort(p->rows, (size_t)p->nrows, sizeof *p->rows, row_cmp);
+	/* keys[] no longer lines up with rows[] after sorting; it is only
+	 * used for freeing, which does not care. */
+	*rows = p->rows;
+	*nrows = p->nrows;
+	return 0;
+oom:
+	pmk__idx_free(&ix);
+	rows_clear(p);
+	return PMK_ENOMEM;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
+{
+	const pmk_profile_row *rows;
+	int n, rc = pmk_profile_histogram(p, sort, &rows, &n);
+	if (rc)
+		return rc;
+	if (json) {
+		fprintf(out, "{\"version\": 1, \"sort\": \"%s\", \"events\": [",
+			pmk_sort_name(sort));
+		for (int e = 0; e < p->nevents; e++) {
+			fprintf(out, "%s{\"name\": ", e ? ", " : "");
+			json_str(out, pmk_profile_event_name(p, e));
+			fprintf(out, ", \"samples\": %llu, \"period\": %llu}",
+				(unsigned long long)p->st.samples[e],
+				(unsigned long long)p->st.period[e]);
+		}
+		fprintf(out, "], \"lost\": %llu, \"truncated_bytes\": %llu",
+			(unsigned long long)p->st.lost,
+			(unsigned long long)p->st.truncated_bytes);
+		if (p->st.has_finish)
+			fprintf(out, ", \"status\": %d", p->st.finish.status);
+		fprintf(out, ", \"rows\": [");
+		for (int r = 0; r < n; r++) {
+			fprintf(out, "%s\n  {\"key\": ", r ? "," : "");
+			json_str(out, rows[r].key);
+			fprintf(out, ", \"function\": ");
+			json_str(out, rows[r].function);
+			fprintf(out, ", \"dso\": ");
+			json_str(out, rows[r].dso);
+			fprintf(out, ", \"samples\": [");
+			for (int e = 0; e < p->nevents; e++)
+				fprintf(out, "%s%llu", e ? ", " : "",
+					(unsigned long long)rows[r].samples[e]);
+			fprintf(out, "], \"percent\": [");
+			for (int e = 0; e < p->nevents; e++)
+				fprintf(out, "%s%.4f", e ? ", " : "",
+					rows[r].percent[e]);
+			fprintf(out, "]}");
+		}
+		fprintf(out, "\n]}\n");
+		return ferror(out) ? PMK_EIO : 0;
+	}
+	for (int e = 0; e < p->nevents; e++)
+		fprintf(out, "# %s: %llu samples\n",
+			pmk_profile_event_name(p, e),
+			(unsigned long long)p->st.samples[e]);
+	if (p->st.lost)
+		fprintf(out, "# lost records: %llu\n",
+			(unsigned long long)p->st.lost);
+	fprintf(out, "#\n#");
+	for (int e = 0; e < p->nevents; e++) {
+		const char *nm = pmk_profile_event_name(p, e);
+		fprintf(out, " %10.10s", p->nevents > 1 ? nm : "overhead");
+	}
+	fprintf(out, " %9s  %-*s %s\n", "samples",
+		sort == PMK_SORT_DSO ? 0 : 32,
+		sort == PMK_SORT_DSO	   ? ""
+		: sort == PMK_SORT_LINE	   ? "line"
+		: sort == PMK_SORT_ADDRESS ? "address"
+					   : "function",
+		sort == PMK_SORT_DSO ? "dso" : "dso");
+	for (int r = 0; r < n; r++) {
+		uint64_t tot = 0;
+		fputc(' ', out);
+		for (int e = 0; e < p->nevents; e++) {
+			fprintf(out, " %9.2f%%", rows[r].percent[e]);
+			tot += rows[r].samples[e];
+		}
+		fprintf(out, " %9llu  ", (unsigned long long)tot);
+		if (sort != PMK_SORT_DSO)
+			fprintf(out, "%-32s ", rows[r].key);
+		if (sort == PMK_SORT_ADDRESS || sort == PMK_SORT_LINE)
+			fprintf(out, "%s  (%s)\n", rows[r].dso,
+				rows[r].function);
+		else
+			fprintf(out, "%s\n", rows[r].dso);
+	}
+	return ferror(out) ? PMK_EIO : 0;
+}
+
+/* ---- folded stacks ---- */
+
+struct fold {
+	char *s;
+	uint64_t n;
+};
+static int fold_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fold *)a)->s, ((const struct fold *)b)->s);
+}
+
+int pmk_profile_print_folded(pmk_profile *p, const char *event, FILE *out)
+{
+	int ev = 0;
+	struct fold *f;
+	size_t nf = 0;
+	if (event) {
+		ev = -1;
+		for (int e = 0; e < p->nevents; e++)
+			if (!strcmp(pmk_profile_event_name(p, e), event))
+				ev = e;
+		if (ev < 0)
+			return PMK_ENOEVENT;
+	}
+	f = calloc(p->nstk ? p->nstk : 1, sizeof *f);
+	if (!f)
+		return PMK_ENOMEM;
+	for (size_t i = 0; i < p->nstk; i++) {
+		const struct stack *s = &p->stk[i];
+		size_t cap = 256, len = 0;
+		char *buf;
+		const char *prev = NULL;
+		if (!s->samples[ev])
+			continue;
+		buf = malloc(cap);
+		if (!buf)
+			break;
+		buf[0] = 0;
+		for (uint32_t k = s->n; k-- > 0;) {
+			struct loc *l = &p->loc[p->frames[s->first + k]];
+			const char *name;
+			size_t nl;
+			pmk__loc_resolve(p, l, 0);
+			name = l->func;
+			if (prev && !strcmp(prev, "[kernel]") &&
+			    !strcmp(name, "[kernel]"))
+				continue;
+			nl = strlen(name);
+			if (len + nl + 2 > cap) {
+				char *nb;
+				while (len + nl + 2 > cap)
+					cap *= 2;
+				nb = realloc(buf, cap);
+				if (!nb)
+					break;
+				buf = nb;
+			}
+			if (len)
+				buf[len++] = ';';
+			for (size_t c = 0; c < nl; c++) /* ; and space */
+				buf[len++] = name[c] == ';' || name[c] == ' '
+						 ? '_'
+						 : name[c];
+			buf[len] = 0;
+			prev = name;
+		}
+		f[nf].s = buf;
+		f[nf].n = s->samples[ev];
+		nf++;
+	}
+	if (nf > 1)
+		qsort(f, nf, sizeof *f, fold_cmp);
+	for (size_t i = 0; i < nf;) {
+		size_t j = i + 1;
+		uint64_t n = f[i].n;
+		while (j < nf && !strcmp(f[j].s, f[i].s))
+			n += f[j++].n;
+		fprintf(out, "%s %llu\n", f[i].s, (unsigned long long)n);
+		i = j;
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(f[i].s);
+	free(f);
+	return ferror(out) ? PMK_EIO : 0;
+}
+
+/* ---- annotate ---- */
+
+int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
+			 pmk_diag *d)
+{
+	uint64_t total = 0, *per_line = NULL;
+	int dso = -1, lo = 0, hi = 0, have_range = 0;
+	const char *file = NULL;
+	uint64_t fstart = 0, fsize = 0, dso_best = 0;
+	/* the DSO where the function has the most samples */
+	{
+		uint64_t *per_dso = calloc((size_t)p->ndso, sizeof *per_dso);
+		if (!per_dso)
+			return PMK_ENOMEM;
+		for (size_t i = 0; i < p->nloc; i++) {
+			struct loc *l = &p->loc[i];
+			uint64_t n = 0;
+			for (int e = 0; e < p->nevents; e++)
+				n += l->samples[e];
+			if (!n)
+				continue;
+			pmk__loc_resolve(p, l, 0);
+			if (!strcmp(l->func, function) && l->dso < p->ndso)
+				per_dso[l->dso] += n;
+		}
+		for (int i = 0; i < p->ndso; i++)
+			if (per_dso[i] > dso_best) {
+				dso_best = per_dso[i];
+				dso = i;
+			}
+		free(per_dso);
+	}
+	if (dso < 0) {
+		pmk_diag_clear(d);
+		if (d) {
+			d->code = PMK_ENOENT;
+			snprintf(d->message, sizeof d->message,
+				 "no samples in a function named '%s'",
+				 function);
+			snprintf(d->hint, sizeof d->hint,
+				 "'pmkit report' lists the sampled functions");
+		}
+		return PMK_ENOENT;
+	}
+	/* the file most samples of the function point at */
+	for (size_t i = 0; i < p->nloc; i++) {
+		struct loc *l = &p->loc[i];
+		if (!l->resolved || l->dso != dso || strcmp(l->func, function))
+			continue;
+		pmk__loc_resolve(p, l, 1);
+		for (int e = 0; e < p->nevents; e++)
+			total += l->samples[e];
+		fstart = l->fstart;
+		fsize = l->fsize;
+		if (l->file && !file)
+			file = l->file;
+	}
+	if (file && dso >= 2 && p->dso[dso].st &&
+	    pmk__symtab_line_range(p->dso[dso].st, fstart, fsize, file, &lo,
+				   &hi) == 0)
+		have_range = 1;
+	fprintf(out, "# %s (%s): %llu samples\n", function,
+		pmk__dso_name(p, dso), (unsigned long long)total);
+	if (!file) {
+		fprintf(out, "# no line information: addresses\n");
+		for (size_t i = 0; i < p->nloc; i++) {
+			struct loc *l = &p->loc[i];
+			uint64_t n = 0;
+			if (!l->resolved || l->dso != dso ||
+			    strcmp(l->func, function))
+				continue;
+			for (int e = 0; e < p->nevents; e++)
+				n += l->samples[e];
+			fprintf(out, " %7.2f%% %8llu  0x%llx\n",
+				total ? 100.0 * (double)n / (double)total : 0,
+				(unsigned long long)n,
+				(unsigned long long)l->vaddr);
+		}
+		return 0;
+	}
+	if (!have_range) {
+		lo = hi = 0;
+	}
+	/* widen to every sampled line of this file */
+	for (size_t i = 0; i < p->nloc; i++) {
+		struct loc *l = &p->loc[i];
+		if (!l->resolved || l->dso != dso ||
+		    strcmp(l->func, function) || !l->file ||
+		    strcmp(l->file, file) || l->line <= 0)
+			continue;
+		if (!lo || l->line < lo)
+			lo = l->line;
+		if (l->line > hi)
+			hi = l->line;
+	}
+	if (lo <= 0 || hi < lo || hi - lo > 100000)
+		return 0;
+	per_line = calloc((size_t)(hi - lo + 1), sizeof *per_line);
+	if (!per_line)
+		return PMK_ENOMEM;
+	for (size_t i = 0; i < p->nloc; i++) {
+		struct loc *l = &p->loc[i];
+		if (!l->resolved || l->dso != dso ||
+		    strcmp(l->func, function) || !l->file ||
+		    strcmp(l->file, file) || l->line < lo || l->line > hi)
+			continue;
+		for (int e = 0; e < p->nevents; e++)
+			per_line[l->line - lo] += l->samples[e];
+	}
+	fprintf(out, "# source: %s\n", file);
+	{
+		FILE *src = fopen(file, "r");
+		char text[1024];
+		int ln = 0;
+		for (int k = lo; k <= hi; k++) {
+			const char *t = "";
+			if (src) {
+				while (ln < k &&
+				       fgets(text, sizeof text, src)) {
+					ln++;
+					text[strcspn(text, "\n")] = 0;
+				}
+				if (ln == k)
+					t = text;
+			}
+			if (per_line[k - lo])
+				fprintf(
+				    out, " %7.2f%% %8llu %6d  %s\n",
+				    total ? 100.0 * (double)per_line[k - lo] /
+						(double)total
+					  : 0,
+				    (unsigned long long)per_line[k - lo], k, t);
+			else
+				fprintf(out, " %7s  %8s %6d  %s\n", "", "", k,
+					t);
+		}
+		if (src)
+			fclose(src);
+	}
+	free(per_line);
+	return ferror(out) ? PMK_EIO : 0;
+}

@@ -1,0 +1,541 @@
+/*
+ * sampler.c: kernel sampling. One perf_event_open per event and CPU (the
+ * followed task's events on every CPU, with inherit, as perf does), each
+ * with its own mmap ring. Side-band records (maps, comm, fork, exit) are
+ * requested on the first event only, so each appears once. poll() wakes us
+ * when a ring is a quarter full; every complete record is then copied out
+ * (records that wrap are reassembled) and translated into record-file items.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pmkit/sample.h"
+
+#define MAX_RINGS  1024
+#define DEFAULT_HZ 4000
+
+struct ring {
+	int fd;
+	uint32_t event;
+	struct perf_event_mmap_page *page;
+	uint8_t *data;
+	size_t size; /* data bytes, a power of two */
+};
+
+struct pmk_sampler {
+	pmk_rec_writer *w;
+	int nring;
+	struct ring ring[MAX_RINGS];
+	struct pollfd pfd[MAX_RINGS];
+	uint64_t lost, samples;
+	int want_addr, want_chain;
+	uint8_t tmp[65536]; /* a wrapped record, reassembled */
+	uint64_t chain[PMK_REC_MAX_CHAIN];
+};
+
+static int ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	return n > 0 && n < 4096 ? (int)n : 1;
+}
+
+static int open_error(pmk_diag *d, const pmk_attr *a, int err)
+{
+	int hw = a->type != PMK_TYPE_SOFTWARE && a->type != 2 /* tracepoint */;
+	int code = PMK_ENOTSUP;
+	pmk_diag_clear(d);
+	if (!d)
+		return code;
+	d->sys_errno = err;
+	snprintf(d->input, sizeof d->input, "%s", a->name);
+	if (err == EACCES || err == EPERM) {
+		code = PMK_EPERM;
+		snprintf(d->message, sizeof d->message,
+			 "not allowed to sample '%s': %s", a->name,
+			 strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "lower /proc/sys/kernel/perf_event_paranoid (e.g. "
+			 "'sysctl kernel.perf_event_paranoid=1') or run as "
+			 "root; -a needs privilege");
+	} else if (err == EMFILE || err == ENFILE) {
+		code = PMK_ETOOMANY;
+		snprintf(d->message, sizeof d->message,
+			 "too many open files while opening '%s'", a->name);
+		snprintf(d->hint, sizeof d->hint, "raise 'ulimit -n'");
+	} else if (hw && a->type > PMK_TYPE_RAW && err == EINVAL) {
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled here: its PMU '%s' "
+			 "refuses sampling (%s)",
+			 a->name, a->pmu[0] ? a->pmu : "?", strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "count it with 'pmkit stat' instead, or sample time: "
+			 "-e cpu-clock (the default)");
+	} else if (hw && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
+			  err == EINVAL)) {
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled here: %s (no hardware "
+			 "PMU for it: virtual machine?)",
+			 a->name, strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "sample time instead: -e cpu-clock (the default) or "
+			 "-e task-clock, with -F HZ or -c NANOSECONDS");
+	} else if (a->precise_ip && (err == EINVAL || err == EOPNOTSUPP)) {
+		snprintf(d->message, sizeof d->message,
+			 "precise level %u not supported for '%s': %s",
+			 a->precise_ip, a->name, strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "drop the :p modifiers, or try a lower level");
+	} else {
+		snprintf(d->message, sizeof d->message,
+			 "cannot sample '%s': %s", a->name, strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "sample time instead: -e cpu-clock (the default)");
+	}
+	d->code = code;
+	return code;
+}
+
+static void fill_attr(struct perf_event_attr *pa, const pmk_attr *a,
+		      const pmk_sample_opts *o, int first, size_t ring_bytes)
+{
+	memset(pa, 0, sizeof *pa);
+	pa->size = sizeof *pa;
+	pa->type = a->type;
+	pa->config = a->config;
+	pa->config1 = a->config1;
+	pa->config2 = a->config2;
+	pa->exclude_user = a->exclude_user;
+	pa->exclude_kernel = a->exclude_kernel;
+	pa->exclude_hv = a->exclude_hv;
+	pa->exclude_idle = a->exclude_idle;
+	pa->exclude_guest = a->exclude_guest;
+	pa->precise_ip = a->precise_ip;
+	if (a->sample == 0) {
+		pa->freq = 1;
+		pa->sample_freq = DEFAULT_HZ;
+	} else if (a->freq) {
+		pa->freq = 1;
+		pa->sample_freq = a->sample;
+	} else {
+		pa->sample_period = a->sample;
+	}
+	pa->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (o->callchain)
+		pa->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->data_addr)
+		pa->sample_type |= PERF_SAMPLE_ADDR;
+	pa->disabled = 1;
+	pa->inherit = o->inherit;
+	pa->enable_on_exec = o->enable_on_exec;
+	pa->watermark = 1;
+	pa->wakeup_watermark = (uint32_t)(ring_bytes / 4);
+	if (first) {
+		pa->mmap = 1;
+		pa->mmap2 = 1;
+		pa->comm = 1;
+		pa->comm_exec = 1;
+		pa->task = 1;
+	}
+}
+
+int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
+		     const pmk_sample_opts *o, pmk_rec_writer *w, pmk_diag *d)
+{
+	pmk_sampler *s;
+	unsigned pages = o->ring_pages ? o->ring_pages : 128;
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	int n = ncpus();
+	*sp = NULL;
+	if (nattr <= 0 || nattr > PMK_REC_MAX_EVENTS || (pages & (pages - 1)) ||
+	    (!o->all_cpus && o->pid <= 0))
+		return PMK_EINVAL;
+	if ((size_t)nattr * (size_t)n > MAX_RINGS)
+		return PMK_ETOOMANY;
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return PMK_ENOMEM;
+	s->w = w;
+	s->want_addr = o->data_addr;
+	s->want_chain = o->callchain;
+	for (int e = 0; e < nattr; e++) {
+		struct perf_event_attr pa;
+		int opened = 0, last_err = 0;
+		pmk_rec_event re;
+		fill_attr(&pa, &attrs[e], o, e == 0, pages * psz);
+		for (int c = 0; c < n; c++) {
+			struct ring *r = &s->ring[s->nring];
+			int fd = (int)syscall(SYS_perf_event_open, &pa,
+					      o->all_cpus ? -1 : o->pid, c, -1,
+					      PERF_FLAG_FD_CLOEXEC);
+			void *m;
+			if (fd < 0) {
+				last_err = errno;
+				if (errno == ENODEV || errno == EINVAL) {
+					/* offline CPU: skip it, unless no CPU
+					 * takes the event at all */
+					if (errno == ENODEV)
+						continue;
+				}
+				pmk_sampler_close(s);
+				return open_error(d, &attrs[e], last_err);
+			}
+			m = mmap(NULL, (pages + 1) * psz,
+				 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (m == MAP_FAILED) {
+				int err = errno;
+				close(fd);
+				pmk_sampler_close(s);
+				pmk_diag_clear(d);
+				if (d) {
+					d->code = PMK_ESYS;
+					d->sys_errno = err;
+					snprintf(d->message, sizeof d->message,
+						 "cannot map the sample ring "
+						 "buffer: %s",
+						 strerror(err));
+					snprintf(d->hint, sizeof d->hint,
+						 "raise 'ulimit -l' or "
+						 "kernel.perf_event_mlock_kb");
+				}
+				return PMK_ESYS;
+			}
+			r->fd = fd;
+			r->event = (uint32_t)e;
+			r->page = m;
+			r->data = (uint8_t *)m + psz;
+			r->size = pages * psz;
+			s->pfd[s->nring].fd = fd;
+			s->pfd[s->nring].events = POLLIN;
+			s->nring++;
+			opened++;
+		}
+		if (!opened) {
+			pmk_sampler_close(s);
+			return open_error(d, &attrs[e],
+					  last_err ? last_err : ENODEV);
+		}
+		memset(&re, 0, sizeof re);
+		re.index = (uint32_t)e;
+		re.type = attrs[e].type;
+		re.config = attrs[e].config;
+		re.freq = attrs[e].sample == 0 || attrs[e].freq;
+		re.period = attrs[e].sample ? attrs[e].sample : DEFAULT_HZ;
+		re.precise = attrs[e].precise_ip;
+		snprintf(re.name, sizeof re.name, "%s", attrs[e].name);
+		pmk_rec_write_event(w, &re);
+	}
+	*sp = s;
+	return 0;
+}
+
+static int ioctl_all(pmk_sampler *s, unsigned long req)
+{
+	for (int i = 0; i < s->nring; i++)
+		if (ioctl(s->ring[i].fd, req, 0) != 0)
+			return PMK_ESYS;
+	return 0;
+}
+
+int pmk_sampler_enable(pmk_sampler *s)
+{
+	return ioctl_all(s, PERF_EVENT_IOC_ENABLE);
+}
+
+int pmk_sampler_disable(pmk_sampler *s)
+{
+	return ioctl_all(s, PERF_EVENT_IOC_DISABLE);
+}
+
+void pmk_sampler_close(pmk_sampler *s)
+{
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	if (!s)
+		return;
+	for (int i = 0; i < s->nring; i++) {
+		munmap(s->ring[i].page, s->ring[i].size + psz);
+		close(s->ring[i].fd);
+	}
+	free(s);
+}
+
+uint64_t pmk_sampler_lost(const pmk_sampler *s)
+{
+	return s ? s->lost : 0;
+}
+
+uint64_t pmk_sampler_samples(const pmk_sampler *s)
+{
+	return s ? s->samples : 0;
+}
+
+/* Bounds-checked reads from a kernel record. */
+struct cur {
+	const uint8_t *p, *end;
+};
+static uint64_t take64(struct cur *c)
+{
+	uint64_t v = 0;
+	if (c->end - c->p >= 8)
+		memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+static uint32_t take32(struct cur *c)
+{
+	uint32_t v = 0;
+	if (c->end - c->p >= 4)
+		memcpy(&v, c->p, 4);
+	c->p += 4;
+	return v;
+}
+
+static void emit_sample(pmk_sampler *s, const struct ring *r,
+			const struct perf_event_header *h, const uint8_t *body,
+			const uint8_t *end)
+{
+	struct cur c = {body, end};
+	pmk_sample sm;
+	memset(&sm, 0, sizeof sm);
+	sm.event = r->event;
+	sm.ip = take64(&c);
+	sm.pid = take32(&c);
+	sm.tid = take32(&c);
+	sm.time_ns = take64(&c);
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+	    PERF_RECORD_MISC_KERNEL)
+		sm.flags |= PMK_SAMPLE_KERNEL;
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		PERF_RECORD_MISC_GUEST_KERNEL ||
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		PERF_RECORD_MISC_GUEST_USER)
+		sm.flags |= PMK_SAMPLE_GUEST;
+	/* order fixed by the kernel: ip tid time addr cpu period callchain */
+	if (s->want_addr) {
+		sm.addr = take64(&c);
+		sm.flags |= PMK_SAMPLE_HAS_ADDR;
+	}
+	sm.cpu = take32(&c);
+	take32(&c);
+	sm.period = take64(&c);
+	if (s->want_chain) {
+		uint64_t nr = take64(&c);
+		for (uint64_t i = 0; i < nr && c.end - c.p >= 8; i++) {
+			uint64_t ip = take64(&c);
+			if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+				continue; /* context marker */
+			if (sm.nchain < PMK_REC_MAX_CHAIN)
+				s->chain[sm.nchain++] = ip;
+		}
+		sm.chain = s->chain;
+	}
+	if (c.p > c.end)
+		return; /* short record: drop it */
+	pmk_rec_write_sample(s->w, &sm);
+	s->samples++;
+}
+
+static void emit(pmk_sampler *s, const struct ring *r, const uint8_t *rec,
+		 size_t len)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	const uint8_t *body = rec + sizeof *h, *end = rec + len;
+	struct cur c = {body, end};
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		emit_sample(s, r, h, body, end);
+		break;
+	case PERF_RECORD_MMAP2: {
+		pmk_rec_map m;
+		size_t fl;
+		memset(&m, 0, sizeof m);
+		m.pid = take32(&c);
+		take32(&c);
+		m.start = take64(&c);
+		m.len = take64(&c);
+		m.pgoff = take64(&c);
+		{
+			uint32_t maj = take32(&c), min = take32(&c);
+			m.dev = ((uint64_t)maj << 32) | min;
+		}
+		m.ino = take64(&c);
+		take64(&c); /* inode generation */
+		m.prot = take32(&c);
+		take32(&c); /* flags */
+		if (c.p >= end)
+			break;
+		fl = strnlen((const char *)c.p, (size_t)(end - c.p));
+		if (fl >= sizeof m.path)
+			fl = sizeof m.path - 1;
+		memcpy(m.path, c.p, fl);
+		pmk_rec_map_identify(&m);
+		pmk_rec_write_map(s->w, &m);
+		break;
+	}
+	case PERF_RECORD_COMM: {
+		pmk_rec_comm cm;
+		size_t fl;
+		memset(&cm, 0, sizeof cm);
+		cm.pid = take32(&c);
+		cm.tid = take32(&c);
+		cm.exec = (h->misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
+		if (c.p >= end)
+			break;
+		fl = strnlen((const char *)c.p, (size_t)(end - c.p));
+		if (fl >= sizeof cm.comm)
+			fl = sizeof cm.comm - 1;
+		memcpy(cm.comm, c.p, fl);
+		pmk_rec_write_comm(s->w, &cm);
+		break;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		pmk_rec_task t;
+		t.pid = take32(&c);
+		t.ppid = take32(&c);
+		t.tid = take32(&c);
+		t.ptid = take32(&c);
+		t.time_ns = take64(&c);
+		if (h->type == PERF_RECORD_FORK)
+			pmk_rec_write_fork(s->w, &t);
+		else
+			pmk_rec_write_exit(s->w, &t);
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		uint64_t n;
+		take64(&c);
+		n = take64(&c);
+		s->lost += n;
+		pmk_rec_write_lost(s->w, r->event, n);
+		break;
+	}
+	default:
+		break; /* throttling and the like */
+	}
+}
+
+static int drain(pmk_sampler *s, struct ring *r)
+{
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->page->data_tail;
+	int n = 0;
+	while (tail < head) {
+		size_t off = (size_t)(tail & (r->size - 1));
+		struct perf_event_header h;
+		const uint8_t *rec;
+		if (off + sizeof h <= r->size) {
+			memcpy(&h, r->data + off, sizeof h);
+		} else {
+			size_t a = r->size - off;
+			memcpy(&h, r->data + off, a);
+			memcpy((uint8_t *)&h + a, r->data, sizeof h - a);
+		}
+		if (h.size < sizeof h || h.size > head - tail)
+			break; /* cannot happen with a sane kernel */
+		if (off + h.size <= r->size) {
+			rec = r->data + off;
+		} else {
+			size_t a = r->size - off;
+			memcpy(s->tmp, r->data + off, a);
+			memcpy(s->tmp + a, r->data, h.size - a);
+			rec = s->tmp;
+		}
+		emit(s, r, rec, h.size);
+		tail += h.size;
+		n++;
+	}
+	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+int pmk_sampler_poll(pmk_sampler *s, int timeout_ms)
+{
+	int total = 0;
+	if (timeout_ms != 0) {
+		int rc = poll(s->pfd, (nfds_t)s->nring, timeout_ms);
+		if (rc < 0 && errno != EINTR)
+			return PMK_ESYS;
+	}
+	for (int i = 0; i < s->nring; i++)
+		total += drain(s, &s->ring[i]);
+	if (pmk_rec_writer_flush(s->w) != 0)
+		return PMK_EIO;
+	return total;
+}
+
+/* /proc/PID/maps: "start-end perms offset dev inode path". */
+static void synth_maps(pmk_sampler *s, int pid)
+{
+	char path[64], line[4352];
+	FILE *f;
+	snprintf(path, sizeof path, "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long a, b, off, ino;
+		unsigned maj, min;
+		char perms[8];
+		int pos = 0;
+		pmk_rec_map m;
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &a, &b,
+			   perms, &off, &maj, &min, &ino, &pos) < 7)
+			continue;
+		if (perms[2] != 'x')
+			continue;
+		memset(&m, 0, sizeof m);
+		m.pid = (uint32_t)pid;
+		m.start = a;
+		m.len = b - a;
+		m.pgoff = off;
+		m.prot = 4 | (perms[0] == 'r') | (perms[1] == 'w') << 1;
+		m.dev = ((uint64_t)maj << 32) | min;
+		m.ino = ino;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(m.path, sizeof m.path, "%s", pos ? line + pos : "");
+		if (!m.path[0])
+			snprintf(m.path, sizeof m.path, "//anon");
+		pmk_rec_map_identify(&m);
+		pmk_rec_write_map(s->w, &m);
+	}
+	fclose(f);
+}
+
+int pmk_sampler_synthesize(pmk_sampler *s, int pid)
+{
+	char path[64];
+	pmk_rec_comm c;
+	FILE *f;
+	if (pid <= 0) { /* every process */
+		DIR *dir = opendir("/proc");
+		struct dirent *de;
+		if (!dir)
+			return PMK_ESYS;
+		while ((de = readdir(dir)))
+			if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+				pmk_sampler_synthesize(s, atoi(de->d_name));
+		closedir(dir);
+		return 0;
+	}
+	memset(&c, 0, sizeof c);
+	c.pid = c.tid = (uint32_t)pid;
+	snprintf(path, sizeof path, "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(c.comm, sizeof c.comm, f))
+			c.comm[strcspn(c.comm, "\n")] = 0;
+		fclose(f);
+		pmk_rec_write_comm(s->w, &c);
+	}
+	synth_maps(s, pid);
+	return 0;
+}

@@ -1,0 +1,319 @@
+/*
+ * symtab.c: load one ELF file's function symbols (.symtab, else .dynsym)
+ * into a sorted array, its PT_LOAD segments for offset translation, and its
+ * DWARF for source lines. Each file is opened once by the profile layer and
+ * every lookup after that is a binary search.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sample/symtab.h"
+
+#if PMK_HAVE_DW
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <libelf.h>
+
+struct sym {
+	uint64_t addr, size;
+	const char *name;
+};
+
+struct seg {
+	uint64_t off, filesz, vaddr;
+};
+
+struct pmk__symtab {
+	int fd;
+	Elf *elf;
+	Dwarf *dw; /* NULL without debug info */
+	struct sym *sym;
+	size_t nsym;
+	struct seg seg[32];
+	int nseg;
+	uint8_t build_id[20];
+	int build_id_len;
+};
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* a sized symbol before an unsized alias; then by name, stable */
+	if ((x->size == 0) != (y->size == 0))
+		return x->size == 0 ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void load_syms(pmk__symtab *st, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n, k = 0;
+	struct sym *v;
+	if (!data || sh->sh_entsize == 0)
+		return;
+	n = sh->sh_size / sh->sh_entsize;
+	if (n == 0 || n > 50000000)
+		return;
+	v = realloc(st->sym, (st->nsym + n) * sizeof *v);
+	if (!v)
+		return;
+	st->sym = v;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		if (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC)
+			continue;
+		if (s.st_shndx == SHN_UNDEF || s.st_value == 0)
+			continue;
+		name = elf_strptr(st->elf, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		v[st->nsym + k].addr = s.st_value;
+		v[st->nsym + k].size = s.st_size;
+		v[st->nsym + k].name = name;
+		k++;
+	}
+	st->nsym += k;
+}
+
+static void load_build_id(pmk__symtab *st)
+{
+	size_t n;
+	if (elf_getphdrnum(st->elf, &n) != 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		if (!gelf_getphdr(st->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(st->elf, (int64_t)ph.p_offset,
+					 ph.p_filesz, ELF_T_NHDR);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4)) {
+				st->build_id_len =
+				    nh.n_descsz > 20 ? 20 : (int)nh.n_descsz;
+				memcpy(st->build_id, (char *)d->d_buf + doff,
+				       (size_t)st->build_id_len);
+				return;
+			}
+		}
+	}
+}
+
+pmk__symtab *pmk__symtab_open(const char *path)
+{
+	pmk__symtab *st;
+	Elf_Scn *scn = NULL;
+	int have_symtab = 0;
+	size_t nph;
+	struct stat sb;
+	if (path[0] != '/')
+		return NULL;
+	elf_version(EV_CURRENT);
+	st = calloc(1, sizeof *st);
+	if (!st)
+		return NULL;
+	st->fd = -1;
+	st->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (st->fd < 0 || fstat(st->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+		goto fail;
+	st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+	if (!st->elf || elf_kind(st->elf) != ELF_K_ELF)
+		goto fail;
+	if (elf_getphdrnum(st->elf, &nph) == 0) {
+		for (size_t i = 0; i < nph && st->nseg < 32; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(st->elf, (int)i, &ph) &&
+			    ph.p_type == PT_LOAD) {
+				st->seg[st->nseg].off = ph.p_offset;
+				st->seg[st->nseg].filesz = ph.p_filesz;
+				st->seg[st->nseg].vaddr = ph.p_vaddr;
+				st->nseg++;
+			}
+		}
+	}
+	while ((scn = elf_nextscn(st->elf, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			load_syms(st, scn, &sh);
+			have_symtab = 1;
+		}
+	}
+	if (!have_symtab) {
+		scn = NULL;
+		while ((scn = elf_nextscn(st->elf, scn))) {
+			GElf_Shdr sh;
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+				load_syms(st, scn, &sh);
+		}
+	}
+	if (st->nsym)
+		qsort(st->sym, st->nsym, sizeof *st->sym, sym_cmp);
+	load_build_id(st);
+	st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+	return st;
+fail:
+	pmk__symtab_free(st);
+	return NULL;
+}
+
+void pmk__symtab_free(pmk__symtab *st)
+{
+	if (!st)
+		return;
+	if (st->dw)
+		dwarf_end(st->dw);
+	if (st->elf)
+		elf_end(st->elf);
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st->sym);
+	free(st);
+}
+
+uint64_t pmk__symtab_vaddr(const pmk__symtab *st, uint64_t off)
+{
+	for (int i = 0; i < st->nseg; i++)
+		if (off >= st->seg[i].off &&
+		    off - st->seg[i].off < st->seg[i].filesz)
+			return off - st->seg[i].off + st->seg[i].vaddr;
+	return off;
+}
+
+const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
+				 uint64_t *start, uint64_t *size)
+{
+	size_t lo = 0, hi = st->nsym;
+	const struct sym *s;
+	/* last symbol with addr <= vaddr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->sym[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	s = &st->sym[lo - 1];
+	/* prefer the sized symbol at the same address */
+	while (s > st->sym && s[-1].addr == s->addr)
+		s--;
+	if (s->size && vaddr - s->addr >= s->size)
+		return NULL;
+	if (start)
+		*start = s->addr;
+	if (size)
+		*size = s->size;
+	return s->name;
+}
+
+int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
+		     int *line)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	const char *f;
+	if (!st->dw || !dwarf_addrdie(st->dw, vaddr, &cu))
+		return -1;
+	l = dwarf_getsrc_die(&cu, vaddr);
+	if (!l || dwarf_lineno(l, line) != 0)
+		return -1;
+	f = dwarf_linesrc(l, NULL, NULL);
+	if (!f)
+		return -1;
+	*file = f;
+	return 0;
+}
+
+int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
+			   const char *file, int *lo, int *hi)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t n;
+	int found = 0;
+	if (!st->dw || !dwarf_addrdie(st->dw, start, &cu) ||
+	    dwarf_getsrclines(&cu, &lines, &n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		const char *f;
+		if (!l || dwarf_lineaddr(l, &a) || a < start ||
+		    a >= start + (size ? size : 1) || dwarf_lineno(l, &ln) ||
+		    ln <= 0)
+			continue;
+		f = dwarf_linesrc(l, NULL, NULL);
+		if (!f || strcmp(f, file))
+			continue;
+		if (!found || ln < *lo)
+			*lo = ln;
+		if (!found || ln > *hi)
+			*hi = ln;
+		found = 1;
+	}
+	return found ? 0 : -1;
+}
+
+int pmk__symtab_build_id(const pmk__symtab *st, const uint8_t **id)
+{
+	*id = st->build_id;
+	return st->build_id_len;
+}
+
+#else /* no elfutils: symbolization unavailable */
+
+pmk__symtab *pmk__symtab_open(const char *path)
+{
+	(void)path;
+	return NULL;
+}
+void pmk__symtab_free(pmk__symtab *st)
+{
+	(void)st;
+}
+uint64_t pmk__symtab_vaddr(const pmk__symtab *st, uint64_t off)
+{
+	(void)st;
+	return off;
+}
+const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
+				 uint64_t *start, uint64_t *size)
+{
+	(void)st, (void)vaddr, (void)start, (void)size;
+	return NULL;
+}
+int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
+		     int *line)
+{
+	(void)st, (void)vaddr, (void)file, (void)line;
+	return -1;
+}
+int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
+			   const char *file, int *lo, int *hi)
+{
+	(void)st, (void)start, (void)size, (void)file, (void)lo, (void)hi;
+	return -1;
+}
+int pmk__symtab_build_id(const pmk__symtab *st, const uint8_t **id)
+{
+	(void)st;
+	*id = NULL;
+	return 0;
+}
+#endif

@@ -1,0 +1,34 @@
+/*
+ * symtab.h: one DSO's symbols and lines, loaded once and indexed (sorted
+ * symbol table, load segments). Internal to lib/sample. Built on elfutils
+ * (libelf for symbols, libdw for lines) when PMK_HAVE_DW; otherwise every
+ * lookup fails and reports show DSO offsets.
+ */
+#ifndef PMK_SAMPLE_SYMTAB_H
+#define PMK_SAMPLE_SYMTAB_H
+
+#include <stdint.h>
+
+typedef struct pmk__symtab pmk__symtab;
+
+/* Open and index `path`; NULL when it cannot be read as ELF. */
+pmk__symtab *pmk__symtab_open(const char *path);
+void pmk__symtab_free(pmk__symtab *st);
+/* File offset -> link-time virtual address through the PT_LOAD segments
+ * (returns `off` itself when no segment holds it). */
+uint64_t pmk__symtab_vaddr(const pmk__symtab *st, uint64_t off);
+/* The function holding `vaddr`: its name (owned by `st`) and start; NULL
+ * when none. */
+const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
+				 uint64_t *start, uint64_t *size);
+/* Source file (owned by `st`'s DWARF) and line of `vaddr`; -1 when none. */
+int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
+		     int *line);
+/* Lowest and highest line of `file` among the line-table rows for
+ * [start, start+size); -1 when none. */
+int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
+			   const char *file, int *lo, int *hi);
+/* Build id of the file (0 bytes when none). */
+int pmk__symtab_build_id(const pmk__symtab *st, const uint8_t **id);
+
+#endif

@@ -1,0 +1,37 @@
+# sim.t: `pmkit sim` from the command line: lists, a run with seed 000's
+# edge-detect demonstration, and bad input exiting 2 before anything runs.
+. tests/support/t.sh
+run_pmkit sim list-events
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q '^inst_retired ' &&
+   [ "$(printf '%s\n' "$out" | grep -c .)" -ge 25 ]; then ok "list-events"
+else nok "list-events" "rc=$rc"; fi
+run_pmkit sim workloads
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q '^pointer-chase '; then ok "workloads"
+else nok "workloads" "rc=$rc"; fi
+
+run_pmkit sim run -e dispatch_stall,dispatch_stall:e pointer-chase:n=5000
+cyc=$(printf '%s\n' "$out" | awk '$2=="dispatch_stall"{print $1}')
+n=$(printf '%s\n' "$out" | awk '$2=="dispatch_stall:e"{print $1}')
+if [ $rc = 0 ] && [ -n "$cyc" ] && [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$cyc" -gt $((n * 10)) ]; then
+	ok "stall cycles $cyc over $n stalls"
+else nok "stall demo" "rc=$rc out=$out err=$err"; fi
+
+run_pmkit sim run --sample l2_miss_retired:period=1 --profileme 10 --pm-flag l2d_miss miss-load:n=20000
+pm=$(printf '%s\n' "$out" | sed -n '/^# profileme/,$p' | grep -c '^0x')
+ebs=$(printf '%s\n' "$out" | sed -n '/^# l2_miss_retired/,/^# profileme/p' | grep -c '^0x')
+if [ $rc = 0 ] && [ "$pm" = 1 ] && [ "$ebs" -ge 3 ]; then ok "skid spreads over $ebs PCs, ProfileMe on 1"
+else nok "profile demo" "rc=$rc pm=$pm ebs=$ebs"; fi
+
+run_pmkit sim run -e nosuch pointer-chase:n=10
+if [ $rc = 2 ] && printf '%s' "$err" | grep -q "unknown sim event"; then ok "bad event exits 2"
+else nok "bad event" "rc=$rc err=$err"; fi
+run_pmkit sim run nosuch-workload
+if [ $rc = 2 ]; then ok "bad workload exits 2"; else nok "bad workload" "rc=$rc"; fi
+printf 'rob_size = 64\nl1d.size = 3000\n' > "$T_TMP/bad.cfg"
+run_pmkit sim run -c "$T_TMP/bad.cfg" int-mix:n=10
+if [ $rc = 2 ] && printf '%s' "$err" | grep -q "l1d"; then ok "bad config exits 2"
+else nok "bad config" "rc=$rc err=$err"; fi
+printf 'PMKTRACE\001\000\000\000\000\000\000\000\017' > "$T_TMP/bad.trace"
+run_pmkit sim run "$T_TMP/bad.trace"
+if [ $rc != 0 ] && printf '%s' "$err" | grep -q "record"; then ok "malformed trace reported"
+else nok "malformed trace" "rc=$rc err=$err"; fi

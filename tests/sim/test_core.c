@@ -1,0 +1,355 @@
+/*
+ * test_core.c: the simulated core and its PMU. Determinism bit for bit;
+ * seed 000's demonstrations (stall cycles and stalls with edge detect, a
+ * threshold on instructions retired per cycle, speculative above
+ * non-speculative counts, skid versus ProfileMe); wrong-path I-side events;
+ * idealization switches; the configuration file parser.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmkit/sim.h"
+#include "tests/support/t.h"
+
+typedef struct run {
+	pmk_sim *sim;
+	pmk_workload *w;
+} run;
+
+static void start(run *r, const char *spec, const pmk_sim_config *cfg_in)
+{
+	pmk_sim_config cfg;
+	if (cfg_in)
+		cfg = *cfg_in;
+	else
+		pmk_sim_config_default(&cfg);
+	T_ASSERT(pmk_workload_new(&r->w, spec, NULL) == 0);
+	T_ASSERT(pmk_sim_new(&r->sim, &cfg, pmk_workload_next, r->w, NULL) ==
+		 0);
+}
+
+static void stop(run *r)
+{
+	pmk_sim_free(r->sim);
+	pmk_workload_free(r->w);
+}
+
+static void program(run *r, int i, const char *ev)
+{
+	pmk_sim_counter_cfg c;
+	pmk_diag d;
+	T_ASSERT(pmk_sim_counter_parse(ev, &c, &d) == 0);
+	T_ASSERT(pmk_sim_counter_set(r->sim, i, &c) == 0);
+	T_ASSERT(pmk_sim_counter_enable(r->sim, i, 1) == 0);
+}
+
+/* An observer computing from the per-cycle signals what the counters should
+ * show. */
+typedef struct watch {
+	uint64_t cycles, stall, stalls, ge3, prev_stall;
+	uint64_t fetched_wrong_cycles;
+} watch;
+
+static void on_cycle(void *arg, const pmk_sim_cycle *c)
+{
+	watch *w = arg;
+	int st = c->dispatched == 0;
+	w->cycles++;
+	w->stall += (uint64_t)st;
+	w->stalls += (uint64_t)(st && !w->prev_stall);
+	w->prev_stall = (uint64_t)st;
+	w->ge3 += c->committed >= 3;
+	w->fetched_wrong_cycles += c->fetched_wrong > 0;
+}
+
+static void test_stall_cycles_and_stalls(void)
+{
+	run r;
+	watch w;
+	pmk_sim_observer o = {on_cycle, NULL, &w};
+	memset(&w, 0, sizeof w);
+	start(&r, "pointer-chase:n=20000", NULL);
+	pmk_sim_set_observer(r.sim, &o);
+	program(&r, 0, "dispatch_stall");
+	program(&r, 1, "dispatch_stall:e");
+	program(&r, 2, "dispatch_stall:e:i"); /* falling edges: stalls ending */
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	uint64_t cyc = pmk_sim_counter_read(r.sim, 0),
+		 n = pmk_sim_counter_read(r.sim, 1),
+		 ends = pmk_sim_counter_read(r.sim, 2);
+	T_EQ_U64(cyc, w.stall);
+	T_EQ_U64(n, w.stalls);
+	T_CHECK(n > 100 && cyc > 10 * n); /* long stalls behind misses */
+	T_CHECK(ends == n || ends + 1 == n);
+	/* average stall = ratio; every chased load misses to memory */
+	T_CHECKF((double)cyc / (double)n > 50, "avg stall %.1f",
+		 (double)cyc / (double)n);
+	stop(&r);
+}
+
+static void test_threshold_counts_cycles_with_3_or_more(void)
+{
+	run r;
+	watch w;
+	pmk_sim_observer o = {on_cycle, NULL, &w};
+	memset(&w, 0, sizeof w);
+	start(&r, "ilp:n=30000", NULL);
+	pmk_sim_set_observer(r.sim, &o);
+	program(&r, 0, "inst_retired:c=2");
+	program(&r, 1, "inst_retired:c=2:i"); /* cycles with <= 2 */
+	program(&r, 2, "cycles");
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	T_EQ_U64(pmk_sim_counter_read(r.sim, 0), w.ge3);
+	T_CHECK(w.ge3 > 1000);
+	T_EQ_U64(pmk_sim_counter_read(r.sim, 0) +
+		     pmk_sim_counter_read(r.sim, 1),
+		 pmk_sim_counter_read(r.sim, 2));
+	stop(&r);
+}
+
+static void test_speculative_exceeds_nonspeculative(void)
+{
+	run r;
+	watch w;
+	pmk_sim_observer o = {on_cycle, NULL, &w};
+	memset(&w, 0, sizeof w);
+	start(&r, "branchy:n=30000", NULL);
+	pmk_sim_set_observer(r.sim, &o);
+	program(&r, 0, "inst_dispatched");
+	program(&r, 1, "inst_retired");
+	program(&r, 2, "br_dispatched");
+	program(&r, 3, "br_retired");
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	T_EQ_U64(pmk_sim_counter_read(r.sim, 1), 30000);
+	T_CHECK(pmk_sim_counter_read(r.sim, 0) >
+		pmk_sim_counter_read(r.sim, 1) * 11 / 10);
+	T_CHECK(pmk_sim_counter_read(r.sim, 2) >
+		pmk_sim_counter_read(r.sim, 3));
+	T_CHECK(w.fetched_wrong_cycles > 0);
+	stop(&r);
+}
+
+static void test_privilege_qualification_and_mask(void)
+{
+	run r;
+	start(&r, "kernel-mix:n=20000", NULL);
+	program(&r, 0, "inst_retired:u");
+	program(&r, 1, "inst_retired:k");
+	program(&r, 2, "inst_retired:umask=0x20"); /* loads */
+	program(&r, 3, "inst_retired:umask=0x40"); /* stores */
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	uint64_t u = pmk_sim_counter_read(r.sim, 0),
+		 k = pmk_sim_counter_read(r.sim, 1);
+	T_CHECK(u > 0 && k > 0);
+	T_EQ_U64(u + k, 20000);
+	T_CHECK(pmk_sim_counter_read(r.sim, 2) >
+		pmk_sim_counter_read(r.sim, 3));
+	stop(&r);
+}
+
+typedef struct hist {
+	uint64_t pcs[64], n[64];
+	int len;
+	uint64_t total;
+} hist;
+
+static void on_sample(void *arg, const pmk_sim_sample *s)
+{
+	hist *h = arg;
+	int i;
+	if (s->counter < 0 && !(s->flags & PMK_SIM_F_L2D_MISS))
+		return;
+	h->total++;
+	for (i = 0; i < h->len; i++)
+		if (h->pcs[i] == s->pc)
+			break;
+	if (i == h->len) {
+		if (h->len == 64)
+			return;
+		h->pcs[h->len++] = s->pc;
+	}
+	h->n[i]++;
+}
+
+static void test_skid_spreads_profileme_lands(void)
+{
+	/* miss-load: a 200-instruction loop, the load at index 100 */
+	const uint64_t load_pc = 0x400000 + 4 * 100;
+	run r;
+	hist ebs, pm;
+	memset(&ebs, 0, sizeof ebs);
+	memset(&pm, 0, sizeof pm);
+	start(&r, "miss-load:n=40000", NULL);
+	program(&r, 0, "l2_miss_retired:period=1");
+	pmk_sim_set_sampler(r.sim, on_sample, &ebs);
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	T_CHECK(ebs.total >= 150);
+	int on_load = 0;
+	for (int i = 0; i < ebs.len; i++)
+		if (ebs.pcs[i] == load_pc)
+			on_load = (int)ebs.n[i];
+	T_CHECKF(ebs.len >= 4, "EBS spread over %d PCs", ebs.len);
+	T_CHECK((uint64_t)on_load * 2 < ebs.total);
+	stop(&r);
+
+	start(&r, "miss-load:n=40000", NULL);
+	pmk_sim_set_sampler(r.sim, on_sample, &pm);
+	pmk_sim_profileme(r.sim, 10, 0, 7);
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	T_CHECK(pm.total >= 5);
+	T_EQ_INT(pm.len, 1);
+	T_EQ_U64(pm.pcs[0], load_pc);
+	stop(&r);
+}
+
+static uint64_t run_counts(const char *spec, const pmk_sim_config *cfg,
+			   uint64_t out[6])
+{
+	run r;
+	start(&r, spec, cfg);
+	program(&r, 0, "l1i_miss");
+	program(&r, 1, "l1d_miss");
+	program(&r, 2, "br_misp_retired");
+	program(&r, 3, "rob_full");
+	pmk_sim_run(r.sim, 0);
+	for (int i = 0; i < 4; i++)
+		out[i] = pmk_sim_counter_read(r.sim, i);
+	out[4] = pmk_sim_stats_get(r.sim)->cycles;
+	out[5] = pmk_sim_stats_get(r.sim)->fetched_wrong;
+	stop(&r);
+	return out[4];
+}
+
+static void test_deterministic(void)
+{
+	const char *specs[] = {"int-mix:n=20000", "icache:n=10000",
+			       "branchy:n=10000,seed=5"};
+	for (int k = 0; k < 3; k++) {
+		uint64_t a[6], b[6];
+		run_counts(specs[k], NULL, a);
+		run_counts(specs[k], NULL, b);
+		T_CHECK(memcmp(a, b, sizeof a) == 0);
+	}
+}
+
+static void test_idealization_switches(void)
+{
+	pmk_sim_config c;
+	uint64_t base[6], ideal[6];
+	pmk_sim_config_default(&c);
+	run_counts("int-mix:n=20000", &c, base);
+	T_CHECK(base[0] > 0 && base[1] > 0 && base[2] > 0);
+	c.perfect =
+	    PMK_SIM_PERFECT_L1I | PMK_SIM_PERFECT_L1D | PMK_SIM_PERFECT_BP;
+	run_counts("int-mix:n=20000", &c, ideal);
+	T_EQ_U64(ideal[0], 0);
+	T_EQ_U64(ideal[1], 0);
+	T_EQ_U64(ideal[2], 0);
+	T_EQ_U64(ideal[5], 0); /* no wrong path without mispredictions */
+	T_CHECK(ideal[4] < base[4]);
+	pmk_sim_config_default(&c);
+	c.perfect = PMK_SIM_PERFECT_LONGLAT;
+	uint64_t fp[6], fpi[6];
+	run_counts("fp-compute:n=10000", NULL, fp);
+	run_counts("fp-compute:n=10000", &c, fpi);
+	T_CHECK(fpi[4] < fp[4]);
+}
+
+static void test_wrong_path_icache_events(void)
+{
+	/* branchy code larger than the L1I: some I-misses happen on wrong
+	 * paths, so the speculative count exceeds the retired one */
+	run r;
+	start(&r, "branchy:n=40000,code=64K", NULL);
+	program(&r, 0, "l1i_miss");
+	program(&r, 1, "l1i_miss_retired");
+	program(&r, 2, "wrong_path_cycles");
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	T_CHECK(pmk_sim_counter_read(r.sim, 2) > 0);
+	T_CHECKF(pmk_sim_counter_read(r.sim, 0) >
+		     pmk_sim_counter_read(r.sim, 1),
+		 "l1i_miss %llu, retired %llu",
+		 (unsigned long long)pmk_sim_counter_read(r.sim, 0),
+		 (unsigned long long)pmk_sim_counter_read(r.sim, 1));
+	stop(&r);
+}
+
+static void test_config_file(void)
+{
+	pmk_sim_config c;
+	pmk_diag d;
+	const char *good =
+	    "# a 2-wide core\nfetch_width = 2\ndispatch_width=2\n"
+	    "l1d.size = 32K\nbp = gshare\nperfect = l1i,bp\n";
+	const char *bad_key = "rob_size = 64\nrob_sise = 64\n";
+	const char *bad_val = "rob_size = 64\nl2.size = lots\n";
+	const char *bad_geom = "l1d.size = 3000\n";
+	pmk_sim_config_default(&c);
+	T_EQ_INT(c.rob_size, 128);
+	T_EQ_INT(c.dispatch_width, 4);
+	T_ASSERT(pmk_sim_config_parse(&c, good, strlen(good), "g.cfg", &d) ==
+		 0);
+	T_EQ_INT(c.fetch_width, 2);
+	T_EQ_INT(c.l1d.size_bytes, 32768);
+	T_EQ_INT(c.bp_kind, PMK_SIM_BP_GSHARE);
+	T_EQ_INT(c.perfect, PMK_SIM_PERFECT_L1I | PMK_SIM_PERFECT_BP);
+	pmk_sim_config_default(&c);
+	T_EQ_INT(
+	    pmk_sim_config_parse(&c, bad_key, strlen(bad_key), "b.cfg", &d),
+	    PMK_ENOENT);
+	T_EQ_INT(d.line, 2);
+	T_EQ_INT(d.column, 1);
+	T_EQ_INT(c.rob_size, 128); /* nothing applied */
+	T_EQ_INT(
+	    pmk_sim_config_parse(&c, bad_val, strlen(bad_val), "b.cfg", &d),
+	    PMK_EINVAL);
+	T_EQ_INT(d.line, 2);
+	T_EQ_INT(d.column, 11);
+	T_EQ_INT(
+	    pmk_sim_config_parse(&c, bad_geom, strlen(bad_geom), "b.cfg", &d),
+	    PMK_EINVAL);
+	/* the printed form reads back to the same configuration */
+	char buf[8192];
+	pmk_sim_config c2;
+	c.rob_size = 96;
+	c.perfect = PMK_SIM_PERFECT_DTLB;
+	pmk_sim_config_format(&c, buf, sizeof buf);
+	pmk_sim_config_default(&c2);
+	T_ASSERT(pmk_sim_config_parse(&c2, buf, strlen(buf), "f", &d) == 0);
+	T_CHECK(memcmp(&c, &c2, sizeof c) == 0);
+}
+
+static void test_counter_strings(void)
+{
+	pmk_sim_counter_cfg c, c2;
+	pmk_diag d;
+	T_ASSERT(pmk_sim_counter_parse("sim/inst_retired:c=2:e:u", &c, &d) ==
+		 0);
+	T_EQ_INT(c.thresh, 2);
+	T_EQ_INT(c.edge, 1);
+	T_EQ_INT(c.usr, 1);
+	T_EQ_INT(c.os, 0);
+	pmk_sim_counter_decode(pmk_sim_counter_encode(&c), &c2);
+	T_EQ_INT(c2.event, c.event);
+	T_EQ_INT(c2.thresh, 2);
+	T_EQ_INT(c2.edge, 1);
+	T_EQ_INT(pmk_sim_counter_parse("inst_retird", &c, &d), PMK_ENOEVENT);
+	T_EQ_INT(d.column, 1);
+	T_EQ_INT(pmk_sim_counter_parse("cycles:q", &c, &d), PMK_ENOEVENT);
+	T_EQ_INT(d.column, 8);
+}
+
+int main(void)
+{
+	T_RUN(test_stall_cycles_and_stalls);
+	T_RUN(test_threshold_counts_cycles_with_3_or_more);
+	T_RUN(test_speculative_exceeds_nonspeculative);
+	T_RUN(test_privilege_qualification_and_mask);
+	T_RUN(test_skid_spreads_profileme_lands);
+	T_RUN(test_deterministic);
+	T_RUN(test_idealization_switches);
+	T_RUN(test_wrong_path_icache_events);
+	T_RUN(test_config_file);
+	T_RUN(test_counter_strings);
+	return t_done();
+}
