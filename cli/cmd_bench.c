@@ -195,7 +195,7 @@ static int lat_plot(struct common *c, struct series *se, int ns, double ghz)
 		}
 	pmk_level lv[8];
 	int nl = pmk_levels_detect(se[ref].size, se[ref].ns, se[ref].n, 1.15,
-				   1.3, lv, 8);
+				   1.5, lv, 8);
 	for (int l = 0; l + 1 < nl && nm < 8; l++) {
 		double e = pmk_levels_edge(se[ref].size, se[ref].ns, se[ref].n,
 					   &lv[l], &lv[l + 1]);
