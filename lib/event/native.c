@@ -486,9 +486,10 @@ int pmk__native_parse_model(const pmk__model *model, const char *core_pmu,
 					    (int)(nlen - elen - 1), dot + 1,
 					    st.ev->name);
 			}
-			if (add_umask(&st, u, col_event + (int)elen + 1,
-				      nlen - elen - 1, d))
-				return d ? d->code : PMK_EINVAL;
+			int rc = add_umask(&st, u, col_event + (int)elen + 1,
+					   nlen - elen - 1, d);
+			if (rc)
+				return rc;
 		}
 	}
 	if (!st.ev)

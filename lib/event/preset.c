@@ -277,7 +277,7 @@ int pmk__native_foreach_model(const pmk__model *m,
 			      int (*fn)(const pmk_event_info *info, void *arg),
 			      void *arg)
 {
-	char name[PMK_EVENT_NAME_MAX];
+	char name[PMK_EVENT_NAME_MAX], desc[320];
 	pmk_event_info info;
 	int rc;
 
@@ -291,6 +291,11 @@ int pmk__native_foreach_model(const pmk__model *m,
 		if (!e->numask) {
 			snprintf(name, sizeof name, "%s", e->name);
 			info.desc = e->desc;
+			if (e->alias) {
+				snprintf(desc, sizeof desc, "%s (also %s)",
+					 e->desc, e->alias);
+				info.desc = desc;
+			}
 			if ((rc = fn(&info, arg)))
 				return rc;
 			continue;
@@ -299,6 +304,12 @@ int pmk__native_foreach_model(const pmk__model *m,
 			snprintf(name, sizeof name, "%s:%s", e->name,
 				 e->umask[j].name);
 			info.desc = e->umask[j].desc;
+			if (e->alias && e->umask[j].alias) {
+				snprintf(desc, sizeof desc, "%s (also %s.%s)",
+					 e->umask[j].desc, e->alias,
+					 e->umask[j].alias);
+				info.desc = desc;
+			}
 			if ((rc = fn(&info, arg)))
 				return rc;
 		}
