@@ -21,3 +21,5 @@ check "probe: constants lines are #define or comments" sh -c '! grep -vE "^(# |#
 check "probe: svg" grep -q "</svg>" "$T_TMP/p.svg"
 run_pmkit probe --quick --max 1m
 check "probe: table has a level row and memory" sh -c 'echo "$1" | grep -q "^L1" && echo "$1" | grep -q "^memory"' _ "$out"
+run_pmkit probe --quick --max 1m --csv
+check "probe: csv header and memory row" sh -c 'printf "%s\n" "$1" | head -1 | grep -q "^level,type,size_bytes,line_bytes,latency_ns,latency_cycles,declared_size_bytes" && printf "%s\n" "$1" | grep -q "^memory,window,1048576,"' _ "$out"
