@@ -23,3 +23,9 @@ run_pmkit probe --quick --max 1m
 check "probe: table has a level row and memory" sh -c 'echo "$1" | grep -q "^L1" && echo "$1" | grep -q "^memory"' _ "$out"
 run_pmkit probe --quick --max 1m --csv
 check "probe: csv header and memory row" sh -c 'printf "%s\n" "$1" | head -1 | grep -q "^level,type,size_bytes,line_bytes,latency_ns,latency_cycles,declared_size_bytes" && printf "%s\n" "$1" | grep -q "^memory,window,1048576,"' _ "$out"
+# the constants file is a definition file: seed 002's Mem_cat over it
+if "$PMKIT" help metric >/dev/null 2>&1; then
+	(cat "$T_TMP/c.h"; echo "Mem_cat, PAPI_L1_DCA|L1_lat|*|PAPI_L2_DCA|L2_lat|*|+|PAPI_L2_DCM|Mem_lat|*|+") > "$T_TMP/defs"
+	run_pmkit metric check "$T_TMP/defs" --any-names
+	check "probe: constants load as user-event definitions" test "$rc" = 0
+else skip "probe: constants load as user-event definitions" "no 'pmkit metric' in this build"; fi
