@@ -62,7 +62,8 @@ int pmk_bench_pin(int cpu);
 
 /*
  * The core clock in GHz, measured with a chain of dependent integer adds
- * (latency one cycle on every core we know), from the fastest sample;
+ * (latency one cycle on every core we know), from the fastest of 31 samples
+ * of 1 ms (only cfg->cpu is used);
  * `out` (optional) receives the raw statistic of the chain (ns per add).
  */
 double pmk_bench_core_ghz(const pmk_bench_cfg *cfg, pmk_bench_stat *out);
