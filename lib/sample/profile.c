@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "sample/profile.h"
+#include "sample/rec_format.h"
 
 uint64_t pmk__hash64(uint64_t x)
 {
@@ -501,41 +502,20 @@ int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
 int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
 {
 	pmk_rec_reader *r;
+	const void *buf;
+	size_t len;
 	int rc;
 	*pp = NULL;
-	/* Open through the reader for its checks and mapping, then walk the
-	 * mapped bytes. */
+	/* The reader checks the header and maps the file once; the two passes
+	 * walk that mapping. */
 	rc = pmk_rec_reader_open(&r, path, d);
 	if (rc)
 		return rc;
-	{
-		struct stat sb;
-		FILE *f = fopen(path, "rb");
-		void *buf = NULL;
-		size_t len = 0;
-		if (f && fstat(fileno(f), &sb) == 0 && sb.st_size > 0) {
-			len = (size_t)sb.st_size;
-			buf = malloc(len);
-			if (buf && fread(buf, 1, len, f) != len) {
-				free(buf);
-				buf = NULL;
-			}
-		}
-		if (f)
-			fclose(f);
-		pmk_rec_reader_close(r);
-		if (!buf) {
-			pmk_diag_clear(d);
-			if (d)
-				snprintf(d->message, sizeof d->message,
-					 "cannot read '%s'", path);
-			return PMK_EIO;
-		}
-		rc = pmk_profile_load_mem(pp, buf, len, d);
-		free(buf);
-		if (rc && d)
-			snprintf(d->file, sizeof d->file, "%s", path);
-	}
+	pmk__rec_reader_data(r, &buf, &len);
+	rc = pmk_profile_load_mem(pp, buf, len, d);
+	pmk_rec_reader_close(r);
+	if (rc && d)
+		snprintf(d->file, sizeof d->file, "%s", path);
 	return rc;
 }
 

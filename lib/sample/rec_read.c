@@ -166,6 +166,13 @@ void pmk_rec_reader_close(pmk_rec_reader *r)
 	free(r);
 }
 
+void pmk__rec_reader_data(const struct pmk_rec_reader *r, const void **buf,
+			  size_t *len)
+{
+	*buf = r->base;
+	*len = r->len;
+}
+
 uint64_t pmk_rec_reader_truncated(const pmk_rec_reader *r)
 {
 	return r ? r->truncated : 0;
