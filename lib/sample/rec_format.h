@@ -55,4 +55,8 @@ struct pmk_rec_reader;
 void pmk__rec_reader_data(const struct pmk_rec_reader *r, const void **buf,
 			  size_t *len);
 
+/* Skip records of `kind` without decoding them (their size is still
+ * checked). */
+void pmk__rec_reader_skip(struct pmk_rec_reader *r, uint32_t kind);
+
 #endif

@@ -21,6 +21,7 @@ struct pmk_rec_reader {
 	void *map; /* mmap of the file, or NULL */
 	size_t map_len;
 	uint64_t truncated;
+	uint32_t skip_kind; /* 0: none */
 	char producer[64];
 	uint64_t chain[PMK_REC_MAX_CHAIN];
 };
@@ -166,6 +167,11 @@ void pmk_rec_reader_close(pmk_rec_reader *r)
 	free(r);
 }
 
+void pmk__rec_reader_skip(struct pmk_rec_reader *r, uint32_t kind)
+{
+	r->skip_kind = kind;
+}
+
 void pmk__rec_reader_data(const struct pmk_rec_reader *r, const void **buf,
 			  size_t *len)
 {
@@ -218,6 +224,8 @@ int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 			return 0;
 		}
 		r->pos += size;
+		if (kind == r->skip_kind)
+			continue;
 		p = h + 8;
 		n = size - 8;
 		memset(it, 0, sizeof *it);
