@@ -100,8 +100,9 @@ int main(int argc, char **argv)
 			hz = atol(argv[i + 1]);
 	}
 	if (reps < 1 || reps > 64 || secs <= 0 || hz <= 0) {
-		fprintf(stderr, "usage: record_overhead [-r 1..64] [-s SECONDS] "
-				"[-F HZ]\n");
+		fprintf(stderr,
+			"usage: record_overhead [-r 1..64] [-s SECONDS] "
+			"[-F HZ]\n");
 		return 2;
 	}
 	k = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -128,18 +129,19 @@ int main(int argc, char **argv)
 	have_perf = system("perf --version >/dev/null 2>&1") == 0;
 	{
 		char *a_plain[] = {self, "--work", nbuf, NULL};
-		char *a_pm[] = {pmkit, "record", "-q", "-F", hzbuf, "-o", recf,
-				"--", self, "--work", nbuf, NULL};
-		char *a_pf[] = {"perf", "record", "-q", "-F", hzbuf, "-e",
-				"cpu-clock", "-o", perff, "--", self, "--work",
-				nbuf, NULL};
+		char *a_pm[] = {pmkit, "record", "-q", "-F",	 hzbuf, "-o",
+				recf,  "--",	 self, "--work", nbuf,	NULL};
+		char *a_pf[] = {"perf", "record",    "-q", "-F",  hzbuf,
+				"-e",	"cpu-clock", "-o", perff, "--",
+				self,	"--work",    nbuf, NULL};
 		for (int r = 0; r < reps; r++) {
 			plain[r] = run(a_plain, &cplain[r]);
 			pm[r] = run(a_pm, &cpm[r]);
 			pf[r] = have_perf ? run(a_pf, &cpf[r]) : -1;
 			if (plain[r] < 0 || pm[r] < 0) {
-				fprintf(stderr, "record_overhead: a run failed "
-						"(is %s built?)\n",
+				fprintf(stderr,
+					"record_overhead: a run failed "
+					"(is %s built?)\n",
 					pmkit);
 				return 1;
 			}
@@ -154,12 +156,14 @@ int main(int argc, char **argv)
 		double cp = median(cplain, reps), cm = median(cpm, reps);
 		double la[3] = {0, 0, 0};
 		getloadavg(la, 3);
-		printf("record_overhead: %ld iterations, %d interleaved repeats, "
-		       "%ld Hz cpu-clock, medians (load average %.2f)\n",
-		       n, reps, hz, la[0]);
+		printf(
+		    "record_overhead: %ld iterations, %d interleaved repeats, "
+		    "%ld Hz cpu-clock, medians (load average %.2f)\n",
+		    n, reps, hz, la[0]);
 		printf("                 wall        overhead   cpu (incl. "
 		       "recorder)  overhead\n");
-		printf("  plain          %8.4f s             %8.4f s\n", mp, cp);
+		printf("  plain          %8.4f s             %8.4f s\n", mp,
+		       cp);
 		printf("  pmkit record   %8.4f s  %+7.2f %%  %8.4f s  %+7.2f %%"
 		       "   (target: wall <= 3 %%)\n",
 		       mm, 100 * (mm - mp) / mp, cm, 100 * (cm - cp) / cp);

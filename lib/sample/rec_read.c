@@ -137,8 +137,8 @@ int pmk_rec_reader_open(pmk_rec_reader **rp, const char *path, pmk_diag *d)
 		return bad(d, PMK_EFORMAT, 0, "not a regular file");
 	}
 	if (st.st_size > 0) {
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
-			 0);
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+			 MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (m == MAP_FAILED) {
 			close(fd);
 			return bad(d, PMK_EIO, 0, "cannot map the record file");
