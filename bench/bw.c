@@ -31,7 +31,7 @@ int pmk_bw_op_parse(const char *name)
 	return -1;
 }
 
-typedef long long v2 __attribute__((vector_size(16)));
+typedef unsigned long long v2 __attribute__((vector_size(16)));
 
 struct bw_job {
 	enum pmk_bw_op op;
@@ -48,19 +48,19 @@ struct bw_job {
 static int64_t pass(struct bw_job *j)
 {
 	size_t nl = j->size / 64, nv = j->size / sizeof(v2);
-	int *s = (int *)j->src, *d = (int *)j->dst;
+	unsigned *s = (unsigned *)j->src, *d = (unsigned *)j->dst;
 	v2 *vs = (v2 *)j->src, *vd = (v2 *)j->dst;
 	int64_t acc = 0;
 	switch (j->op) {
 	case PMK_BW_RD: {
-		int a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+		unsigned a0 = 0, a1 = 0, a2 = 0, a3 = 0;
 		for (size_t i = 0; i < nl; i++, s += 16) {
 			a0 += s[0];
 			a1 += s[4];
 			a2 += s[8];
 			a3 += s[12];
 		}
-		acc = a0 + a1 + a2 + a3;
+		acc = (int64_t)(a0 + a1 + a2 + a3);
 		break;
 	}
 	case PMK_BW_WR:
@@ -93,7 +93,7 @@ static int64_t pass(struct bw_job *j)
 			e += vs[i + 3];
 		}
 		a += b + c + e;
-		acc = a[0] + a[1];
+		acc = (int64_t)(a[0] + a[1]);
 		break;
 	}
 	case PMK_BW_FWR: {
@@ -125,10 +125,10 @@ static int64_t pass(struct bw_job *j)
 static uint64_t bw_fn(void *arg, uint64_t n)
 {
 	struct bw_job *j = arg;
-	int64_t acc = 0;
+	uint64_t acc = 0;
 	for (uint64_t i = 0; i < n; i++)
-		acc += pass(j);
-	j->sink = acc;
+		acc += (uint64_t)pass(j);
+	j->sink = (int64_t)(acc >> 1);
 	return n;
 }
 

@@ -50,6 +50,9 @@ int cli_parse_u64(const char *s, unsigned long long *out);
 /* Parse a number of a command-line option, or print an error naming the
  * option and return -1. */
 int cli_opt_u64(const char *opt, const char *s, unsigned long long *out);
+/* Load a definition file of user events (--defs FILE, cmd_metric.c); on
+ * failure print the error and return non-zero. */
+int cli_defs_load(const char *path);
 /* Whether stdout/stderr is a terminal (for progress output). */
 int cli_isatty(int fd);
 

@@ -715,6 +715,435 @@ out:
 	return rc;
 }
 
+/* ---- membuf ---- */
+
+typedef struct mb_result {
+	double addie[PMK_MEMBUF_NSIGNALS], exact[PMK_MEMBUF_NSIGNALS];
+	double mean[PMK_MEMBUF_NSIGNALS];
+	uint64_t events[PMK_MEMBUF_NSIGNALS];
+	pmk_membuf_stats st;
+	uint64_t stall;
+} mb_result;
+
+/* Run the requests through the buffer twice, the multiplexer switched to
+ * (wb-hit, read-merge) and then (wb-full, rb-hit). */
+static int mb_run(const pmk_membuf_config *base, const pmk_mem_access *req,
+		  size_t n, mb_result *r)
+{
+	static const int sel[2][2] = {
+	    {PMK_MEMBUF_WB_HIT, PMK_MEMBUF_READ_MERGE},
+	    {PMK_MEMBUF_WB_FULL, PMK_MEMBUF_RB_HIT}};
+	for (int pass = 0; pass < 2; pass++) {
+		pmk_membuf_config c = *base;
+		pmk_membuf *m;
+		int err;
+		c.select[0] = sel[pass][0];
+		c.select[1] = sel[pass][1];
+		m = pmk_membuf_new(&c, &err);
+		if (!m)
+			return err;
+		for (size_t i = 0; i < n; i++) {
+			err = pmk_membuf_access(m, &req[i]);
+			if (err) {
+				pmk_membuf_free(m);
+				return err;
+			}
+		}
+		for (int u = 0; u < 2; u++) {
+			pmk_addie_reading rd;
+			pmk_addie_watch_read(&pmk_membuf_mux(m)->unit[u], &rd);
+			/* an Addie that saw no event reads nothing */
+			r->addie[sel[pass][u]] = rd.events ? rd.addie : NAN;
+			r->mean[sel[pass][u]] = rd.mean;
+		}
+		for (int sg = 0; sg < PMK_MEMBUF_NSIGNALS; sg++) {
+			r->exact[sg] = pmk_membuf_exact(m, sg);
+			r->events[sg] = pmk_membuf_mux(m)->events[sg];
+		}
+		r->st = *pmk_membuf_stats_get(m);
+		r->stall = pmk_membuf_stall(m);
+		pmk_membuf_free(m);
+	}
+	return 0;
+}
+
+static const char *fmt_p(double v, char *buf)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 32, "%.4f", v);
+	return buf;
+}
+
+/* The article's reasoning, with the Addie readings as the only input
+ * (thresholds in docs/addie.md). Read-ahead: on when it raises the read
+ * buffer hit average by 0.05 or more ("the prefetched data is used").
+ * Watermark: from half the buffer, lower it while the write buffer fills
+ * (wb-full above 0.01); raise it while doing so raises the write-buffer hit
+ * average by 0.02 or more without the buffer filling (more merging and
+ * collapsing). */
+static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
+		     size_t n, table *steps, unsigned *wm_out, int *ra_out)
+{
+	pmk_membuf_config c = *base;
+	mb_result r, up;
+	char b0[32], b1[32], b2[32];
+	double off;
+	int err;
+	c.watermark = c.wb_words / 2 ? c.wb_words / 2 : 1;
+	c.read_ahead = 0;
+	if ((err = mb_run(&c, req, n, &r)))
+		return err;
+	off = r.addie[PMK_MEMBUF_RB_HIT];
+	c.read_ahead = 1;
+	if ((err = mb_run(&c, req, n, &up)))
+		return err;
+	*ra_out = up.addie[PMK_MEMBUF_RB_HIT] - off >= 0.05;
+	tbl_row(steps, "%u|off, on|rb-hit|%s, %s|read-ahead %s", c.watermark,
+		fmt_p(off, b0), fmt_p(up.addie[PMK_MEMBUF_RB_HIT], b1),
+		*ra_out ? "on: the prefetched lines are used"
+			: "off: prefetching does not raise the hit average");
+	c.read_ahead = *ra_out;
+	if ((err = mb_run(&c, req, n, &r)))
+		return err;
+	for (int step = 0; step < 8; step++) {
+		double h = r.addie[PMK_MEMBUF_WB_HIT],
+		       f = r.addie[PMK_MEMBUF_WB_FULL];
+		unsigned hi =
+		    c.watermark * 2 > c.wb_words ? c.wb_words : c.watermark * 2;
+		if (isnan(h))
+			h = 0;
+		if (isnan(f))
+			f = 0;
+		if (f > 0.01 && c.watermark > 1) {
+			tbl_row(
+			    steps,
+			    "%u|%s|wb-hit, wb-full|%s, %s|the buffer fills: "
+			    "lower the watermark",
+			    c.watermark, c.read_ahead ? "on" : "off",
+			    fmt_p(h, b0), fmt_p(f, b1));
+			c.watermark /= 2;
+			if ((err = mb_run(&c, req, n, &r)))
+				return err;
+			continue;
+		}
+		if (hi > c.watermark) {
+			pmk_membuf_config c2 = c;
+			double h2, f2;
+			c2.watermark = hi;
+			if ((err = mb_run(&c2, req, n, &up)))
+				return err;
+			h2 = isnan(up.addie[PMK_MEMBUF_WB_HIT])
+				 ? 0
+				 : up.addie[PMK_MEMBUF_WB_HIT];
+			f2 = isnan(up.addie[PMK_MEMBUF_WB_FULL])
+				 ? 0
+				 : up.addie[PMK_MEMBUF_WB_FULL];
+			if (h2 - h >= 0.02 && f2 <= 0.01) {
+				tbl_row(
+				    steps,
+				    "%u|%s|wb-hit, wb-full; wb-hit at %u|%s, "
+				    "%s; %s|writes merge more with a higher "
+				    "watermark: raise it",
+				    c.watermark, c.read_ahead ? "on" : "off",
+				    hi, fmt_p(h, b0), fmt_p(f, b1),
+				    fmt_p(h2, b2));
+				c = c2;
+				r = up;
+				continue;
+			}
+			tbl_row(steps,
+				"%u|%s|wb-hit, wb-full; wb-hit at %u|%s, %s; "
+				"%s|keep: %s",
+				c.watermark, c.read_ahead ? "on" : "off", hi,
+				fmt_p(h, b0), fmt_p(f, b1), fmt_p(h2, b2),
+				f2 > 0.01
+				    ? "a higher watermark fills the buffer"
+				    : "a higher watermark merges little "
+				      "more");
+			break;
+		}
+		tbl_row(steps, "%u|%s|wb-hit, wb-full|%s, %s|keep", c.watermark,
+			c.read_ahead ? "on" : "off", fmt_p(h, b0),
+			fmt_p(f, b1));
+		break;
+	}
+	*wm_out = c.watermark;
+	return 0;
+}
+
+static int mb_sweep_svg(const common *cm, const double *wm, const double *st,
+			int nw)
+{
+	char path[1024];
+	pmk__svg_series s[2] = {
+	    {"read-ahead off", "#1f77b4", wm, st, (size_t)nw, 0},
+	    {"read-ahead on", "#d62728", wm, st + nw, (size_t)nw, 1}};
+	double hi = 0;
+	pmk__svg_chart ch = {.title = "Modelled stall cycles per request vs "
+				      "watermark",
+			     .xlabel = "watermark (words)",
+			     .ylabel = "stall cycles per request"};
+	FILE *f;
+	for (int i = 0; i < 2 * nw; i++)
+		hi = fmax(hi, st[i]);
+	ch.xmin = 0;
+	ch.xmax = wm[nw - 1];
+	ch.ymax = hi * 1.1;
+	f = svg_open(cm, "addie-membuf-sweep.svg", path, sizeof path);
+	if (!f)
+		return -1;
+	return svg_close(f, path, pmk__svg_lines(f, &ch, s, 2));
+}
+
+static int addie_membuf(int argc, char **argv)
+{
+	common cm = {OUT_TEXT, NULL};
+	pmk_membuf_config cfg;
+	unsigned long long v, nreq = 200000, seed = 1;
+	const char *pattern = "mixed", *s;
+	int sweep = 0, pid, err, rc = 0;
+	pmk_mem_access *req;
+	table t[3];
+	char title[3][256];
+	const char *titles[3];
+	pmk_membuf_config_default(&cfg);
+	for (int i = 1; i < argc; i++) {
+		int k = common_opt(&cm, argc, argv, &i);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
+			continue;
+		if (!strcmp(argv[i], "--watermark")) {
+			if (opt_num(argc, argv, &i, 1, 32, &v))
+				return EXIT_USAGE;
+			cfg.watermark = (unsigned)v;
+		} else if (!strcmp(argv[i], "--read-ahead")) {
+			if (opt_value(argc, argv, &i, &s))
+				return EXIT_USAGE;
+			if (!strcmp(s, "on"))
+				cfg.read_ahead = 1;
+			else if (!strcmp(s, "off"))
+				cfg.read_ahead = 0;
+			else {
+				cli_error("'--read-ahead' takes on or off, not "
+					  "'%s'",
+					  s);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "--no-read-around-write")) {
+			cfg.read_around_write = 0;
+		} else if (!strcmp(argv[i], "--pattern")) {
+			if (opt_value(argc, argv, &i, &pattern))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--requests")) {
+			if (opt_num(argc, argv, &i, 1, 100000000, &nreq))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--seed")) {
+			if (opt_num(argc, argv, &i, 0, ~0ull, &seed))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--bits")) {
+			if (opt_num(argc, argv, &i, 4, 16, &v))
+				return EXIT_USAGE;
+			cfg.addie.bits = (unsigned)v;
+		} else if (!strcmp(argv[i], "--rng")) {
+			if (opt_value(argc, argv, &i, &s) ||
+			    parse_rng(s, &cfg.addie.rng))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--sweep")) {
+			sweep = 1;
+		} else if (argv[i][0] == '-') {
+			cli_error("unknown option '%s'", argv[i]);
+			return cli_usage("addie");
+		} else {
+			cli_error("cannot read trace '%s': the simulator trace "
+				  "format is not available in this build",
+				  argv[i]);
+			fprintf(stderr, "hint: use --pattern NAME ('--pattern "
+					"list' lists them)\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (!strcmp(pattern, "list")) {
+		tbl_init(&t[0], "patterns", "pattern,description");
+		for (int p = 0; p < pmk_mempattern_count(); p++)
+			tbl_row(&t[0], "%s|%s", pmk_mempattern_name(p),
+				pmk_mempattern_desc(p));
+		tables_out(t, 1, cm.mode, NULL);
+		tbl_free(&t[0]);
+		return 0;
+	}
+	pid = pmk_mempattern_find(pattern);
+	if (pid < 0) {
+		cli_error("unknown access pattern '%s'", pattern);
+		fprintf(stderr, "hint: 'pmkit addie membuf --pattern list' "
+				"lists them\n");
+		return EXIT_USAGE;
+	}
+	req = calloc(nreq, sizeof *req);
+	if (!req) {
+		cli_error("out of memory");
+		return 1;
+	}
+	pmk_mempattern_generate(pid, seed, req, nreq);
+	if (!sweep) {
+		mb_result r;
+		char b0[32], b1[32], b2[32], b3[32];
+		if ((err = mb_run(&cfg, req, nreq, &r))) {
+			cli_error("membuf: %s", pmk_strerror(err));
+			free(req);
+			return 1;
+		}
+		tbl_init(&t[0], "signals",
+			 "signal,addie,addie_mean,exact,mean_minus_exact,"
+			 "events");
+		for (int sg = 0; sg < PMK_MEMBUF_NSIGNALS; sg++)
+			tbl_row(&t[0], "%s|%s|%s|%s|%s|%llu",
+				pmk_membuf_signal_name(sg),
+				fmt_p(r.addie[sg], b0), fmt_p(r.mean[sg], b3),
+				fmt_p(r.exact[sg], b1),
+				fmt_p(r.mean[sg] - r.exact[sg], b2),
+				(unsigned long long)r.events[sg]);
+		tbl_init(&t[1], "timing",
+			 "requests,reads,writes,cycles,read_stall,write_stall,"
+			 "stall,stall_per_request,dram_reads,dram_writes,"
+			 "prefetches,prefetch_used,merges,collapses,"
+			 "row_hit_ratio");
+		tbl_row(&t[1],
+			"%llu|%llu|%llu|%llu|%llu|%llu|%llu|%.3f|%llu|%llu|"
+			"%llu|%llu|%llu|%llu|%.3f",
+			nreq, (unsigned long long)r.st.reads,
+			(unsigned long long)r.st.writes,
+			(unsigned long long)r.st.cycles,
+			(unsigned long long)r.st.read_stall_cycles,
+			(unsigned long long)r.st.write_stall_cycles,
+			(unsigned long long)r.stall,
+			(double)r.stall / (double)nreq,
+			(unsigned long long)r.st.dram_reads,
+			(unsigned long long)r.st.dram_writes,
+			(unsigned long long)r.st.prefetches,
+			(unsigned long long)r.st.prefetch_used,
+			(unsigned long long)r.st.wb_merges,
+			(unsigned long long)r.st.wb_collapses,
+			(double)r.st.row_hits /
+			    (double)(r.st.row_hits + r.st.row_misses
+					 ? r.st.row_hits + r.st.row_misses
+					 : 1));
+		snprintf(title[0], sizeof title[0],
+			 "pattern %s, %llu requests; watermark %u, read-ahead "
+			 "%s; two %u-bit Addies behind a multiplexer (run 1: "
+			 "wb-hit, read-merge; run 2: wb-full, rb-hit)",
+			 pattern, nreq, cfg.watermark,
+			 cfg.read_ahead ? "on" : "off", cfg.addie.bits);
+		titles[0] = title[0];
+		titles[1] = "modelled time (bus cycles)";
+		tables_out(t, 2, cm.mode, titles);
+		tbl_free(&t[0]);
+		tbl_free(&t[1]);
+		free(req);
+		return 0;
+	}
+	{
+		static const unsigned wms[] = {1,  2,  4,  6,  8,  12,
+					       16, 20, 24, 28, 30, 32};
+		enum { NW = sizeof wms / sizeof wms[0] };
+		double xw[NW], st[2 * NW];
+		uint64_t best = ~0ull;
+		unsigned best_wm = 0, adv_wm = 0;
+		int best_ra = 0, adv_ra = 0;
+		tbl_init(&t[0], "sweep",
+			 "watermark,read_ahead,stall,stall_per_request,"
+			 "read_stall,write_stall,wb_hit,wb_hit_exact,"
+			 "read_merge,read_merge_exact,wb_full,wb_full_exact,"
+			 "rb_hit,rb_hit_exact");
+		for (int ra = 0; ra < 2; ra++) {
+			for (int w = 0; w < NW; w++) {
+				pmk_membuf_config c = cfg;
+				mb_result r;
+				char b[8][32];
+				c.watermark = wms[w];
+				c.read_ahead = ra;
+				if ((err = mb_run(&c, req, nreq, &r))) {
+					cli_error("membuf: %s",
+						  pmk_strerror(err));
+					rc = 1;
+					goto out;
+				}
+				xw[w] = wms[w];
+				st[ra * NW + w] =
+				    (double)r.stall / (double)nreq;
+				if (r.stall < best) {
+					best = r.stall;
+					best_wm = wms[w];
+					best_ra = ra;
+				}
+				tbl_row(
+				    &t[0],
+				    "%u|%s|%llu|%.3f|%llu|%llu|%s|%s|%s|%s|%s|"
+				    "%s|%s|%s",
+				    wms[w], ra ? "on" : "off",
+				    (unsigned long long)r.stall,
+				    (double)r.stall / (double)nreq,
+				    (unsigned long long)r.st.read_stall_cycles,
+				    (unsigned long long)r.st.write_stall_cycles,
+				    fmt_p(r.addie[0], b[0]),
+				    fmt_p(r.exact[0], b[1]),
+				    fmt_p(r.addie[1], b[2]),
+				    fmt_p(r.exact[1], b[3]),
+				    fmt_p(r.addie[2], b[4]),
+				    fmt_p(r.exact[2], b[5]),
+				    fmt_p(r.addie[3], b[6]),
+				    fmt_p(r.exact[3], b[7]));
+			}
+		}
+		tbl_init(&t[1], "advice",
+			 "watermark,read_ahead,readings,value,conclusion");
+		if ((err =
+			 mb_advise(&cfg, req, nreq, &t[1], &adv_wm, &adv_ra))) {
+			cli_error("membuf: %s", pmk_strerror(err));
+			rc = 1;
+			goto out;
+		}
+		tbl_init(&t[2], "best",
+			 "choice,watermark,read_ahead,stall,stall_per_request");
+		tbl_row(&t[2], "least stall|%u|%s|%llu|%.3f", best_wm,
+			best_ra ? "on" : "off", (unsigned long long)best,
+			(double)best / (double)nreq);
+		{
+			pmk_membuf_config c = cfg;
+			mb_result r;
+			c.watermark = adv_wm;
+			c.read_ahead = adv_ra;
+			if ((err = mb_run(&c, req, nreq, &r))) {
+				cli_error("membuf: %s", pmk_strerror(err));
+				rc = 1;
+				goto out;
+			}
+			tbl_row(&t[2], "addie advice|%u|%s|%llu|%.3f", adv_wm,
+				adv_ra ? "on" : "off",
+				(unsigned long long)r.stall,
+				(double)r.stall / (double)nreq);
+		}
+		snprintf(title[0], sizeof title[0],
+			 "pattern %s, %llu requests: every watermark, "
+			 "read-ahead off and on (Addie readings beside the "
+			 "exact ratios)",
+			 pattern, nreq);
+		titles[0] = title[0];
+		titles[1] = "what the Addie readings advise, step by step "
+			    "(the article's reasoning)";
+		titles[2] = "the choice";
+		tables_out(t, 3, cm.mode, titles);
+		if (cm.svg_dir && mb_sweep_svg(&cm, xw, st, NW))
+			rc = 1;
+	out:
+		for (int i = 0; i < 3; i++)
+			tbl_free(&t[i]);
+	}
+	free(req);
+	return rc;
+}
+
 int cmd_addie(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -726,6 +1155,8 @@ int cmd_addie(int argc, char **argv)
 		return addie_figures(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "quality"))
 		return addie_quality(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "membuf"))
+		return addie_membuf(argc - 1, argv + 1);
 	cli_error("unknown addie subcommand '%s'", argv[1]);
 	fprintf(stderr, "hint: use figures, quality or membuf\n");
 	return EXIT_USAGE;

@@ -118,7 +118,14 @@ int cmd_list(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
 			c.json = 1;
-		else if (argv[i][0] == '-') {
+		else if (!strcmp(argv[i], "--defs")) {
+			if (i + 1 >= argc) {
+				cli_error("option '--defs' needs a file");
+				return cli_usage("list");
+			}
+			if (cli_defs_load(argv[++i]))
+				return EXIT_USAGE;
+		} else if (argv[i][0] == '-') {
 			cli_error("unknown option '%s'", argv[i]);
 			return cli_usage("list");
 		} else if (!c.pattern)

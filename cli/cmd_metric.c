@@ -300,6 +300,15 @@ static int check(const struct mopts *o)
 	return rc;
 }
 
+int cli_defs_load(const char *path)
+{
+	pmk_diag d;
+	if (pmk_defs_load(path, &d) == 0)
+		return 0;
+	cli_diag(&d);
+	return -1;
+}
+
 int cmd_metric(int argc, char **argv)
 {
 	struct mopts o;

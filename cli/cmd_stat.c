@@ -27,6 +27,7 @@
 #include "cli/cli.h"
 #include "cli/stat_output.h"
 #include "cli/workload.h"
+#include "lib/backend/backend.h"
 #include "lib/count/eventset.h"
 
 #define MAX_EVENTS 64
@@ -40,6 +41,8 @@ struct opts {
 	int json, all_cpus, per_thread, no_inherit;
 	pid_t pid, tid;
 	char **argv; /* the command, or NULL for the built-in workload */
+	int sim;     /* --sim: count on the simulated core */
+	const char *sim_config, *sim_workload;
 };
 
 struct run {
@@ -70,6 +73,7 @@ struct parse_ctx {
 	struct run *run;
 	const char *list;
 	int failed;
+	int sim;
 };
 
 static int parse_item(const char *item, int column, void *arg)
@@ -81,8 +85,9 @@ static int parse_item(const char *item, int column, void *arg)
 		c->failed = 1;
 		return 1;
 	}
-	if (pmk_event_parse(pmk_target_host(), item, &c->run->ev[c->run->nev],
-			    &d) != 0) {
+	if ((c->sim ? pmk_sim_event_parse(item, &c->run->ev[c->run->nev], &d)
+		    : pmk_event_parse(pmk_target_host(), item,
+				      &c->run->ev[c->run->nev], &d)) != 0) {
 		/* show the whole -e argument with the marker under the
 		 * failing column */
 		if (d.column < 1)
@@ -121,7 +126,7 @@ static const char *const default_hw[] = {"cycles", "instructions", "branches",
 static int build_events(struct opts *o, struct run *r, const char **note)
 {
 	static char note_buf[160];
-	if (o->nlists == 0) {
+	if (o->nlists == 0 && !o->sim) {
 		int hw = hardware_counts();
 		for (size_t i = 0; i < 4; i++)
 			pmk_event_parse(pmk_target_host(), default_sw[i],
@@ -141,8 +146,13 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 		}
 		return 0;
 	}
+	if (o->sim && o->nlists == 0) {
+		for (size_t i = 0; i < 4; i++)
+			pmk_sim_event_parse(default_hw[i], &r->ev[r->nev++], NULL);
+		return 0;
+	}
 	for (int i = 0; i < o->nlists; i++) {
-		struct parse_ctx c = {r, o->lists[i], 0};
+		struct parse_ctx c = {r, o->lists[i], 0, o->sim};
 		pmk_event_list_foreach(o->lists[i], parse_item, &c);
 		if (c.failed)
 			return EXIT_USAGE;
@@ -287,8 +297,11 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	pmk_value *prev = calloc((size_t)r->nev, sizeof *prev);
 	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
 	int status = 0;
+	long sleep_ns = 500 * 1000; /* short first waits: quick commands end quick */
 	for (;;) {
-		struct timespec ts = {0, 10 * 1000 * 1000};
+		struct timespec ts = {0, sleep_ns};
+		if (sleep_ns < 10 * 1000 * 1000)
+			sleep_ns *= 2;
 		if (w && workload_poll(w, &status))
 			break;
 		if (!w && o->argv == NULL && (o->pid || o->tid) &&
@@ -397,6 +410,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "-C") || !strcmp(a, "--cpu")) {
 			NEED_VAL();
 			o->cpus = val;
+		} else if (!strcmp(a, "--defs")) {
+			NEED_VAL();
+			if (cli_defs_load(val))
+				return EXIT_USAGE;
+		} else if (!strcmp(a, "--sim") || !strncmp(a, "--sim=", 6)) {
+			o->sim = 1;
+			if (a[5] == '=')
+				o->sim_config = a + 6;
+		} else if (!strcmp(a, "--workload")) {
+			NEED_VAL();
+			o->sim_workload = val;
 		} else if (!strcmp(a, "--per-thread")) {
 			o->per_thread = 1;
 		} else if (!strcmp(a, "--no-inherit") || !strcmp(a, "-i")) {
@@ -418,6 +442,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return usage_error("--per-thread goes with -p");
 	if (!o->repeat)
 		o->repeat = 1;
+	if (o->sim_workload && !o->sim)
+		return usage_error("--workload goes with --sim");
+	if (o->sim && (o->pid || o->tid || o->all_cpus || o->interval_ms ||
+		       o->per_thread || o->repeat > 1))
+		return usage_error("--sim runs a workload or trace; not with "
+				   "-p, -t, -a, -I, -r or --per-thread");
+	if (o->sim && o->argv && (o->sim_workload || o->argv[1]))
+		return usage_error("--sim takes one TRACE or --workload NAME");
 	if (o->repeat > 1 && (o->pid || o->tid || o->all_cpus || o->interval_ms))
 		return usage_error("-r repeats a command; not with -p, -t, -a or -I");
 	return 0;
@@ -514,6 +546,91 @@ static int open_sets(struct run *r)
 	return 0;
 }
 
+static int print_workload(const char *name, const char *desc, void *arg)
+{
+	(void)desc;
+	(void)arg;
+	printf("%s\n", name);
+	return 0;
+}
+
+/* --sim: the same event set and output, counted on the simulated core
+ * running a workload or trace (sim/be/backend.c). */
+static int stat_sim(struct opts *o, struct run *r, const struct output *out)
+{
+	const char *what = o->argv ? o->argv[0]
+			   : o->sim_workload ? o->sim_workload
+					     : "int-mix";
+	pmk_sim_config cfg;
+	pmk_backend *be = NULL;
+	pmk_eventset *es = NULL;
+	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
+	pmk_value *v = calloc((size_t)r->nev, sizeof *v);
+	struct stat_result res;
+	pmk_diag d;
+	int rc = 1;
+	if (!strcmp(what, "list")) {
+		pmk_workload_foreach(print_workload, NULL);
+		rc = 0;
+		goto out;
+	}
+	pmk_sim_config_default(&cfg);
+	if (o->sim_config && pmk_sim_config_load(&cfg, o->sim_config, &d) < 0) {
+		cli_diag(&d);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!rows || !v || pmk_sim_backend_new(&be, &cfg, what, &d) < 0) {
+		cli_diag(&d);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (pmk_eventset_new(&es, PMK_ES_MULTIPLEX) != 0 ||
+	    pmk_eventset_set_backend(es, be) != 0)
+		goto out;
+	r->set[0] = es;
+	r->nset = 1;
+	for (int i = 0; i < r->nev; i++)
+		if (pmk_eventset_add_event(es, &r->ev[i], &d) < 0) {
+			cli_diag(&d);
+			goto out;
+		}
+	if (pmk_eventset_open(es, &d) != 0) {
+		cli_diag(&d);
+		goto out;
+	}
+	pmk_eventset_start(es);
+	if (pmk_sim_backend_run(be, &d) < 0) {
+		cli_diag(&d);
+		goto out;
+	}
+	pmk_eventset_stop(es);
+	pmk_eventset_read(es, v, r->nev);
+	fill_rows(r, v, rows, 0);
+	memset(&res, 0, sizeof res);
+	res.command = what;
+	res.repeats = 1;
+	res.elapsed_s = (double)pmk_sim_stats_get(pmk_sim_backend_core(be))
+			    ->cycles /
+			(cfg.freq_mhz * 1e6);
+	res.user_s = -1;
+	res.interval_s = -1;
+	res.rows = rows;
+	res.nrows = r->nev;
+	res.note = "simulated core (times are simulated)";
+	emit(out, &res);
+	rc = 0;
+out:
+	pmk_eventset_free(es);
+	r->set[0] = NULL;
+	r->nset = 0;
+	if (be)
+		be->ops->free(be);
+	free(rows);
+	free(v);
+	return rc;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
@@ -539,6 +656,12 @@ int cmd_stat(int argc, char **argv)
 	if (o.outfile && !(out.out = fopen(o.outfile, "w"))) {
 		cli_error("cannot write '%s': %s", o.outfile, strerror(errno));
 		return 1;
+	}
+	if (o.sim) {
+		status = stat_sim(&o, &r, &out);
+		if (out.out != stderr)
+			fclose(out.out);
+		return status;
 	}
 	vals = calloc((size_t)r.nev, sizeof *vals);
 	sum = calloc((size_t)r.nev, sizeof *sum);

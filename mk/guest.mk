@@ -4,11 +4,29 @@
 #   make CROSS=aarch64-linux-gnu- O=build/aarch64 guest-progs
 #                      the guest test programs, tests/guest/prog/g_*.c ->
 #                      $(O)/guest/g_*, each linked with loop.S and libpmkit
-GUEST_PROG_SRC := $(sort $(wildcard tests/guest/prog/g_*.c))
+# g_*.c are test programs (run in the guest), h_*.c helpers of the shell tests
+GUEST_PROG_SRC := $(sort $(wildcard tests/guest/prog/g_*.c tests/guest/prog/h_*.c))
 GUEST_PROG := $(GUEST_PROG_SRC:tests/guest/prog/%.c=$(O)/guest/%)
 # Whole programs in assembly, no C library: tests/guest/prog/w_*.S
 GUEST_WORK_SRC := $(sort $(wildcard tests/guest/prog/w_*.S))
 GUEST_PROG += $(GUEST_WORK_SRC:tests/guest/prog/%.S=$(O)/guest/%)
+
+# GUEST_SYSROOT: arm64 headers and static libraries from Debian (elfutils and
+# its compression libraries; tests/guest/fetch.sh) so that the guest's pmkit
+# has symbols and lines. Configure's own test cannot see them (it links
+# without this directory), so they are declared here.
+ifneq ($(GUEST_SYSROOT),)
+CPPFLAGS += -isystem $(GUEST_SYSROOT)/usr/include
+LDFLAGS  += -L$(GUEST_SYSROOT)/usr/lib/aarch64-linux-gnu
+ifneq ($(wildcard $(GUEST_SYSROOT)/usr/lib/aarch64-linux-gnu/libdw.a),)
+ifneq ($(HAVE_DW),1)
+HAVE_DW  := 1
+CPPFLAGS += -DPMK_HAVE_DW=1
+LDLIBS   += -ldw -lelf
+endif
+LDLIBS   += -lz -llzma -lbz2 -lzstd
+endif
+endif
 
 .PHONY: guest-progs check-guest
 guest-progs: $(GUEST_PROG)

@@ -127,14 +127,17 @@ double pmk_addie_read(const pmk_addie *a);
 /* An Addie with an exact tally beside it, readable mid-run. */
 typedef struct pmk_addie_watch {
 	pmk_addie addie;
-	uint64_t events; /* samples fed */
-	uint64_t ones;	 /* of which 1 */
+	uint64_t events;      /* samples fed */
+	uint64_t ones;	      /* of which 1 */
+	uint64_t counter_sum; /* sum of the counter after each event */
 	char name[32];
 } pmk_addie_watch;
 
 typedef struct pmk_addie_reading {
 	double addie; /* the Addie's probability */
 	double exact; /* ones / events (NaN before the first event) */
+	double mean;  /* the reading averaged over the events (NaN before the
+			 first event) */
 	uint64_t events, ones;
 	uint32_t counter;
 	unsigned bits;

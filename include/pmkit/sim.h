@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pmkit/error.h"
+#include "pmkit/event.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -254,6 +255,17 @@ int pmk_sim_counter_parse(const char *str, pmk_sim_counter_cfg *cfg,
  * config = event | umask << 16 | edge << 48 | inv << 49 | thresh << 52. */
 uint64_t pmk_sim_counter_encode(const pmk_sim_counter_cfg *cfg);
 void pmk_sim_counter_decode(uint64_t config, pmk_sim_counter_cfg *cfg);
+
+/*
+ * An event for the sim backend (pmu "sim", type PMK_TYPE_SIM): a sim event
+ * string as above, or a generic perf name mapped to its sim equivalent
+ * (cycles, instructions, branches, branch-misses, cache-references,
+ * cache-misses, L1-dcache-loads, L1-dcache-load-misses,
+ * L1-icache-load-misses, LLC-loads, LLC-load-misses, dTLB-load-misses,
+ * iTLB-load-misses, stalled-cycles-frontend, stalled-cycles-backend),
+ * optionally followed by :u or :k.
+ */
+int pmk_sim_event_parse(const char *str, pmk_event *ev, pmk_diag *d);
 
 /* ------------------------------------------------------------------ core */
 

@@ -421,8 +421,13 @@ int pmk__defs_compile(pmk_defs *defs, pmk_diag *d)
 		pmk_diag rd;
 		if (!x->active || defs->opts.symbolic)
 			continue;
-		if (c.resolve(x->name, &ev, &rd, c.arg) == 0 &&
-		    ev.kind != PMK_KIND_USER) {
+		int taken;
+		if (c.resolve == pmk__defs_default_resolve)
+			taken = pmk__defs_default_is_event(x->name, c.arg);
+		else
+			taken = c.resolve(x->name, &ev, &rd, c.arg) == 0 &&
+				ev.kind != PMK_KIND_USER;
+		if (taken) {
 			pmk__defs_error(d, PMK_EEXIST, defs, x->file, x->line,
 					x->input, x->col, (int)strlen(x->name),
 					"'%s' is already the name of an event",

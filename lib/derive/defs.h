@@ -92,5 +92,8 @@ int pmk__defs_default_resolve(const char *name, pmk_event *ev, pmk_diag *d,
 void *pmk__defs_resolver_new(const char *model, char *model_out,
 			     size_t model_size, pmk_diag *d, int *rc);
 void pmk__defs_resolver_free(void *arg);
+/* Whether a definition's name is already an event of the default
+ * resolver's target. */
+int pmk__defs_default_is_event(const char *name, void *arg);
 
 #endif

@@ -118,7 +118,7 @@ int pmk_addie_watch_init(pmk_addie_watch *w, const pmk_addie_config *c,
 	rc = pmk_addie_init(&w->addie, c);
 	if (rc)
 		return rc;
-	w->events = w->ones = 0;
+	w->events = w->ones = w->counter_sum = 0;
 	w->name[0] = 0;
 	if (name) {
 		strncpy(w->name, name, sizeof w->name - 1);
@@ -133,12 +133,16 @@ void pmk_addie_watch_feed(pmk_addie_watch *w, int bit)
 	w->events++;
 	w->ones += x;
 	step1(&w->addie, x);
+	w->counter_sum += w->addie.counter;
 }
 
 void pmk_addie_watch_read(const pmk_addie_watch *w, pmk_addie_reading *r)
 {
 	r->addie = pmk_addie_read(&w->addie);
 	r->exact = w->events ? (double)w->ones / (double)w->events : NAN;
+	r->mean = w->events ? (double)w->counter_sum / (double)w->events /
+				  (double)(w->addie.max + 1)
+			    : NAN;
 	r->events = w->events;
 	r->ones = w->ones;
 	r->counter = w->addie.counter;

@@ -198,6 +198,7 @@ static void test_watch_and_mux(void)
 	T_EQ_INT(r.ones, 3000);
 	T_NEAR(r.exact, 0.75, 1e-12);
 	T_NEAR(r.addie, 0.75, 0.1);
+	T_NEAR(r.mean, 0.75, 0.05);
 	T_EQ_STR(w.name, "l1d-hit");
 
 	T_EQ_INT(pmk_addie_mux_init(&m, &c), 0);

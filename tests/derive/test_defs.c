@@ -331,6 +331,32 @@ static void test_runtime_div0(void)
 	pmk_defs_free(defs);
 }
 
+static void test_ops_eval(void)
+{
+	/* leaf0 / leaf1, and malformed programs */
+	pmk_op div[3] = {
+	    {PMK_OP_LEAF, 0, 0}, {PMK_OP_LEAF, 1, 0}, {PMK_OP_DIV, 0, 0}};
+	pmk_op under[2] = {{PMK_OP_LEAF, 0, 0}, {PMK_OP_ADD, 0, 0}};
+	pmk_op badleaf[1] = {{PMK_OP_LEAF, 9, 0}};
+	pmk_op badcode[2] = {{PMK_OP_CONST, 0, 1}, {99, 0, 0}};
+	pmk_op left[2] = {{PMK_OP_CONST, 0, 1}, {PMK_OP_CONST, 0, 2}};
+	double lv[PMK_LEAF_MAX] = {6, 3};
+	unsigned fl;
+	T_NEAR(pmk_ops_eval(div, 3, lv, &fl), 2, 0);
+	T_EQ_INT(fl, 0);
+	lv[1] = 0;
+	T_CHECK(isnan(pmk_ops_eval(div, 3, lv, &fl)));
+	T_EQ_INT(fl, PMK_EVAL_DIV0);
+	lv[1] = NAN;
+	T_CHECK(isnan(pmk_ops_eval(div, 3, lv, &fl)));
+	T_EQ_INT(fl, PMK_EVAL_MISSING);
+	T_CHECK(isnan(pmk_ops_eval(under, 2, lv, NULL)));
+	T_CHECK(isnan(pmk_ops_eval(badleaf, 1, lv, NULL)));
+	T_CHECK(isnan(pmk_ops_eval(badcode, 2, lv, NULL)));
+	T_CHECK(isnan(pmk_ops_eval(left, 2, lv, NULL)));
+	T_NEAR(pmk_ops_eval(NULL, 0, lv, NULL), 6, 0);
+}
+
 static void test_compile_event(void)
 {
 	pmk_diag d;
@@ -552,6 +578,7 @@ int main(void)
 	T_RUN(test_papi_csv);
 	T_RUN(test_errors);
 	T_RUN(test_runtime_div0);
+	T_RUN(test_ops_eval);
 	T_RUN(test_compile_event);
 	T_RUN(test_register);
 	T_RUN(test_include);

@@ -31,7 +31,12 @@ printf '%s\n' "$reason" | grep -v '^guest: missing' | grep .
 echo "guest: kernel $(cat "$G/cache/kernel-package" 2>/dev/null), ready after $(elapsed "$t0") s"
 
 # 2. Cross-build (a build failure is a real failure: pmkit must build here).
-if ! make --no-print-directory -j2 CROSS=$CROSS O=$A all guest-progs >"$G/build.log" 2>&1; then
+sysroot=
+[ -f "$G/cache/sysroot/done" ] && sysroot=GUEST_SYSROOT=$G/cache/sysroot
+# Objects do not depend on flags: rebuild when the sysroot comes or goes.
+[ "$(cat "$A/.guest-sysroot" 2>/dev/null)" = "$sysroot" ] || rm -rf "$A"
+mkdir -p "$A" && echo "$sysroot" >"$A/.guest-sysroot"
+if ! make --no-print-directory -j2 CROSS=$CROSS O=$A $sysroot all guest-progs >"$G/build.log" 2>&1; then
 	tail -30 "$G/build.log"
 	echo "guest: cross-build for aarch64 failed (log: $G/build.log)"
 	echo "guest: 0 passed, 1 failed, 0 skipped"
@@ -47,7 +52,7 @@ cp tests/guest/init.sh "$R/init" && chmod 755 "$R/init"
 cp tests/guest/run-guest.sh "$R/pmk/run-guest.sh"
 cp "$A/pmkit" "$R/pmk/pmkit"
 for f in "$A"/tests/*; do [ -x "$f" ] && cp "$f" "$R/pmk/unit/"; done
-for f in "$A"/guest/g_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
+for f in "$A"/guest/g_* "$A"/guest/h_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
 for f in tests/guest/cases/*.t; do [ -f "$f" ] && cp "$f" "$R/pmk/cases/"; done
 cp tests/support/t.sh "$R/pmk/t.sh"
 [ -d tests/guest/data ] && cp -r tests/guest/data "$R/pmk/data"

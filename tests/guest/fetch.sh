@@ -36,32 +36,53 @@ if [ -n "$need_pkgs" ]; then
 fi
 
 # 2. Guest pieces from the arm64 archive.
-[ -s "$cache/Image" ] && [ -s "$cache/busybox" ] && exit 0
+[ -s "$cache/Image" ] && [ -s "$cache/busybox" ] && [ -f "$cache/sysroot/done" ] && exit 0
 command -v apt-get >/dev/null 2>&1 || missing "apt-get, to download the arm64 kernel and busybox"
 apt="$cache/apt"
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/deb" || exit 77
 # A private apt: the host's sources, arm64 only, state and cache under $apt.
-set -- -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
-	-o Dir::State::Lists="$apt/lists" -o Dir::State::status=/dev/null \
-	-o Dir::Cache="$apt" -o Dir::Cache::archives="$apt/archives" \
-	-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q
+# (Word-split on purpose: the build directory's path must have no blanks.)
+case $apt in *[[:space:]]*) missing "a build directory path without blanks ($apt)" ;; esac
+aptopt="-o APT::Architecture=arm64 -o APT::Architectures::=arm64
+	-o Dir::State::Lists=$apt/lists -o Dir::State::status=/dev/null
+	-o Dir::Cache=$apt -o Dir::Cache::archives=$apt/archives
+	-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q"
+# Optional: static arm64 elfutils (and the compression libraries it needs)
+# for the guest's pmkit, so that its reports have symbols and lines. Kept
+# in $cache/sysroot; when unavailable the guest build goes without.
+sysroot() {
+	[ -f "$cache/sysroot/done" ] && return 0
+	mkdir -p "$apt/dev" && cd "$apt/dev" || return 0
+	rm -f ./*.deb
+	if apt-get $aptopt download libdw-dev libelf-dev zlib1g-dev liblzma-dev \
+		libbz2-dev libzstd-dev >"$apt/dev.log" 2>&1; then
+		rm -rf "$cache/sysroot"
+		for d in ./*.deb; do dpkg-deb -x "$d" "$cache/sysroot" || return 0; done
+		touch "$cache/sysroot/done"
+	else
+		note "no arm64 elfutils (see $apt/dev.log): guest reports will lack symbols"
+	fi
+	rm -f ./*.deb
+	cd "$cache" || exit 77
+}
 if [ ! -f "$apt/updated" ]; then
 	note "fetching the arm64 package lists"
-	apt-get "$@" update >"$apt/update.log" 2>&1 ||
+	apt-get $aptopt update >"$apt/update.log" 2>&1 ||
 		missing "arm64 package lists from the Debian archive (see $apt/update.log)"
 	touch "$apt/updated"
 fi
 # The kernel package's name carries an ABI number that changes with every
 # point release: resolve it through the meta-package, then take the unsigned
 # flavour (same Image, smaller package).
-kpkg=$(apt-cache "$@" depends linux-image-arm64 2>/dev/null |
+[ -s "$cache/Image" ] && [ -s "$cache/busybox" ] && { sysroot; exit 0; }
+kpkg=$(apt-cache $aptopt depends linux-image-arm64 2>/dev/null |
 	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
 kpkg=${kpkg%:arm64}
 [ -n "$kpkg" ] || missing "the arm64 kernel package (linux-image-arm64 has no linux-image-N dependency in the lists)"
 note "kernel package: $kpkg-unsigned"
 cd "$apt/deb" || exit 77
 rm -f ./*.deb
-apt-get "$@" download "$kpkg-unsigned" busybox-static >"$apt/download.log" 2>&1 ||
+apt-get $aptopt download "$kpkg-unsigned" busybox-static >"$apt/download.log" 2>&1 ||
 	missing "download of $kpkg-unsigned and busybox-static (see $apt/download.log)"
 set -- ./linux-image-*.deb
 [ -f "$1" ] || missing "$kpkg-unsigned .deb after download"
@@ -75,4 +96,5 @@ mv x/boot/vmlinuz-* "$cache/Image.tmp" && mv "$cache/Image.tmp" "$cache/Image" &
 	mv x/bin/busybox "$cache/busybox" || exit 77
 echo "$kpkg" >"$cache/kernel-package"
 rm -rf x ./*.deb
+sysroot
 note "cached $(du -h "$cache/Image" | cut -f1) kernel Image and busybox in $cache"

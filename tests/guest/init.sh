@@ -9,6 +9,10 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp TMPDIR=/tmp
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+mkdir -p /etc
+echo 'root:x:0:0:root:/tmp:/bin/sh' >/etc/passwd
+echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd
+printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group
 echo "PMK-GUEST-BEGIN $(uname -r) $(grep -m1 -i 'cpu part' /proc/cpuinfo)"
 sh /pmk/run-guest.sh
 echo "PMK-GUEST-END status=$?"

@@ -10,7 +10,9 @@ cd /tmp || exit 1
 fails=0
 run_one() {
 	name=$1; shift
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout 120 "$@" >/tmp/out 2>&1; rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	f=$(grep -c '^not ok - ' /tmp/out)
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		echo "not ok - $name: exited with status $rc without reporting a failure" >>/tmp/out
@@ -22,6 +24,8 @@ run_one() {
 		*) echo "[$name] # $line" ;;
 		esac
 	done </tmp/out
+	# virtual time: at -icount shift=0, 1 s is 10^9 instructions
+	echo "[$name] # $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
 }
 for t in /pmk/unit/* /pmk/guest/g_*; do
 	[ -x "$t" ] && run_one "$(basename "$t")" "$t"

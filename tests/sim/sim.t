@@ -35,3 +35,18 @@ printf 'PMKTRACE\001\000\000\000\000\000\000\000\017' > "$T_TMP/bad.trace"
 run_pmkit sim run "$T_TMP/bad.trace"
 if [ $rc != 0 ] && printf '%s' "$err" | grep -q "record"; then ok "malformed trace reported"
 else nok "malformed trace" "rc=$rc err=$err"; fi
+
+# pmkit stat --sim: the kernel path's output, counted on the simulated core
+run_pmkit stat --sim -e instructions,cycles,dispatch_stall,dispatch_stall:e -x, --workload pointer-chase:n=5000
+ins=$(printf '%s\n' "$err" | awk -F, '$3=="instructions"{print $1}')
+if [ $rc = 0 ] && [ "$ins" = 5000 ]; then ok "stat --sim counts instructions exactly"
+else nok "stat --sim" "rc=$rc err=$err"; fi
+run_pmkit stat --sim --json -e l1d_miss,l2_miss,br_misp_retired,inst_retired:c=2,dispatch_stall,cycles --workload int-mix:n=100000
+if [ $rc = 0 ] && printf '%s' "$err" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d)' >/dev/null 2>&1; then
+	ok "stat --sim --json parses (6 events multiplexed on 4 counters)"
+else nok "stat --sim json" "rc=$rc err=$err"; fi
+run_pmkit stat --sim --workload list
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -qx miss-load; then ok "stat --sim --workload list"
+else nok "workload list" "rc=$rc"; fi
+run_pmkit stat --sim -e nosuch --workload ilp:n=10
+if [ $rc = 2 ]; then ok "stat --sim bad event exits 2"; else nok "stat --sim bad event" "rc=$rc"; fi

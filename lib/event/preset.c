@@ -1,0 +1,318 @@
+/*
+ * preset.c: PAPI preset names, resolved per PMU model.
+ *
+ * Each model table maps presets to one native or to a small reverse-Polish
+ * formula over natives (tbl.h). With no model, the presets that have a
+ * generic perf equivalent resolve to it (PERF_TYPE_HARDWARE and
+ * PERF_TYPE_HW_CACHE encodings from <linux/perf_event.h>); the others are
+ * "not supported on this target", with the reason. Pure.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/event/native.h"
+#include "lib/event/tbl.h"
+
+/* Every preset this layer knows, with its meaning and, when there is one,
+ * its generic perf formula. */
+static const struct preset {
+	const char *name;
+	const char *desc;
+	const char *generic; /* reverse Polish over generic names, or NULL */
+} presets[] = {
+    {"PAPI_TOT_CYC", "total cycles", "cycles"},
+    {"PAPI_TOT_INS", "instructions completed", "instructions"},
+    {"PAPI_REF_CYC", "reference clock cycles", "ref-cycles"},
+    {"PAPI_BR_INS", "branch instructions", "branches"},
+    {"PAPI_BR_MSP", "conditional branches mispredicted", "branch-misses"},
+    {"PAPI_BR_CN", "conditional branch instructions", NULL},
+    {"PAPI_BR_TKN", "conditional branches taken", NULL},
+    {"PAPI_BR_NTK", "conditional branches not taken", NULL},
+    {"PAPI_BR_UCN", "unconditional branch instructions", NULL},
+    {"PAPI_BR_PRC", "conditional branches correctly predicted", NULL},
+    {"PAPI_L1_DCM", "level 1 data cache misses", "L1-dcache-load-misses"},
+    {"PAPI_L1_ICM", "level 1 instruction cache misses",
+     "L1-icache-load-misses"},
+    {"PAPI_L1_DCA", "level 1 data cache accesses",
+     "L1-dcache-loads L1-dcache-stores +"},
+    {"PAPI_L1_LDM", "level 1 load misses", "L1-dcache-load-misses"},
+    {"PAPI_L2_DCA", "level 2 data cache accesses", NULL},
+    {"PAPI_L2_DCM", "level 2 data cache misses", NULL},
+    {"PAPI_L2_DCR", "level 2 data cache reads", NULL},
+    {"PAPI_L2_ICA", "level 2 instruction cache accesses", NULL},
+    {"PAPI_L2_ICM", "level 2 instruction cache misses", NULL},
+    {"PAPI_L2_TCA", "level 2 total cache accesses", NULL},
+    {"PAPI_L2_TCM", "level 2 total cache misses", NULL},
+    {"PAPI_L3_TCA", "level 3 (last-level) cache accesses", "cache-references"},
+    {"PAPI_L3_TCM", "level 3 (last-level) cache misses", "cache-misses"},
+    {"PAPI_L3_LDM", "level 3 load misses", "LLC-load-misses"},
+    {"PAPI_TLB_DM", "data TLB misses", "dTLB-load-misses dTLB-store-misses +"},
+    {"PAPI_TLB_IM", "instruction TLB misses", "iTLB-load-misses"},
+    {"PAPI_LD_INS", "load instructions", NULL},
+    {"PAPI_SR_INS", "store instructions", NULL},
+    {"PAPI_FP_INS", "floating-point instructions", NULL},
+    {"PAPI_FP_OPS", "floating-point operations", NULL},
+    {"PAPI_SP_OPS", "single-precision floating-point operations", NULL},
+    {"PAPI_DP_OPS", "double-precision floating-point operations", NULL},
+    {"PAPI_STL_ICY", "cycles with no instruction issue",
+     "stalled-cycles-frontend"},
+    {"PAPI_RES_STL", "cycles stalled on any resource",
+     "stalled-cycles-backend"},
+    {"PAPI_MEM_WCY", "cycles stalled waiting for memory", NULL},
+};
+
+/* The generic perf events the fallback formulas use. */
+static const struct generic {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} generics[] = {
+    {"cycles", PMK_TYPE_HARDWARE, 0},
+    {"instructions", PMK_TYPE_HARDWARE, 1},
+    {"cache-references", PMK_TYPE_HARDWARE, 2},
+    {"cache-misses", PMK_TYPE_HARDWARE, 3},
+    {"branches", PMK_TYPE_HARDWARE, 4},
+    {"branch-misses", PMK_TYPE_HARDWARE, 5},
+    {"stalled-cycles-frontend", PMK_TYPE_HARDWARE, 7},
+    {"stalled-cycles-backend", PMK_TYPE_HARDWARE, 8},
+    {"ref-cycles", PMK_TYPE_HARDWARE, 9},
+    /* hardware-cache: cache id | op << 8 | result << 16 */
+    {"L1-dcache-loads", PMK_TYPE_HW_CACHE, 0x00000},
+    {"L1-dcache-load-misses", PMK_TYPE_HW_CACHE, 0x10000},
+    {"L1-dcache-stores", PMK_TYPE_HW_CACHE, 0x00100},
+    {"L1-icache-load-misses", PMK_TYPE_HW_CACHE, 0x10001},
+    {"LLC-load-misses", PMK_TYPE_HW_CACHE, 0x10002},
+    {"dTLB-load-misses", PMK_TYPE_HW_CACHE, 0x10003},
+    {"dTLB-store-misses", PMK_TYPE_HW_CACHE, 0x10103},
+    {"iTLB-load-misses", PMK_TYPE_HW_CACHE, 0x10004},
+};
+
+static const struct preset *find_preset(const char *name)
+{
+	for (int i = 0; i < PMK__N(presets); i++)
+		if (!strcasecmp(name, presets[i].name))
+			return &presets[i];
+	return NULL;
+}
+
+static const pmk__preset_map *find_map(const pmk__model *m, const char *name)
+{
+	for (int i = 0; m && i < m->npreset; i++)
+		if (!strcasecmp(name, m->preset[i].preset))
+			return &m->preset[i];
+	return NULL;
+}
+
+static int leaf_generic(const char *tok, const char *core_pmu, pmk_attr *a)
+{
+	for (int i = 0; i < PMK__N(generics); i++) {
+		if (strcmp(tok, generics[i].name))
+			continue;
+		memset(a, 0, sizeof *a);
+		snprintf(a->pmu, sizeof a->pmu, "%s", core_pmu);
+		snprintf(a->name, sizeof a->name, "%.120s", tok);
+		a->type = generics[i].type;
+		a->config = generics[i].config;
+		return 0;
+	}
+	return PMK_ENOEVENT;
+}
+
+/* Compile a reverse-Polish formula into ev. */
+static int compile(const pmk__model *m, const char *core_pmu, const char *rpn,
+		   const char *preset, int col0, pmk_event *ev, pmk_diag *d)
+{
+	char tok[512];
+	const char *p = rpn;
+	int depth = 0, rc;
+
+	ev->nleaf = 0;
+	ev->nops = 0;
+	while (*p) {
+		size_t len;
+		pmk_op op = {0};
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		len = strcspn(p, " ");
+		if (len >= sizeof tok)
+			return PMK_EINVAL;
+		memcpy(tok, p, len);
+		tok[len] = 0;
+		p += len;
+		if (ev->nops == PMK_OPS_MAX)
+			return PMK_ETOOMANY;
+		if (len == 1 && strchr("+-*/", tok[0])) {
+			if (depth < 2)
+				return PMK_EINVAL;
+			op.code = tok[0] == '+'	  ? PMK_OP_ADD
+				  : tok[0] == '-' ? PMK_OP_SUB
+				  : tok[0] == '*' ? PMK_OP_MUL
+						  : PMK_OP_DIV;
+			depth--;
+		} else if (isdigit((unsigned char)tok[0])) {
+			op.code = PMK_OP_CONST;
+			op.value = strtod(tok, NULL);
+			depth++;
+		} else {
+			pmk_event tmp;
+			if (ev->nleaf == PMK_LEAF_MAX)
+				return PMK_ETOOMANY;
+			memset(&tmp, 0, sizeof tmp);
+			rc = m ? pmk__native_parse_model(m, core_pmu, tok, col0,
+							 &tmp, d)
+			       : leaf_generic(tok, core_pmu, &tmp.leaf[0]);
+			if (rc) {
+				/* a table error, not the user's */
+				char msg[200];
+				snprintf(
+				    msg, sizeof msg,
+				    "preset %s: its mapping '%.100s' does not "
+				    "encode",
+				    preset, tok);
+				if (d) {
+					d->code = PMK_ENOTSUP;
+					d->column = col0;
+					d->length = (int)strlen(preset);
+					snprintf(d->message, sizeof d->message,
+						 "%s", msg);
+					snprintf(d->hint, sizeof d->hint,
+						 "report this as a pmkit bug");
+				}
+				return PMK_ENOTSUP;
+			}
+			ev->leaf[ev->nleaf] = tmp.leaf[0];
+			op.code = PMK_OP_LEAF;
+			op.arg = (uint8_t)ev->nleaf++;
+			depth++;
+		}
+		ev->ops[ev->nops++] = op;
+	}
+	if (depth != 1 || ev->nleaf == 0)
+		return PMK_EINVAL;
+	if (ev->nops == 1)
+		ev->nops = 0; /* a single native: its count is the value */
+	return 0;
+}
+
+int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
+			      const char *name, int col0, pmk_event *ev,
+			      pmk_diag *d)
+{
+	const struct preset *pr;
+	const pmk__preset_map *map;
+	const char *rpn;
+	int rc;
+
+	if (!name || !ev)
+		return PMK_EINVAL;
+	if (!core_pmu)
+		core_pmu = "cpu";
+	pr = find_preset(name);
+	map = find_map(m, name);
+	if (!pr && !map)
+		return PMK_ENOEVENT;
+	rpn = map ? map->rpn : (!m ? pr->generic : NULL);
+	if (!rpn) {
+		if (d) {
+			d->code = PMK_ENOTSUP;
+			d->column = col0;
+			d->length = (int)strlen(name);
+			if (m)
+				snprintf(d->message, sizeof d->message,
+					 "preset %s has no mapping on %s",
+					 pr->name, m->desc);
+			else
+				snprintf(
+				    d->message, sizeof d->message,
+				    "preset %s needs a PMU model table, and "
+				    "this target has none",
+				    pr->name);
+			snprintf(d->hint, sizeof d->hint, "%s",
+				 m ? "count the native events it needs "
+				     "instead (pmkit list)"
+				   : "choose a model (e.g. --model "
+				     "amd64_fam19h_zen4) or count a "
+				     "native or generic event");
+		}
+		return PMK_ENOTSUP;
+	}
+	rc = compile(m, core_pmu, rpn, pr ? pr->name : name, col0, ev, d);
+	if (rc)
+		return rc;
+	snprintf(ev->name, sizeof ev->name, "%s", pr ? pr->name : map->preset);
+	ev->kind = PMK_KIND_PRESET;
+	ev->unit[0] = 0;
+	return 0;
+}
+
+int pmk__preset_foreach_model(const pmk__model *m,
+			      int (*fn)(const pmk_event_info *info, void *arg),
+			      void *arg)
+{
+	for (int i = 0; i < PMK__N(presets); i++) {
+		const pmk__preset_map *map = find_map(m, presets[i].name);
+		char desc[320];
+		pmk_event_info info;
+		int rc;
+		if (m ? !map : !presets[i].generic)
+			continue;
+		snprintf(desc, sizeof desc, "%s = %s", presets[i].desc,
+			 map ? map->rpn : presets[i].generic);
+		info.name = presets[i].name;
+		info.kind = PMK_KIND_PRESET;
+		info.pmu = m ? m->name : "cpu";
+		info.desc = desc;
+		if ((rc = fn(&info, arg)))
+			return rc;
+	}
+	return 0;
+}
+
+int pmk__native_foreach_model(const pmk__model *m,
+			      int (*fn)(const pmk_event_info *info, void *arg),
+			      void *arg)
+{
+	char name[PMK_EVENT_NAME_MAX], desc[320];
+	pmk_event_info info;
+	int rc;
+
+	if (!m)
+		return 0;
+	info.kind = PMK_KIND_NATIVE;
+	info.pmu = m->name;
+	info.name = name;
+	for (int i = 0; i < m->nev; i++) {
+		const pmk__nevent *e = &m->ev[i];
+		if (!e->numask) {
+			snprintf(name, sizeof name, "%s", e->name);
+			info.desc = e->desc;
+			if (e->alias) {
+				snprintf(desc, sizeof desc, "%s (also %s)",
+					 e->desc, e->alias);
+				info.desc = desc;
+			}
+			if ((rc = fn(&info, arg)))
+				return rc;
+			continue;
+		}
+		for (int j = 0; j < e->numask; j++) {
+			snprintf(name, sizeof name, "%s:%s", e->name,
+				 e->umask[j].name);
+			info.desc = e->umask[j].desc;
+			if (e->alias && e->umask[j].alias) {
+				snprintf(desc, sizeof desc, "%s (also %s.%s)",
+					 e->umask[j].desc, e->alias,
+					 e->umask[j].alias);
+				info.desc = desc;
+			}
+			if ((rc = fn(&info, arg)))
+				return rc;
+		}
+	}
+	return 0;
+}
