@@ -780,6 +780,21 @@ int cmd_stat(int argc, char **argv)
 	res.rows = rows;
 	res.nrows = r.nev;
 	res.note = note;
+	{
+		/* say when a group had to be split: its events were then not
+		 * counted over the same time */
+		static char split_note[512];
+		int split = 0;
+		if (r.nset)
+			pmk_eventset_groups(r.set[0], &split);
+		if (split) {
+			snprintf(split_note, sizeof split_note,
+				 "%d group(s) of natives could not be opened together "
+				 "and were split: derived values mix counts from different times%s%s",
+				 split, note ? "; " : "", note ? note : "");
+			res.note = split_note;
+		}
+	}
 	emit(&out, &res);
 out:
 	free_sets(&r);
