@@ -56,6 +56,8 @@ int cli_defs_load(const char *path);
 /* A JSON string (escaped, quoted) and a JSON number (null if not finite). */
 void cli_json_str(FILE *out, const char *s);
 void cli_json_num(FILE *out, double v);
+/* Warn once when PMK_USER_EVENTS_FILE could not be loaded. */
+void cli_defs_env_warn(void);
 /* Whether stdout/stderr is a terminal (for progress output). */
 int cli_isatty(int fd);
 
