@@ -23,6 +23,7 @@
 #define PMKIT_CPISTACK_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pmkit/error.h"
 #include "pmkit/sim.h"
@@ -132,6 +133,18 @@ double pmk_cpistack_error(const pmk_cpistack *s, int method, int ref,
  * total CPI of that method (0..1, or more for a broken stack). */
 double pmk_cpistack_bound(const pmk_cpistack *s, int method, int comp);
 
+/*
+ * SVG pictures of n studies (names[i] labels study i), for the methods in
+ * `mask` (bit 1 << pmk_cpi_method): normalized stacked bars (seed 001's
+ * Figures 1 and 7), and the largest component error against `ref`
+ * (Figure 8). PMK_EIO when writing failed.
+ */
+int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
+			    const char *const *names, int n, unsigned mask);
+int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
+			    const char *const *names, int n, unsigned mask,
+			    int ref);
+
 /* ------------------------------------------------------- real hardware */
 
 /* Top-down level 1 parts, in this order. */
@@ -145,6 +158,30 @@ enum pmk_td_part {
 const char *pmk_td_part_name(int part); /* "frontend_bound", ... */
 /* The definition-file name of a part ("tma_frontend_bound"). */
 const char *pmk_td_metric_name(int part);
+
+/* The built-in copy of metrics/topdown.def. */
+const char *pmk_topdown_text(void);
+
+/*
+ * Top-down level 1 for a PMU model ("skl", "icl", "amd64_fam19h_zen4",
+ * "amd64_fam1ah_zen5", ... as pmk_target_model() names them), from the
+ * built-in definitions. `symbolic` accepts the events without resolving
+ * them on this machine (to evaluate recorded counts). PMK_ENOTSUP when the
+ * model has no definitions.
+ */
+typedef struct pmk_topdown pmk_topdown;
+int pmk_topdown_new(pmk_topdown **t, const char *model, int symbolic,
+		    pmk_diag *d);
+void pmk_topdown_free(pmk_topdown *t);
+/* The base events the four parts need (union, in order of first use):
+ * name, whether it has an encoding here, and its event (NULL if not). */
+int pmk_topdown_event_count(const pmk_topdown *t);
+const char *pmk_topdown_event(const pmk_topdown *t, int i, int *resolved,
+			      const pmk_event **ev);
+/* The four parts (fractions of slots) from the events' values, in the
+ * order above. PMK_EINVAL when a value is missing or a division by zero
+ * made a part NaN. */
+int pmk_topdown_eval(const pmk_topdown *t, const double *values, double *parts);
 
 #ifdef __cplusplus
 }
