@@ -1,7 +1,8 @@
 /*
  * svg.c: the CPI-stack pictures. Stacked bars, one group per workload and
  * one bar per method, each normalized to its total CPI (seed 001's Figures
- * 1 and 7; negative base below the axis, clipped at -100 %), and grouped
+ * 1 and 7; a negative base below the axis; bars clipped to -100 %..+200 %,
+ * with a mark where they were), and grouped
  * bars of the largest component error of each method against a reference
  * (Figure 8). Writes to a stream the caller opened.
  */
@@ -54,10 +55,10 @@ int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 			    const char *const *names, int n, unsigned mask)
 {
 	int list[PMK_CPI_NMETHOD], nm = nmeth(s, n, mask, list);
-	double bw = 16, gap = 18, ml = 60, mt = 40, ph = 300, mb = 120;
+	double bw = 16, gap = 18, ml = 60, mt = 50, ph = 360, mb = 120;
 	double gw = nm * bw + gap, W = ml + n * gw + 170, H = mt + ph + mb;
-	double y0 = mt + ph * 0.5; /* 0 %; +100 % at mt, -100 % at mt+ph */
-	double sc = ph * 0.5;
+	double sc = ph / 3;	 /* pixels per 100 % */
+	double y0 = mt + 2 * sc; /* 0 %; +200 % at mt, -100 % at mt+ph */
 	if (n <= 0 || nm <= 0)
 		return PMK_EINVAL;
 	fprintf(f,
@@ -66,16 +67,17 @@ int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 		"<text x=\"%.0f\" y=\"20\" font-size=\"14\">Normalized CPI "
 		"stacks per method (fraction of total CPI; base below 0 "
-		"is negative)</text>\n",
+		"is negative; bars clipped at -100%% and +200%%, marked "
+		"^)</text>\n",
 		W, H, ml);
-	for (int t = -4; t <= 4; t++) {
-		double y = y0 - t * 0.25 * sc;
+	for (int t = -2; t <= 4; t++) {
+		double y = y0 - t * 0.5 * sc;
 		fprintf(f,
 			"<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"%s\"/><text x=\"%.0f\" y=\"%.1f\" "
 			"text-anchor=\"end\">%d%%</text>\n",
 			ml, ml + n * gw, y, y, t ? "#e5e5e5" : "#000", ml - 4,
-			y + 4, t * 25);
+			y + 4, t * 50);
 	}
 	for (int w = 0; w < n; w++) {
 		double gx = ml + w * gw + gap / 2;
@@ -91,8 +93,9 @@ int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 			for (int k = 0; k < PMK_CPI_NCOMP; k++) {
 				double v = s[w].stack[m][k] / tot, y, h;
 				if (v >= 0) {
-					y = y0 - (up + v) * sc;
-					h = v * sc;
+					double top = up + v > 2 ? 2 : up + v;
+					y = y0 - top * sc;
+					h = (top - (up > 2 ? 2 : up)) * sc;
 					up += v;
 				} else {
 					if (v < -1)
@@ -115,6 +118,11 @@ int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 					pmk_cpi_comp_name(k), s[w].stack[m][k],
 					100 * s[w].stack[m][k] / tot);
 			}
+			if (up > 2)
+				fprintf(f,
+					"<text x=\"%.1f\" y=\"%.1f\" "
+					"font-size=\"10\">^</text>\n",
+					x + 2, mt - 2);
 			fprintf(f,
 				"<text transform=\"translate(%.1f,%.1f) "
 				"rotate(90)\" font-size=\"9\">%s</text>\n",
