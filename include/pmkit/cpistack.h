@@ -129,6 +129,13 @@ int pmk_cpistack_run(const pmk_sim_config *cfg, const char *what, int kind,
 double pmk_cpistack_error(const pmk_cpistack *s, int method, int ref,
 			  double *avg);
 
+/*
+ * The same against the band between the two references: a component
+ * between Sim's and Sim inv's value has no error, else the distance to the
+ * nearer one (where the references disagree, both readings are defensible).
+ */
+double pmk_cpistack_error_band(const pmk_cpistack *s, int method, double *avg);
+
 /* Where a component puts a bound on the gain of removing it: component /
  * total CPI of that method (0..1, or more for a broken stack). */
 double pmk_cpistack_bound(const pmk_cpistack *s, int method, int comp);

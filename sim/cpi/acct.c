@@ -44,8 +44,9 @@ typedef struct fmt_e {
 	uint64_t l1i, l2i, itlb; /* local I-side stall cycles */
 	uint64_t snap, snap2;	 /* chargeable-cycle stamps at dispatch */
 	uint64_t disp_cycle;
+	uint64_t bp, bp2; /* a mispredicted branch's penalty, once known */
 	uint32_t rob_id;
-	uint8_t mispred, closed, dispatched;
+	uint8_t mispred, closed, dispatched, bp_known;
 } fmt_e;
 
 enum { MISP_NONE, MISP_WINDOW, MISP_RESOLVED };
@@ -160,16 +161,25 @@ static void naive_note(pmk_cpi_acct *a, const pmk_sim_uop *u, int k)
 	}
 }
 
-static void misp_finish(pmk_cpi_acct *a)
+/*
+ * The penalty goes to the global counter at the later of the branch's
+ * commit and the refill's end (the paper's "from then on, the global
+ * counter increments until new instructions enter the ROB"). Once the
+ * refill is over the penalty waits in the branch's entry, so a younger
+ * misprediction can start before the older branch commits.
+ */
+static void misp_stop(pmk_cpi_acct *a)
 {
-	/* the penalty goes to the global counter at the later of the branch's
-	 * commit and the refill's end (the paper's "from then on, the global
-	 * counter increments until new instructions enter the ROB") */
-	if (a->misp_stopped && a->misp_committed) {
+	if (a->misp_committed) {
 		a->fmt[PMK_CPI_BRANCH] += a->misp_pen;
 		a->sfmt[PMK_CPI_BRANCH] += a->misp_pen2;
-		a->misp = MISP_NONE;
+	} else {
+		fmt_e *e = ent(a, a->misp_abs);
+		e->bp = a->misp_pen;
+		e->bp2 = a->misp_pen2;
+		e->bp_known = 1;
 	}
+	a->misp = MISP_NONE;
 }
 
 static void on_uop(void *arg, const pmk_sim_uop *u)
@@ -225,9 +235,11 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 		a->fmt[PMK_CPI_L1I] += e->l1i;
 		a->fmt[PMK_CPI_L2I] += e->l2i;
 		a->fmt[PMK_CPI_ITLB] += e->itlb;
-		if (e->mispred && a->misp && a->misp_abs == a->head) {
-			a->misp_committed = 1;
-			misp_finish(a);
+		if (e->mispred && e->bp_known) {
+			a->fmt[PMK_CPI_BRANCH] += e->bp;
+			a->sfmt[PMK_CPI_BRANCH] += e->bp2;
+		} else if (e->mispred && a->misp && a->misp_abs == a->head) {
+			a->misp_committed = 1; /* the refill is not over */
 		}
 		a->head++;
 		return;
@@ -339,7 +351,7 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 		a->misp_pen = a->chg - a->misp_snap;
 		a->misp_pen2 = a->chg2 - a->misp_snap2;
 		a->misp_stopped = 1;
-		misp_finish(a);
+		misp_stop(a);
 	}
 	if (be != PMK_CPI_BASE) {
 		a->fmt[be]++;
@@ -415,7 +427,6 @@ static void fill_base(double *comp, uint64_t cycles)
 
 void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 {
-	fmt_e *o = ent(a, a->open);
 	memset(out, 0, sizeof *out);
 	/* the last block has no closing branch: its counts are on the
 	 * correct path (the run is over) */
@@ -428,16 +439,18 @@ void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 			e->l1i = e->l2i = e->itlb = 0;
 		}
 	}
-	(void)o;
-	if (a->misp && !a->misp_stopped) {
+	/* a misprediction whose refill the run did not see end */
+	if (a->misp) {
 		a->fmt[PMK_CPI_BRANCH] += a->chg - a->misp_snap;
 		a->sfmt[PMK_CPI_BRANCH] += a->chg2 - a->misp_snap2;
 		a->misp = MISP_NONE;
-	} else if (a->misp && a->misp_stopped) {
-		a->fmt[PMK_CPI_BRANCH] += a->misp_pen;
-		a->sfmt[PMK_CPI_BRANCH] += a->misp_pen2;
-		a->misp = MISP_NONE;
 	}
+	/* mispredicted branches still in flight whose refill ended */
+	for (uint64_t i = a->head; i < a->disp; i++)
+		if (ent(a, i)->mispred && ent(a, i)->bp_known) {
+			a->fmt[PMK_CPI_BRANCH] += ent(a, i)->bp;
+			a->sfmt[PMK_CPI_BRANCH] += ent(a, i)->bp2;
+		}
 	out->cycles = a->cycles;
 	out->insns = a->insns;
 	out->overlap_cycles = a->overlap;

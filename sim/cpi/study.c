@@ -275,3 +275,30 @@ double pmk_cpistack_bound(const pmk_cpistack *s, int method, int comp)
 		tot += s->stack[method][k];
 	return tot > 0 ? s->stack[method][comp] / tot : NAN;
 }
+
+double pmk_cpistack_error_band(const pmk_cpistack *s, int method, double *avg)
+{
+	double mx = 0, sum = 0, tot = s->cpi;
+	if (avg)
+		*avg = NAN;
+	if (method < 0 || method >= PMK_CPI_NMETHOD || !s->have[method] ||
+	    !s->have[PMK_CPI_SIM] || !s->have[PMK_CPI_SIM_INV] || !(tot > 0))
+		return NAN;
+	for (int k = 0; k < PMK_CPI_NCOMP; k++) {
+		double a = s->stack[PMK_CPI_SIM][k],
+		       b = s->stack[PMK_CPI_SIM_INV][k];
+		double lo = a < b ? a : b, hi = a < b ? b : a;
+		double v = s->stack[method][k], e = 0;
+		if (v < lo)
+			e = lo - v;
+		else if (v > hi)
+			e = v - hi;
+		e = e / tot * 100;
+		if (e > mx)
+			mx = e;
+		sum += e;
+	}
+	if (avg)
+		*avg = sum / PMK_CPI_NCOMP;
+	return mx;
+}
