@@ -115,6 +115,25 @@ const void *pmk_trace_writer_buffer(const pmk_trace_writer *w, uint64_t *size);
 /* Flush and close; returns PMK_EIO if any write failed. */
 int pmk_trace_finish(pmk_trace_writer *w);
 
+/*
+ * Real programs: valgrind lackey's log (`--tool=lackey --trace-mem=yes
+ * -v -v -v`) fed line by line becomes trace records (sim/trace/lackey.c).
+ * Op classes, registers and branch targets come from decoding the code
+ * bytes with capstone when pmkit was built with it.
+ */
+typedef struct pmk_lackey pmk_lackey;
+typedef struct pmk_lackey_stats {
+	uint64_t instructions, decoded, branches, objects, bad_lines;
+} pmk_lackey_stats;
+/* Whether instruction decoding (capstone) is built in. */
+int pmk_lackey_available(void);
+int pmk_lackey_new(pmk_lackey **l, pmk_trace_writer *w);
+/* One line of the log, without or with its newline. */
+int pmk_lackey_line(pmk_lackey *l, const char *line);
+int pmk_lackey_finish(pmk_lackey *l);
+const pmk_lackey_stats *pmk_lackey_stats_get(const pmk_lackey *l);
+void pmk_lackey_free(pmk_lackey *l);
+
 /* ------------------------------------------------------------- workloads */
 
 typedef struct pmk_workload pmk_workload;
