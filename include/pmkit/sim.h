@@ -329,11 +329,12 @@ typedef struct pmk_sim_cycle {
 
 /* An instruction's lifetime events (pmk_sim_uop.what). */
 enum pmk_sim_uop_event {
-	PMK_SIM_UOP_FETCH = 1,
+	PMK_SIM_UOP_FETCH = 1, /* wrong-path ones too (PMK_SIM_F_WRONG) */
 	PMK_SIM_UOP_DISPATCH,
 	PMK_SIM_UOP_COMMIT,
 	PMK_SIM_UOP_SQUASH,  /* wrong-path instruction thrown away */
-	PMK_SIM_UOP_RESOLVE, /* a mispredicted branch resolved (squash next) */
+	PMK_SIM_UOP_RESOLVE, /* a mispredicted branch resolved; the SQUASH
+			      * events of its younger instructions follow */
 };
 
 /* Miss flags of one instruction (pmk_sim_uop.flags). */

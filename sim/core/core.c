@@ -498,6 +498,8 @@ static void squash(pmk_sim *s)
 {
 	uint32_t kept =
 	    (s->misp_rob + s->cfg.rob_size - s->rob_head) % s->cfg.rob_size + 1;
+	emit_uop(s, PMK_SIM_UOP_RESOLVE, &s->rob[s->misp_rob], NULL,
+		 s->misp_rob);
 	for (uint32_t k = kept; k < s->rob_n; k++) {
 		uint32_t i = (s->rob_head + k) % s->cfg.rob_size;
 		rob_e *r = &s->rob[i];
@@ -844,6 +846,7 @@ static void fetch(pmk_sim *s)
 		if (s->wrong) {
 			nw++;
 			f->pm = pm_tag(s, f);
+			emit_uop(s, PMK_SIM_UOP_FETCH, NULL, f, 0);
 			if (in->taken)
 				break;
 			continue;

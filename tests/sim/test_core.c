@@ -274,6 +274,70 @@ static void test_wrong_path_icache_events(void)
 	stop(&r);
 }
 
+typedef struct life {
+	uint64_t fetch, fetch_wrong, dispatch, commit, squash, resolve;
+	uint64_t last_commit_seq;
+	int order_ok;
+} life;
+
+static void on_uop(void *arg, const pmk_sim_uop *u)
+{
+	life *l = arg;
+	switch (u->what) {
+	case PMK_SIM_UOP_FETCH:
+		l->fetch++;
+		l->fetch_wrong += (u->flags & PMK_SIM_F_WRONG) != 0;
+		break;
+	case PMK_SIM_UOP_DISPATCH:
+		l->dispatch++;
+		break;
+	case PMK_SIM_UOP_COMMIT:
+		l->commit++;
+		if (u->seq < l->last_commit_seq ||
+		    (u->flags & PMK_SIM_F_WRONG) ||
+		    !(u->fetch_cycle < u->dispatch_cycle &&
+		      u->dispatch_cycle < u->issue_cycle &&
+		      u->issue_cycle < u->done_cycle &&
+		      u->done_cycle <= u->cycle))
+			l->order_ok = 0;
+		l->last_commit_seq = u->seq;
+		break;
+	case PMK_SIM_UOP_SQUASH:
+		l->squash++;
+		if (!(u->flags & PMK_SIM_F_WRONG))
+			l->order_ok = 0;
+		break;
+	case PMK_SIM_UOP_RESOLVE:
+		l->resolve++;
+		if (!(u->flags & PMK_SIM_F_MISPRED))
+			l->order_ok = 0;
+		break;
+	}
+}
+
+static void test_instruction_lifetimes(void)
+{
+	/* every fetched instruction retires or is squashed, in order, with
+	 * its stages in time order; one resolve per misprediction */
+	run r;
+	life l;
+	pmk_sim_observer o = {NULL, on_uop, &l};
+	memset(&l, 0, sizeof l);
+	l.order_ok = 1;
+	start(&r, "int-mix:n=20000", NULL);
+	pmk_sim_set_observer(r.sim, &o);
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	const pmk_sim_stats *st = pmk_sim_stats_get(r.sim);
+	T_EQ_U64(l.commit, 20000);
+	T_EQ_U64(l.fetch, l.commit + l.squash);
+	T_EQ_U64(l.fetch_wrong, l.squash);
+	T_EQ_U64(l.resolve, st->mispredicts);
+	T_EQ_U64(l.dispatch, st->dispatched);
+	T_CHECK(l.squash > 0);
+	T_CHECK(l.order_ok);
+	stop(&r);
+}
+
 static void test_config_file(void)
 {
 	pmk_sim_config c;
@@ -349,6 +413,7 @@ int main(void)
 	T_RUN(test_deterministic);
 	T_RUN(test_idealization_switches);
 	T_RUN(test_wrong_path_icache_events);
+	T_RUN(test_instruction_lifetimes);
 	T_RUN(test_config_file);
 	T_RUN(test_counter_strings);
 	return t_done();
