@@ -56,6 +56,7 @@ for f in "$A"/guest/g_* "$A"/guest/h_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f"
 for f in tests/guest/cases/*.t; do [ -f "$f" ] && cp "$f" "$R/pmk/cases/"; done
 cp tests/support/t.sh "$R/pmk/t.sh"
 cp tests/guest/known-failures "$R/pmk/known-failures"
+mkdir -p "$R/pmk/src" && cp tests/guest/prog/*.S "$R/pmk/src/"  # for line numbers
 [ -d metrics ] && cp -r metrics "$R/pmk/metrics"  # read by unit tests through PMK_SRC
 # Same contents, same bytes (fixed times): boots stay instruction-for-instruction identical.
 find "$R" -exec touch -h -d @0 {} +

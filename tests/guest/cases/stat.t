@@ -53,6 +53,12 @@ else
 	nok "stat_not_supported_row" "rc $rc: $(cat "$T_TMP/u.csv") $err"
 fi
 
+# ... and the reason is true here: this machine has a hardware PMU.
+case $why in
+*"no hardware PMU"*) nok "stat_not_supported_reason_true_here" "says '$why' on a machine with $pmu" ;;
+*) ok "stat_not_supported_reason_true_here" ;;
+esac
+
 run_pmkit stat -e instructions:u -x, -o "$T_TMP/x.csv" -- sh -c 'exit 3'
 check "stat_exit_status_passed_on" [ "$rc" = 3 ]
 
