@@ -23,6 +23,16 @@ for args in "" "a" "a b c"; do
 	fi
 done
 
+# Repeats of an exact count: the same mean, and no spread.
+run_pmkit stat -r 3 -e instructions:u -x, -o "$T_TMP/r.csv" -- "$W/w_loop" a
+i=$(csv_value "$T_TMP/r.csv" instructions:u)
+sd=$(csv_field "$T_TMP/r.csv" instructions:u 7)
+if [ "$rc" = 0 ] && [ "$i" = 2000009 ] && awk -v x="$sd" 'BEGIN { exit !(x == 0) }'; then
+	ok "stat_repeats_exact"
+else
+	nok "stat_repeats_exact" "rc $rc: $(cat "$T_TMP/r.csv")"
+fi
+
 run_pmkit stat -e instructions:u --json -o "$T_TMP/j.json" -- "$W/w_loop" a b
 if grep -q '"event":"instructions:u","status":"counted","value":4000009,' "$T_TMP/j.json"; then
 	ok "stat_json_exact"
