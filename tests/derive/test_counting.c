@@ -1,0 +1,88 @@
+/*
+ * test_counting.c: user events in event sets, through the library: seed
+ * 002's counter rule (natives that do not fit together need multiplexing,
+ * else PMK_ENEEDMPX), a user event over software events counted live, and a
+ * division by a zero count flagged, not trapped.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "pmkit.h"
+#include "lib/event/user.h"
+#include "tests/support/t.h"
+
+static void test_counter_limit_needs_multiplexing(void)
+{
+	pmk_eventset *es;
+	pmk_diag d;
+	/* Five distinct raw natives on a PMU with four counters. */
+	setenv("PMK_COUNTERS", "4", 1);
+	pmk__user_clear();
+	T_ASSERT(pmk_defs_load_string("big.def",
+				      "big = r10c0 + r20c0 + r30c0 + r40c0 + "
+				      "r50c0\nsmall = r10c0 / r20c0\n",
+				      &d) == 0);
+	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
+	T_EQ_INT(pmk_eventset_add(es, "big", &d), PMK_ENEEDMPX);
+	T_EQ_INT(pmk_eventset_add(es, "small", &d), 0);
+	pmk_eventset_free(es);
+	T_ASSERT(pmk_eventset_new(&es, PMK_ES_MULTIPLEX) == 0);
+	T_EQ_INT(pmk_eventset_add(es, "big", &d), 0);
+	pmk_eventset_free(es);
+	unsetenv("PMK_COUNTERS");
+	pmk__user_clear();
+}
+
+static void touch_pages(int n)
+{
+	char *p = mmap(NULL, (size_t)n * 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	for (int i = 0; i < n; i++)
+		p[i * 4096] = 1;
+	munmap(p, (size_t)n * 4096);
+}
+
+static void test_user_event_counts_live(void)
+{
+	pmk_eventset *es;
+	pmk_diag d;
+	pmk_value v[4];
+	pmk__user_clear();
+	T_ASSERT(pmk_defs_load_string(
+		     "live.def",
+		     "fpm = page-faults / (task-clock / 1e6)\n"
+		     "zero = page-faults / (task-clock - task-clock)\n",
+		     &d) == 0);
+	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
+	T_EQ_INT(pmk_eventset_add(es, "fpm", &d), 0);
+	T_EQ_INT(pmk_eventset_add(es, "page-faults", &d), 1);
+	T_EQ_INT(pmk_eventset_add(es, "task-clock", &d), 2);
+	T_EQ_INT(pmk_eventset_add(es, "zero", &d), 3);
+	if (pmk_eventset_start(es) != 0) {
+		pmk_eventset_free(es);
+		T_SKIP("software events cannot be opened here");
+	}
+	touch_pages(200);
+	T_EQ_INT(pmk_eventset_stop(es), 0);
+	T_EQ_INT(pmk_eventset_read(es, v, 4), 4);
+	{
+		double want = v[1].value / (v[2].value / 1e6);
+		T_CHECKF(v[1].value >= 200, "page-faults %g", v[1].value);
+		T_CHECKF(fabs(v[0].value - want) <= 0.05 * want,
+			 "fpm %g, page-faults / ms %g", v[0].value, want);
+	}
+	T_CHECK(isnan(v[3].value));
+	T_CHECK(v[3].flags & PMK_VALUE_NAN);
+	pmk_eventset_free(es);
+	pmk__user_clear();
+}
+
+int main(void)
+{
+	T_RUN(test_counter_limit_needs_multiplexing);
+	T_RUN(test_user_event_counts_live);
+	return t_done();
+}
