@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "pmkit.h"
@@ -80,9 +81,52 @@ static void test_user_event_counts_live(void)
 	pmk__user_clear();
 }
 
+struct found {
+	int calls;
+	double fpm, pf;
+};
+
+static int region_cb(const pmk_region_stats *s, void *arg)
+{
+	struct found *f = arg;
+	if (strcmp(s->name, "loop"))
+		return 0;
+	f->calls = (int)s->calls;
+	for (int i = 0; i < s->nevents; i++) {
+		if (!strcmp(s->event_names[i], "fpm2"))
+			f->fpm = s->values[i];
+		if (!strcmp(s->event_names[i], "page-faults"))
+			f->pf = s->values[i];
+	}
+	return 0;
+}
+
+static void test_user_event_in_regions(void)
+{
+	pmk_diag d;
+	struct found f = {0, NAN, NAN};
+	T_ASSERT(pmk_defs_load_string(
+		     "region.def", "fpm2 = page-faults / (task-clock / 1e6)\n",
+		     &d) == 0);
+	if (pmk_region_set_events("fpm2,page-faults", &d) != 0)
+		T_SKIP("region events: %s", d.message);
+	for (int i = 0; i < 3; i++) {
+		T_EQ_INT(pmk_region_begin("loop"), 0);
+		touch_pages(50);
+		T_EQ_INT(pmk_region_end("loop"), 0);
+	}
+	pmk_region_foreach(region_cb, &f);
+	T_EQ_INT(f.calls, 3);
+	T_CHECKF(f.pf >= 150, "page-faults %g", f.pf);
+	T_CHECKF(f.fpm > 0 && isfinite(f.fpm), "fpm2 %g", f.fpm);
+}
+
 int main(void)
 {
+	/* Region results are written at exit: not into the source tree. */
+	setenv("PMK_REGION_OUTPUT", "/dev/null", 1);
 	T_RUN(test_counter_limit_needs_multiplexing);
 	T_RUN(test_user_event_counts_live);
+	T_RUN(test_user_event_in_regions);
 	return t_done();
 }
