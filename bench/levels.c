@@ -65,7 +65,10 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	for (int r = 0; r < nr; r++) {
 		pmk_level *p = &runs[r];
 		int len = p->last - p->first + 1;
-		if (len < MIN_RUN && !(r == nr - 1 && nl == 0))
+		/* a plateau has 3 points and spans half an octave at least */
+		if ((len < MIN_RUN ||
+		     (double)size[p->last] < 1.414 * (double)size[p->first]) &&
+		    !(r == nr - 1 && nl == 0))
 			continue;
 		if (nl > 0 && p->latency_ns < out[nl - 1].latency_ns * jump) {
 			pmk_level *q = &out[nl - 1];
