@@ -297,8 +297,11 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	pmk_value *prev = calloc((size_t)r->nev, sizeof *prev);
 	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
 	int status = 0;
+	long sleep_ns = 500 * 1000; /* short first waits: quick commands end quick */
 	for (;;) {
-		struct timespec ts = {0, 10 * 1000 * 1000};
+		struct timespec ts = {0, sleep_ns};
+		if (sleep_ns < 10 * 1000 * 1000)
+			sleep_ns *= 2;
 		if (w && workload_poll(w, &status))
 			break;
 		if (!w && o->argv == NULL && (o->pid || o->tid) &&

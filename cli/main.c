@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 					  !strcmp(argv[2], "-h"))) {
 				return cli_man_render(name, stdout) ? 1 : 0;
 			}
+			cli_defs_env_warn();
 			rc = c->fn(argc - 1, argv + 1);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
 				cli_error("could not write the output");

@@ -30,6 +30,7 @@ typedef struct pmk_open_opts {
 	unsigned inherit : 1;
 	unsigned start_disabled : 1; /* leaders start disabled (usual) */
 	unsigned enable_on_exec : 1; /* count from the next exec (pmkit stat) */
+	unsigned no_user_reads : 1;  /* never read from user space (rdpmc) */
 } pmk_open_opts;
 
 /* One read of a group: members in the order they were opened. */

@@ -7,14 +7,17 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/backend/backend.h"
 #include "lib/backend/perf_errors.h"
+#include "lib/backend/rdpmc.h"
 
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC (1UL << 3)
@@ -26,12 +29,47 @@ struct kev {
 	int group_fmt;   /* leader: read with PERF_FORMAT_GROUP */
 	int nmemb;       /* leader: members including itself */
 	int memb[PMK_GROUP_MAX];
+	struct perf_event_mmap_page *page; /* self-monitoring: user reads */
 };
 
 struct kernel {
 	struct kev *ev;
 	int n, cap;
+	unsigned long long user_reads; /* reads served without a syscall */
 };
+
+/* User-space reads only make sense for counters of the calling thread on
+ * a hardware PMU (software events are never on a hardware counter). */
+static int want_user_reads(const pmk_attr *a, const pmk_open_opts *o)
+{
+	if (!pmk__rdpmc_supported() || o->scope.pid != 0 || o->scope.cpu != -1 ||
+	    o->inherit || o->no_user_reads)
+		return 0;
+	return a->type != PMK_TYPE_SOFTWARE && a->type != PMK_TYPE_TRACEPOINT &&
+	       a->type != PMK_TYPE_BREAKPOINT;
+}
+
+/* arm64: counters are readable at EL0 only when the event asks (config1
+ * bit 1) and the administrator allows it (kernel.perf_user_access=1). */
+static uint64_t arm64_user_bit(void)
+{
+#if defined(__aarch64__)
+	static int allowed = -1;
+	if (allowed < 0) {
+		FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
+		int v = 0;
+		if (f) {
+			if (fscanf(f, "%d", &v) != 1)
+				v = 0;
+			fclose(f);
+		}
+		allowed = v == 1;
+	}
+	return allowed ? 0x2 : 0;
+#else
+	return 0;
+#endif
+}
 
 static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 		  pmk_diag *d)
@@ -73,8 +111,15 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 		pa.pinned = a->pinned;
 		pa.exclusive = a->exclusive;
 	}
+	if (want_user_reads(a, o))
+		pa.config1 |= arm64_user_bit();
 	fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid, o->scope.cpu,
 			  group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && pa.config1 != a->config1) { /* refused: plain open */
+		pa.config1 = a->config1;
+		fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid,
+				  o->scope.cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0)
 		return pmk__perf_open_error(errno, a, o->scope.pid == -1, d);
 	if (k->n == k->cap) {
@@ -90,6 +135,11 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 	h = k->n++;
 	memset(&k->ev[h], 0, sizeof k->ev[h]);
 	k->ev[h].fd = fd;
+	if (want_user_reads(a, o)) {
+		void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
+			       MAP_SHARED, fd, 0);
+		k->ev[h].page = p == MAP_FAILED ? NULL : p;
+	}
 	if (leader) {
 		leader = &k->ev[o->leader]; /* the array may have moved */
 		k->ev[h].leader = o->leader;
@@ -108,6 +158,9 @@ static int k_close(pmk_backend *be, int h)
 	struct kernel *k = be->priv;
 	if (h < 0 || h >= k->n || k->ev[h].fd < 0)
 		return PMK_EINVAL;
+	if (k->ev[h].page)
+		munmap(k->ev[h].page, (size_t)sysconf(_SC_PAGESIZE));
+	k->ev[h].page = NULL;
 	close(k->ev[h].fd);
 	k->ev[h].fd = -1;
 	return 0;
@@ -175,6 +228,24 @@ static int k_read_group(pmk_backend *be, int leader, pmk_group_read *g)
 	e = &k->ev[leader];
 	g->n = e->nmemb;
 	memcpy(g->handle, e->memb, sizeof(int) * (size_t)e->nmemb);
+	if (e->page) { /* user-space reads, when every member is on a counter */
+		int i;
+		for (i = 0; i < e->nmemb; i++) {
+			uint64_t v[3];
+			struct kev *m = &k->ev[e->memb[i]];
+			if (!m->page || pmk__rdpmc_read(m->page, v) != 0)
+				break;
+			g->value[i] = v[0];
+			if (i == 0) {
+				g->enabled_ns = v[1];
+				g->running_ns = v[2];
+			}
+		}
+		if (i == e->nmemb) {
+			k->user_reads++;
+			return 0;
+		}
+	}
 	if (e->group_fmt) {
 		uint64_t buf[3 + PMK_GROUP_MAX];
 		size_t want = sizeof(uint64_t) * (size_t)(3 + e->nmemb);
@@ -205,7 +276,7 @@ static void k_free(pmk_backend *be)
 	struct kernel *k = be->priv;
 	for (int i = 0; i < k->n; i++)
 		if (k->ev[i].fd >= 0)
-			close(k->ev[i].fd);
+			k_close(be, i);
 	free(k->ev);
 	free(k);
 	free(be);

@@ -268,6 +268,7 @@ static int open_leaf(pmk_eventset *es, struct leaf *l, int leader,
 	o.inherit = (es->flags & PMK_ES_INHERIT) != 0;
 	o.start_disabled = 1;
 	o.enable_on_exec = (es->flags & PMK_ES_ENABLE_ON_EXEC) != 0;
+	o.no_user_reads = (es->flags & PMK_ES_NO_RDPMC) != 0;
 	h = es->be->ops->open(es->be, &l->attr, &o, d);
 	if (h == PMK_EPERM && !l->attr.exclude_kernel) {
 		pmk_diag d2;
@@ -506,6 +507,20 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 	pmk_eval_result r;
 
 	memset(v, 0, sizeof *v);
+	if (ev->status == 0 && ev->ev.nops == 0) {
+		/* the common case: one native, counted all the time */
+		struct leaf *l = &es->leaf[ev->first_leaf];
+		uint64_t run = l->running - l->base_run;
+		uint64_t en = l->enabled - l->base_en;
+		if (run == en) {
+			v->raw = l->raw - l->base_raw;
+			v->value = v->lo = v->hi = (double)v->raw;
+			v->enabled_ns = en;
+			v->running_ns = run;
+			v->running = 1;
+			return;
+		}
+	}
 	if (ev->status) {
 		v->status = ev->status;
 		v->flags = PMK_VALUE_UNSUPPORTED;

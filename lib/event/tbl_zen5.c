@@ -5,10 +5,12 @@
  *
  * Codes from AMD's Processor Programming Reference for family 1Ah model
  * 02h (PPR 57238, "Core Performance Monitor Counters") and AMD's published
- * Zen 5 event list. libpfm4 4.13 has no Zen 5 table, so these are not
- * checked against it; the names follow the Zen 4 table's style. Only
- * events whose encoding is unchanged from Zen 4 in the PPR, plus the
- * branch-redirect event, are listed.
+ * Zen 5 event list (as carried in Linux's tools/perf amdzen5 tables, read
+ * for the facts). libpfm4 4.13 has no Zen 5 table, so these are not
+ * checked against it; the event names follow the Zen 4 table's style.
+ * Differences from Zen 4 that matter: PMCx003's unit mask (bfloat16 is
+ * 0x20, bits 7:5 select precision, "all" is 0x0f), PMCx09F bp_redirects
+ * replaces PMCx096, and op-source has no loop-buffer bit in the list.
  */
 #include "lib/event/tbl.h"
 
@@ -20,8 +22,25 @@ static const pmk__umask flops[] = {
     PMK__U("MULT_FLOPS", 0x02, "multiply flops"),
     PMK__U("DIV_FLOPS", 0x04, "divide and square-root flops"),
     PMK__U("MAC_FLOPS", 0x08, "multiply-accumulate flops (two each)"),
-    PMK__U("BFLOAT_MAC_FLOPS", 0x10, "bfloat16 multiply-accumulate flops"),
-    PMK__UD("ANY", 0x1f, "all SSE/AVX flops"),
+    PMK__UC("BFLOAT16_FLOPS", 0x20, 0, PMK__UM_ALONE, "bfloat16 flops"),
+    PMK__UC("SCALAR_SINGLE_FLOPS", 0x40, 0, PMK__UM_ALONE,
+	    "scalar single-precision flops"),
+    PMK__UC("PACKED_SINGLE_FLOPS", 0x60, 0, PMK__UM_ALONE,
+	    "packed single-precision flops"),
+    PMK__UC("SCALAR_DOUBLE_FLOPS", 0x80, 0, PMK__UM_ALONE,
+	    "scalar double-precision flops"),
+    PMK__UC("PACKED_DOUBLE_FLOPS", 0xa0, 0, PMK__UM_ALONE,
+	    "packed double-precision flops"),
+    PMK__UD("ANY", 0x0f, "all SSE/AVX flops"),
+};
+
+static const pmk__umask fp_width[] = {
+    PMK__U("X87_UOPS_RETIRED", 0x01, "x87 ops retired"),
+    PMK__U("MMX_UOPS_RETIRED", 0x02, "MMX ops retired"),
+    PMK__U("SCALAR_UOPS_RETIRED", 0x04, "scalar FP ops retired"),
+    PMK__U("PACK128_UOPS_RETIRED", 0x08, "128-bit packed FP ops retired"),
+    PMK__U("PACK256_UOPS_RETIRED", 0x10, "256-bit packed FP ops retired"),
+    PMK__U("PACK512_UOPS_RETIRED", 0x20, "512-bit packed FP ops retired"),
 };
 
 static const pmk__umask ls_disp[] = {
@@ -79,9 +98,9 @@ static const pmk__umask l2_stat[] = {
 
 static const pmk__umask l2_g1[] = {
     PMK__U("L2_HW_PF", 0x02, "L2 hardware prefetch requests"),
-    PMK__U("MISC", 0x01, "miscellaneous requests"),
+    PMK__UA("GROUP2", 0x01, "group2",
+	    "non-cacheable requests (second request group)"),
     PMK__U("PREFETCH_L2_CMD", 0x04, "software prefetches to L2"),
-    PMK__U("CHANGE_TO_X", 0x08, "data requests to make a line modifiable"),
     PMK__U("CACHEABLE_IC_READ", 0x10, "instruction cache reads"),
     PMK__U("LS_RD_BLK_C_S", 0x20, "data reads to shared lines"),
     PMK__U("RD_BLK_X", 0x40, "data store requests"),
@@ -95,12 +114,13 @@ static const pmk__umask tlb_flush[] = {
 static const pmk__umask uops_src[] = {
     PMK__UA("DECODER", 0x01, "x86_decoder", "ops from the x86 decoder"),
     PMK__UA("OPCACHE", 0x02, "op_cache", "ops from the op cache"),
-    PMK__UA("LOOP_BUFFER", 0x04, "loop_buffer", "ops from the loop buffer"),
     PMK__UA("ALL", 0x07, "all", "ops dispatched from any source"),
 };
 
 static const pmk__umask redirects[] = {
     PMK__UA("RESYNC", 0x01, "resync", "redirects for pipeline resyncs"),
+    PMK__UA("EX_REDIR", 0x02, "ex_redir",
+	    "redirects for mispredictions found at execution"),
 };
 
 static const pmk__umask slots[] = {
@@ -202,6 +222,8 @@ static const pmk__nevent ev[] = {
 	     "cycles the op queue is empty"),
     PMK__EV("OPS_SOURCE_DISPATCHED_FROM_DECODER", "de_src_op_disp", 0xaa, A, C,
 	    uops_src, "ops dispatched by source"),
+    PMK__EV("RETIRED_FP_OPS_BY_WIDTH", "fp_ops_retired_by_width", 0x08, A, C,
+	    fp_width, "FP ops retired by width"),
     PMK__EV("DISPATCH_STALLS_1", "de_no_dispatch_per_slot", 0x1a0, A, 0, slots,
 	    "dispatch slots left empty, by reason (8 per cycle)"),
     PMK__EV("CYCLES_NO_RETIRE", "ex_no_retire", 0xd6, A, 0, no_retire,

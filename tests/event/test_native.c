@@ -49,6 +49,13 @@ static void test_zen5_slots(void)
 	    0);
 	T_EQ_U64(ev.leaf[0].config, 0xa2d6);
 	T_EQ_STR(ev.leaf[0].pmu, "cpu");
+	/* Zen 5's PMCx003 differs from Zen 4's: "all" is 0x0f */
+	T_EQ_INT(parse("zen5::fp_ret_sse_avx_ops", &ev, &d), 0);
+	T_EQ_U64(ev.leaf[0].config, 0x0f03);
+	T_EQ_INT(parse("zen4::fp_ret_sse_avx_ops", &ev, &d), 0);
+	T_EQ_U64(ev.leaf[0].config, 0x1f03);
+	T_EQ_INT(parse("zen5::bp_redirects.ex_redir", &ev, &d), 0);
+	T_EQ_U64(ev.leaf[0].config, 0x029f);
 }
 
 /* The Intel top-down events on Ice Lake and the SDM-style dotted names. */
