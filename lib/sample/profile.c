@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "sample/profile.h"
+#include "sample/rec_format.h"
 
 uint64_t pmk__hash64(uint64_t x)
 {
@@ -307,6 +308,29 @@ static int stk_eq(void *c, uint32_t i)
 	       !memcmp(x->p->frames + s->first, x->f, x->n * sizeof *x->f);
 }
 
+/* (pid, address, kernel) -> location, exact since every map is known
+ * before the first sample is read. */
+static int loc_of(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
+{
+	uint64_t h = pmk__hash64(a ^ ((uint64_t)pid << 32) ^ (uint64_t)kern);
+	struct ipcache *c = &p->ipc[h & (PMK__IPCACHE - 1)];
+	uint64_t off;
+	int dso, l;
+	if (c->loc && c->ip == a && c->pid == pid && c->kern == (uint32_t)kern)
+		return (int)c->loc - 1;
+	dso = resolve_ip(p, pid, a, kern, &off);
+	if (dso == DSO_UNKNOWN)
+		p->st.unresolved++;
+	l = loc_get(p, dso, off);
+	if (l >= 0) {
+		c->ip = a;
+		c->pid = pid;
+		c->kern = (uint32_t)kern;
+		c->loc = (uint32_t)l + 1;
+	}
+	return l;
+}
+
 static int is_kernel_addr(uint64_t a)
 {
 	return (a >> 63) != 0; /* x86-64 and arm64 kernel half */
@@ -315,15 +339,11 @@ static int is_kernel_addr(uint64_t a)
 static int add_sample(pmk_profile *p, const pmk_sample *s)
 {
 	uint32_t f[PMK_REC_MAX_CHAIN + 1], n = 0;
-	uint64_t off;
-	int leaf, dso;
+	int leaf;
 	int kern = (s->flags & PMK_SAMPLE_KERNEL) != 0;
 	if ((int)s->event >= p->nevents)
 		return PMK_EFORMAT;
-	dso = resolve_ip(p, s->pid, s->ip, kern, &off);
-	if (dso == DSO_UNKNOWN)
-		p->st.unresolved++;
-	leaf = loc_get(p, dso, off);
+	leaf = loc_of(p, s->pid, s->ip, kern);
 	if (leaf < 0)
 		return PMK_ENOMEM;
 	p->loc[leaf].samples[s->event]++;
@@ -336,9 +356,7 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 			uint64_t a = s->chain[i];
 			int k = is_kernel_addr(a);
 			/* callers: look up the call, not the return address */
-			int d =
-			    resolve_ip(p, s->pid, i && a ? a - 1 : a, k, &off);
-			int l = loc_get(p, d, off);
+			int l = loc_of(p, s->pid, i && a ? a - 1 : a, k);
 			if (l < 0)
 				return PMK_ENOMEM;
 			f[n++] = (uint32_t)l;
@@ -415,6 +433,8 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 	rc = pmk_rec_reader_open_mem(&r, buf, len, d);
 	if (rc)
 		return rc;
+	if (!second) /* samples are decoded (and checked) in the second pass */
+		pmk__rec_reader_skip(r, PMK_REC_SAMPLE);
 	while ((rc = pmk_rec_next(r, &it, d)) == 1) {
 		if (!second) {
 			p->st.records++;
@@ -479,10 +499,16 @@ int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
 	*pp = NULL;
 	if (!p)
 		return PMK_ENOMEM;
+	p->ipc = calloc(PMK__IPCACHE, sizeof *p->ipc);
+	if (!p->ipc) {
+		free(p);
+		return PMK_ENOMEM;
+	}
 	p->ndso = 2; /* [kernel], [unknown] */
 	p->capdso = 8;
 	p->dso = calloc(8, sizeof *p->dso);
 	if (!p->dso) {
+		free(p->ipc);
 		free(p);
 		return PMK_ENOMEM;
 	}
@@ -501,41 +527,20 @@ int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
 int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
 {
 	pmk_rec_reader *r;
+	const void *buf;
+	size_t len;
 	int rc;
 	*pp = NULL;
-	/* Open through the reader for its checks and mapping, then walk the
-	 * mapped bytes. */
+	/* The reader checks the header and maps the file once; the two passes
+	 * walk that mapping. */
 	rc = pmk_rec_reader_open(&r, path, d);
 	if (rc)
 		return rc;
-	{
-		struct stat sb;
-		FILE *f = fopen(path, "rb");
-		void *buf = NULL;
-		size_t len = 0;
-		if (f && fstat(fileno(f), &sb) == 0 && sb.st_size > 0) {
-			len = (size_t)sb.st_size;
-			buf = malloc(len);
-			if (buf && fread(buf, 1, len, f) != len) {
-				free(buf);
-				buf = NULL;
-			}
-		}
-		if (f)
-			fclose(f);
-		pmk_rec_reader_close(r);
-		if (!buf) {
-			pmk_diag_clear(d);
-			if (d)
-				snprintf(d->message, sizeof d->message,
-					 "cannot read '%s'", path);
-			return PMK_EIO;
-		}
-		rc = pmk_profile_load_mem(pp, buf, len, d);
-		free(buf);
-		if (rc && d)
-			snprintf(d->file, sizeof d->file, "%s", path);
-	}
+	pmk__rec_reader_data(r, &buf, &len);
+	rc = pmk_profile_load_mem(pp, buf, len, d);
+	pmk_rec_reader_close(r);
+	if (rc && d)
+		snprintf(d->file, sizeof d->file, "%s", path);
 	return rc;
 }
 
@@ -565,6 +570,7 @@ void pmk_profile_free(pmk_profile *p)
 	for (size_t i = 0; i < p->nproc; i++)
 		free(p->proc[i].maps);
 	free(p->proc);
+	free(p->ipc);
 	free(p->loc);
 	free(p->stk);
 	free(p->frames);

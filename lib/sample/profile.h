@@ -57,7 +57,14 @@ struct idx {
 	size_t cap, n;
 };
 
+#define PMK__IPCACHE 65536u
+struct ipcache {
+	uint64_t ip;
+	uint32_t pid, kern, loc; /* loc: index+1, 0 empty */
+};
+
 struct pmk_profile {
+	struct ipcache *ipc;
 	int nevents;
 	pmk_rec_event ev[PMK_REC_MAX_EVENTS];
 	pmk_profile_stats st;

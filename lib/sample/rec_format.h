@@ -10,6 +10,7 @@
 #define PMK_REC_FORMAT_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 
 #define PMK__REC_MAGIC	  "PMKITREC"
@@ -48,5 +49,14 @@ static inline uint64_t pmk__get64(const uint8_t *p)
 {
 	return (uint64_t)pmk__get32(p) | (uint64_t)pmk__get32(p + 4) << 32;
 }
+
+struct pmk_rec_reader;
+/* The bytes a reader reads (its mapping of the file). */
+void pmk__rec_reader_data(const struct pmk_rec_reader *r, const void **buf,
+			  size_t *len);
+
+/* Skip records of `kind` without decoding them (their size is still
+ * checked). */
+void pmk__rec_reader_skip(struct pmk_rec_reader *r, uint32_t kind);
 
 #endif

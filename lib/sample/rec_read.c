@@ -21,6 +21,7 @@ struct pmk_rec_reader {
 	void *map; /* mmap of the file, or NULL */
 	size_t map_len;
 	uint64_t truncated;
+	uint32_t skip_kind; /* 0: none */
 	char producer[64];
 	uint64_t chain[PMK_REC_MAX_CHAIN];
 };
@@ -136,8 +137,8 @@ int pmk_rec_reader_open(pmk_rec_reader **rp, const char *path, pmk_diag *d)
 		return bad(d, PMK_EFORMAT, 0, "not a regular file");
 	}
 	if (st.st_size > 0) {
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
-			 0);
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+			 MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (m == MAP_FAILED) {
 			close(fd);
 			return bad(d, PMK_EIO, 0, "cannot map the record file");
@@ -164,6 +165,18 @@ void pmk_rec_reader_close(pmk_rec_reader *r)
 	if (r->map)
 		munmap(r->map, r->map_len);
 	free(r);
+}
+
+void pmk__rec_reader_skip(struct pmk_rec_reader *r, uint32_t kind)
+{
+	r->skip_kind = kind;
+}
+
+void pmk__rec_reader_data(const struct pmk_rec_reader *r, const void **buf,
+			  size_t *len)
+{
+	*buf = r->base;
+	*len = r->len;
 }
 
 uint64_t pmk_rec_reader_truncated(const pmk_rec_reader *r)
@@ -211,6 +224,8 @@ int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 			return 0;
 		}
 		r->pos += size;
+		if (kind == r->skip_kind)
+			continue;
 		p = h + 8;
 		n = size - 8;
 		memset(it, 0, sizeof *it);

@@ -198,3 +198,19 @@ run_pmkit report -i bad.rec
 check "corrupted record size: error naming the byte offset" sh -c "[ $rc = 2 ] && printf '%s' \"\$1\" | grep -q 'at byte'" _ "$err"
 run_pmkit report -i nonexistent.rec
 check "missing file: status 1 and a hint" sh -c "[ $rc = 1 ] && printf '%s' \"\$1\" | grep -q 'hint'" _ "$err"
+
+# --- attach to a running process (-p), and all CPUs (-a)
+./prog 0.4 & wp=$!
+sleep 0.05
+run_pmkit record -q -p "$wp" -o attach.rec
+wait $wp 2>/dev/null
+check "record -p stops when the process exits" [ "$rc" = 0 ]
+run_pmkit report -i attach.rec
+check "record -p: samples resolved through the maps read from /proc" sh -c "printf '%s\n' \"\$1\" | grep -Eq ' hot +prog\$'" _ "$out"
+run_pmkit record -q -a -o all.rec -- ./prog 0.1
+if [ "$rc" = 0 ]; then
+	run_pmkit report -i all.rec
+	check "record -a: the command's functions are among the samples" sh -c "printf '%s\n' \"\$1\" | grep -Eq ' hot +prog\$'" _ "$out"
+else
+	skip "record -a" "not permitted here: $(printf '%s' "$err" | head -1)"
+fi
