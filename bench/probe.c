@@ -248,51 +248,14 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	 * cost of a miss). A TLB step is not a cache: it is absent from the
 	 * window curve by construction. */
 	for (int l = 0; l + 1 < nl && !p->tlb_reach_bytes; l++) {
-		int a = lv[l].first, b = lv[l].last, use[MAXPTS], nu = 0;
-		double best_sse = INFINITY, best_e = 0, best_m = 0, gap = 0;
-		/* only clean points of the plateau: within 5 % of its latency
-		 */
-		for (int i = a; i <= b; i++)
-			if (p->lat_window[i] <= lv[l].latency_ns * 1.05) {
-				use[nu++] = i;
-				gap =
-				    fmax(gap, p->lat_all[i] - p->lat_window[i]);
-			}
-		if (nu < 5)
-			continue;
-		for (double e = 4; e <= (double)p->sizes[use[nu - 1]] / 4096;
-		     e += 1) {
-			double sxx = 0, sxy = 0, sse = 0, m;
-			for (int k = 0; k < nu; k++) {
-				int i = use[k];
-				double x = 1 - e * 4096 / (double)p->sizes[i];
-				double y = p->lat_all[i] - p->lat_window[i];
-				x = x > 0 ? x : 0;
-				sxx += x * x, sxy += x * y;
-			}
-			if (sxx <= 0)
-				continue;
-			m = sxy / sxx;
-			for (int k = 0; k < nu; k++) {
-				int i = use[k];
-				double x = 1 - e * 4096 / (double)p->sizes[i];
-				double y = p->lat_all[i] - p->lat_window[i];
-				x = x > 0 ? x : 0;
-				sse += (y - m * x) * (y - m * x);
-			}
-			if (sse < best_sse)
-				best_sse = sse, best_e = e, best_m = m;
-		}
-		/* a real step: a miss costs more than a quarter of the level's
-		 * latency, and the curves are well apart somewhere */
-		if (best_e > 0 && best_m > 0.25 * lv[l].latency_ns &&
-		    gap > 0.1 * lv[l].latency_ns) {
-			p->tlb_reach_bytes = (size_t)best_e * 4096;
-			p->tlb_miss_ns = best_m;
-			p->tlb_miss_cycles = best_m * p->ghz;
+		double e, m;
+		if (pmk_tlb_fit(p->sizes, p->lat_window, p->lat_all, p->npts,
+				&lv[l], &e, &m) == 1) {
+			p->tlb_reach_bytes = (size_t)e * 4096;
+			p->tlb_miss_ns = m;
+			p->tlb_miss_cycles = m * p->ghz;
 		}
 	}
-
 	free(sm);
 
 	/* line size: two loads per random block; free second load = same line
@@ -342,9 +305,11 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 			p->mem_bw_mb_s = r.mb_s_median;
 	}
 
-	/* branch misprediction and FP latencies */
+	/* branch misprediction and FP latencies: many short samples */
 	{
 		double rnd, sorted, fp[4];
+		cfg.sample_ms = 1;
+		cfg.samples = 15;
 		step(&c, "branch misprediction", 1);
 		if ((rc = pmk__bench_branch(&cfg, &rnd, &sorted)))
 			return rc;
@@ -357,6 +322,26 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		p->fp_mul_cycles = fp[1] * p->ghz;
 		p->fp_div_cycles = fp[2] * p->ghz;
 		p->fp_sqrt_cycles = fp[3] * p->ghz;
+	}
+	/* the clock again: a busy machine can only make the chain slower,
+	 * so the faster of the two readings is the better one */
+	{
+		pmk_bench_cfg ck = cfg;
+		double g;
+		ck.sample_ms = 1;
+		ck.samples = 31;
+		g = pmk_bench_core_ghz(&ck, NULL);
+		if (g > p->ghz) {
+			double r = g / p->ghz;
+			p->ghz = g;
+			for (int l = 0; l < p->nlevels; l++)
+				p->lv[l].latency_cycles *= r;
+			p->mem_cycles *= r;
+			p->tlb_miss_cycles *= r;
+			p->br_miss_cycles *= r;
+			p->fp_add_cycles *= r, p->fp_mul_cycles *= r;
+			p->fp_div_cycles *= r, p->fp_sqrt_cycles *= r;
+		}
 	}
 	step(&c, "done", 0);
 	p->seconds = (double)(pmk_bench_now_ns() - t0) / 1e9;
