@@ -65,9 +65,9 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	for (int r = 0; r < nr; r++) {
 		pmk_level *p = &runs[r];
 		int len = p->last - p->first + 1;
-		/* a plateau has 3 points and spans half an octave at least */
+		/* a plateau has 3 points and spans 3/4 of an octave at least */
 		if ((len < MIN_RUN ||
-		     (double)size[p->last] < 1.414 * (double)size[p->first]) &&
+		     (double)size[p->last] < 1.68 * (double)size[p->first]) &&
 		    !(r == nr - 1 && nl == 0))
 			continue;
 		if (nl > 0 && p->latency_ns < out[nl - 1].latency_ns * jump) {
