@@ -84,6 +84,7 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	/* A curve that ends in a short run well above the last plateau
 	 * still has a slower level beyond: keep its last point as memory. */
 	if (nl > 0 && nl < max && runs[nr - 1].last > out[nl - 1].last &&
+	    runs[nr - 1].last > runs[nr - 1].first &&
 	    runs[nr - 1].latency_ns >= out[nl - 1].latency_ns * jump) {
 		out[nl] = runs[nr - 1];
 		nl++;
