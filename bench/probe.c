@@ -90,7 +90,7 @@ static int curves(pmk_probe *p, int passes, const pmk_bench_cfg *cfg,
 }
 
 /* The capacity for an interpolated edge `x`: the nearest 2^k or 3 * 2^k
- * when one lies within 7 % (the grid is 9-12 % apart at 8 points per
+ * when one lies within 10 % (the grid is 9-12 % apart at 8 points per
  * octave, and caches come in those sizes), else the grid point nearest to
  * `x` in log scale. */
 static size_t nearest_grid(const size_t *s, int n, double x);
@@ -99,7 +99,7 @@ static size_t nearest(const size_t *s, int n, double x)
 	for (int k = 10; k < 40; k++) {
 		double c[2] = {exp2(k), 3 * exp2(k - 1)};
 		for (int j = 0; j < 2; j++)
-			if (fabs(log(x / c[j])) < log(1.07))
+			if (fabs(log(x / c[j])) < log(1.10))
 				return (size_t)c[j];
 	}
 	return nearest_grid(s, n, x);
