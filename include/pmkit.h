@@ -14,6 +14,7 @@
  *   pmkit/sim.h     the simulated core (trace, model, PMU) as a backend
  *   pmkit/addie.h   the Addie stochastic monitor, DRAM buffer model
  *   pmkit/bench.h   microbenchmarks, timing harness, machine probe
+ *   pmkit/cpistack.h CPI stacks (simulated core), top-down level 1
  */
 #ifndef PMKIT_H
 #define PMKIT_H
@@ -28,5 +29,6 @@
 #include "pmkit/sim.h"
 #include "pmkit/addie.h"
 #include "pmkit/bench.h"
+#include "pmkit/cpistack.h"
 
 #endif

@@ -1,0 +1,481 @@
+/*
+ * acct.c: the CPI-stack accountants, watching one run of the simulated core.
+ *
+ * All of them listen to the same observer callbacks: per-instruction events
+ * (fetch, dispatch, commit, squash) and, at the end of each cycle, the
+ * cycle's signals. Each cycle is charged by each method to at most one
+ * component; base is what is left.
+ *
+ * FMT (front-end miss event table, Eyerman et al.): a circular table with
+ * one entry per correct-path branch in flight, in fetch order. The newest
+ * entry is the one at the fetch pointer: it collects the I-side stall
+ * cycles (L1I, L2I, I-TLB) of the block being fetched, and the branch that
+ * ends the block closes it (the fetch pointer moves to a fresh entry).
+ * Dispatching a branch moves the dispatch tail over its entry and records
+ * its ROB id; from then on the entry's branch-penalty counter counts the
+ * cycles the branch spends in the window. A misprediction's resolution
+ * clears the entries after the mispredicted branch (wrong-path counts are
+ * lost, as they must be); the mispredicted branch keeps counting until the
+ * first correct-path instruction enters the ROB. At commit (dispatch
+ * head) the entry's I-side counters go to the global ones, and its branch
+ * counter too when the mispredict bit is set.
+ *
+ * Back end: a cycle in which the ROB is full and its head is blocked by an
+ * L1D, L2D or D-TLB miss or a long-latency unit is charged to that cause.
+ * Such a cycle is charged to nothing else (front-end and branch counting
+ * pause), following interval analysis. A correct-path I-side stall cycle is
+ * charged to the I-side only, so that a miss on the refill path after a
+ * misprediction is not also counted as branch penalty.
+ *
+ * Only correct-path branches are entered in the table here: the core does
+ * not report wrong-path fetches one by one, and every count a wrong-path
+ * entry could hold is discarded at the resolution anyway (the table needs
+ * room for them in hardware). Branch counters are kept as a stamp of a
+ * running count of chargeable cycles, which gives each entry exactly the
+ * value of a per-entry counter incremented every such cycle.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmkit/cpistack.h"
+
+typedef struct fmt_e {
+	uint64_t seq;		 /* the branch closing this entry */
+	uint64_t l1i, l2i, itlb; /* local I-side stall cycles */
+	uint64_t snap, snap2;	 /* chargeable-cycle stamps at dispatch */
+	uint64_t disp_cycle;
+	uint64_t bp, bp2; /* a mispredicted branch's penalty, once known */
+	uint32_t rob_id;
+	uint8_t mispred, closed, dispatched, bp_known;
+} fmt_e;
+
+enum { MISP_NONE, MISP_WINDOW, MISP_RESOLVED };
+
+struct pmk_cpi_acct {
+	pmk_sim_config cfg;
+	fmt_e *t;
+	uint64_t cap;		   /* power of two */
+	uint64_t head, disp, open; /* absolute indices */
+	uint64_t chg, chg2;	   /* chargeable cycles: FMT, sFMT */
+	uint64_t cycles, insns, overlap;
+	/* the mispredicted branch in flight */
+	int misp;
+	uint64_t misp_abs, misp_snap, misp_snap2, misp_pen, misp_pen2;
+	int misp_stopped, misp_committed;
+	/* per-cycle dispatch bookkeeping */
+	uint64_t disp_this_cycle_from;
+	/* global counters */
+	uint64_t fmt[PMK_CPI_NCOMP], sfmt[PMK_CPI_NCOMP], p5[PMK_CPI_NCOMP];
+	/* what each ROB slot holds (from dispatch), and the head's slot */
+	struct slot {
+		uint64_t issue;
+		uint16_t flags;
+	} * rob;
+	uint32_t rob_head;
+	/* POWER5: what an empty ROB waits on */
+	int p5_reason;
+	/* naive event counts [0] all, [1] committed; long-latency penalty
+	 * sums in cycles */
+	uint64_t ev[2][PMK_CPI_NCOMP];
+	uint64_t ll_pen[2];
+	int spec_override;
+	uint64_t spec_ev[PMK_CPI_NCOMP];
+};
+
+static fmt_e *ent(pmk_cpi_acct *a, uint64_t abs)
+{
+	return &a->t[abs & (a->cap - 1)];
+}
+
+int pmk_cpi_acct_new(pmk_cpi_acct **out, const pmk_sim_config *cfg)
+{
+	pmk_cpi_acct *a = calloc(1, sizeof *a);
+	uint64_t need, cap = 16;
+	*out = NULL;
+	if (!a)
+		return PMK_ENOMEM;
+	a->cfg = *cfg;
+	/* every instruction in the ROB and the front-end queue could be a
+	 * branch, plus the open entry */
+	need = (uint64_t)cfg->rob_size +
+	       (uint64_t)cfg->fe_depth * cfg->fetch_width + cfg->fetch_width +
+	       8;
+	while (cap < need)
+		cap <<= 1;
+	a->cap = cap;
+	a->t = calloc(cap, sizeof *a->t);
+	if (!a->t) {
+		free(a);
+		return PMK_ENOMEM;
+	}
+	a->rob = calloc(cfg->rob_size ? cfg->rob_size : 1, sizeof *a->rob);
+	if (!a->rob) {
+		free(a->t);
+		free(a);
+		return PMK_ENOMEM;
+	}
+	a->p5_reason = PMK_CPI_BASE;
+	*out = a;
+	return 0;
+}
+
+void pmk_cpi_acct_free(pmk_cpi_acct *a)
+{
+	if (!a)
+		return;
+	free(a->t);
+	free(a->rob);
+	free(a);
+}
+
+static int is_longlat(int op)
+{
+	return op == PMK_SIM_OP_IMUL || op == PMK_SIM_OP_FDIV;
+}
+
+/* Naive counts of one instruction's events; k = 0 all, 1 committed. */
+static void naive_note(pmk_cpi_acct *a, const pmk_sim_uop *u, int k)
+{
+	uint16_t f = u->flags;
+	int load = u->op == PMK_SIM_OP_LOAD;
+	if (f & PMK_SIM_F_L1I_MISS)
+		a->ev[k][PMK_CPI_L1I]++;
+	if (f & PMK_SIM_F_L2I_MISS)
+		a->ev[k][PMK_CPI_L2I]++;
+	if (f & PMK_SIM_F_ITLB_MISS)
+		a->ev[k][PMK_CPI_ITLB]++;
+	if (load && (f & PMK_SIM_F_L1D_MISS))
+		a->ev[k][PMK_CPI_L1D]++;
+	if (load && (f & PMK_SIM_F_L2D_MISS))
+		a->ev[k][PMK_CPI_L2D]++;
+	if (load && (f & PMK_SIM_F_DTLB_MISS))
+		a->ev[k][PMK_CPI_DTLB]++;
+	if (f & PMK_SIM_F_MISPRED)
+		a->ev[k][PMK_CPI_BRANCH]++;
+	/* a long-latency op uses its unit once dispatched */
+	if (is_longlat(u->op) && u->dispatch_cycle &&
+	    !(a->cfg.perfect & PMK_SIM_PERFECT_LONGLAT)) {
+		a->ev[k][PMK_CPI_LONGLAT]++;
+		if (a->cfg.lat[u->op] > 1)
+			a->ll_pen[k] += a->cfg.lat[u->op] - 1;
+	}
+}
+
+/*
+ * The penalty goes to the global counter at the later of the branch's
+ * commit and the refill's end (the paper's "from then on, the global
+ * counter increments until new instructions enter the ROB"). Once the
+ * refill is over the penalty waits in the branch's entry, so a younger
+ * misprediction can start before the older branch commits.
+ */
+static void misp_stop(pmk_cpi_acct *a)
+{
+	if (a->misp_committed) {
+		a->fmt[PMK_CPI_BRANCH] += a->misp_pen;
+		a->sfmt[PMK_CPI_BRANCH] += a->misp_pen2;
+	} else {
+		fmt_e *e = ent(a, a->misp_abs);
+		e->bp = a->misp_pen;
+		e->bp2 = a->misp_pen2;
+		e->bp_known = 1;
+	}
+	a->misp = MISP_NONE;
+}
+
+static void on_uop(void *arg, const pmk_sim_uop *u)
+{
+	pmk_cpi_acct *a = arg;
+	int br = pmk_sim_op_is_branch(u->op);
+	int wrong = (u->flags & PMK_SIM_F_WRONG) != 0;
+	fmt_e *e;
+	switch (u->what) {
+	case PMK_SIM_UOP_FETCH:
+		if (!br || wrong)
+			return;
+		if (a->open - a->head + 1 >= a->cap)
+			return; /* cannot happen: sized for a full machine */
+		e = ent(a, a->open);
+		e->seq = u->seq;
+		e->closed = 1;
+		a->open++;
+		memset(ent(a, a->open), 0, sizeof(fmt_e));
+		return;
+	case PMK_SIM_UOP_DISPATCH:
+		if (u->rob_id < a->cfg.rob_size) {
+			a->rob[u->rob_id].issue = u->issue_cycle;
+			a->rob[u->rob_id].flags = u->flags;
+		}
+		if (wrong || !br || a->disp >= a->open)
+			return;
+		e = ent(a, a->disp);
+		if (e->seq != u->seq)
+			return; /* not ours (cannot happen) */
+		e->dispatched = 1;
+		e->rob_id = u->rob_id;
+		e->disp_cycle = u->cycle;
+		e->snap = e->snap2 = UINT64_MAX; /* set at the cycle's end */
+		if (u->flags & PMK_SIM_F_MISPRED) {
+			e->mispred = 1; /* known here, used at resolution */
+			a->misp = MISP_WINDOW;
+			a->misp_abs = a->disp;
+			a->misp_stopped = a->misp_committed = 0;
+		}
+		a->disp++;
+		return;
+	case PMK_SIM_UOP_COMMIT:
+		a->insns++;
+		a->rob_head = (u->rob_id + 1) % a->cfg.rob_size;
+		naive_note(a, u, 0);
+		naive_note(a, u, 1);
+		if (!br || a->head >= a->disp)
+			return;
+		e = ent(a, a->head);
+		if (e->seq != u->seq)
+			return;
+		a->fmt[PMK_CPI_L1I] += e->l1i;
+		a->fmt[PMK_CPI_L2I] += e->l2i;
+		a->fmt[PMK_CPI_ITLB] += e->itlb;
+		if (e->mispred && e->bp_known) {
+			a->fmt[PMK_CPI_BRANCH] += e->bp;
+			a->sfmt[PMK_CPI_BRANCH] += e->bp2;
+		} else if (e->mispred && a->misp && a->misp_abs == a->head) {
+			a->misp_committed = 1; /* the refill is not over */
+		}
+		a->head++;
+		return;
+	case PMK_SIM_UOP_SQUASH:
+		/* wrong-path work thrown away: its events count for naive */
+		naive_note(a, u, 0);
+		return;
+	}
+}
+
+static int be_comp(int cause)
+{
+	switch (cause) {
+	case PMK_SIM_CAUSE_L1D:
+		return PMK_CPI_L1D;
+	case PMK_SIM_CAUSE_L2D:
+		return PMK_CPI_L2D;
+	case PMK_SIM_CAUSE_DTLB:
+		return PMK_CPI_DTLB;
+	case PMK_SIM_CAUSE_LONGLAT:
+		return PMK_CPI_LONGLAT;
+	}
+	return PMK_CPI_BASE;
+}
+
+/*
+ * Which miss the ROB head is waiting on now. The core gives one cause per
+ * instruction (an L2 miss wins over a D-TLB miss); a load that missed
+ * several levels waits on them one after the other: the page walk, then
+ * the L2 access, then memory. The head's miss flags and issue cycle (from
+ * its dispatch event) tell which phase it is in.
+ */
+static int be_phase(const pmk_cpi_acct *a, int comp, uint64_t now)
+{
+	const struct slot *h = &a->rob[a->rob_head];
+	uint64_t t = h->issue, walk = 0;
+	if (comp != PMK_CPI_L2D && comp != PMK_CPI_DTLB && comp != PMK_CPI_L1D)
+		return comp;
+	if (h->flags & PMK_SIM_F_DTLB_MISS) {
+		walk = a->cfg.dtlb.miss_latency;
+		if (now < t + walk)
+			return PMK_CPI_DTLB;
+	}
+	if ((h->flags & PMK_SIM_F_L2D_MISS) &&
+	    now < t + walk + a->cfg.l1d.latency + a->cfg.l2.latency)
+		return PMK_CPI_L1D;
+	if (comp == PMK_CPI_DTLB)
+		return h->flags & PMK_SIM_F_L2D_MISS   ? PMK_CPI_L2D
+		       : h->flags & PMK_SIM_F_L1D_MISS ? PMK_CPI_L1D
+						       : PMK_CPI_DTLB;
+	return comp;
+}
+
+static int fe_comp(int cause)
+{
+	switch (cause) {
+	case PMK_SIM_FE_L1I:
+		return PMK_CPI_L1I;
+	case PMK_SIM_FE_L2I:
+		return PMK_CPI_L2I;
+	case PMK_SIM_FE_ITLB:
+		return PMK_CPI_ITLB;
+	}
+	return PMK_CPI_BASE;
+}
+
+static void power5(pmk_cpi_acct *a, const pmk_sim_cycle *c, int fe)
+{
+	int comp = PMK_CPI_BASE;
+	int good = c->dispatched - c->dispatched_wrong;
+	if (c->squash)
+		a->p5_reason = PMK_CPI_BRANCH;
+	if (fe != PMK_CPI_BASE && !c->wrong_path)
+		a->p5_reason = fe;
+	if (c->committed)
+		comp = PMK_CPI_BASE; /* completion cycle */
+	else if (!c->rob_count)
+		comp = a->p5_reason; /* completion table empty */
+	else
+		comp = be_comp(c->head_cause); /* completion stall */
+	a->p5[comp]++;
+	if (good > 0)
+		a->p5_reason = PMK_CPI_BASE;
+}
+
+static void on_cycle(void *arg, const pmk_sim_cycle *c)
+{
+	pmk_cpi_acct *a = arg;
+	int be = c->rob_full ? be_phase(a, be_comp(c->head_cause), c->cycle)
+			     : PMK_CPI_BASE;
+	int fe = fe_comp(c->fe_cause);
+	int good = c->dispatched - c->dispatched_wrong;
+	int fe_right = fe != PMK_CPI_BASE && !c->wrong_path;
+	a->cycles++;
+	if (be != PMK_CPI_BASE && fe != PMK_CPI_BASE)
+		a->overlap++;
+	power5(a, c, fe);
+	/* a misprediction was repaired at the start of this cycle: clear the
+	 * entries younger than the mispredicted branch (the open one) */
+	if (c->squash) {
+		fmt_e *o = ent(a, a->open);
+		o->l1i = o->l2i = o->itlb = 0;
+		if (a->misp == MISP_WINDOW)
+			a->misp = MISP_RESOLVED;
+	}
+	/* the first correct-path instruction enters the ROB: the
+	 * mispredicted branch's window time ends (this cycle not counted) */
+	if (a->misp == MISP_RESOLVED && !a->misp_stopped && good > 0) {
+		a->misp_pen = a->chg - a->misp_snap;
+		a->misp_pen2 = a->chg2 - a->misp_snap2;
+		a->misp_stopped = 1;
+		misp_stop(a);
+	}
+	if (be != PMK_CPI_BASE) {
+		a->fmt[be]++;
+		a->sfmt[be]++;
+	} else {
+		if (fe != PMK_CPI_BASE) {
+			fmt_e *o = ent(a, a->open);
+			if (fe == PMK_CPI_L1I)
+				o->l1i++;
+			else if (fe == PMK_CPI_L2I)
+				o->l2i++;
+			else
+				o->itlb++;
+			a->sfmt[fe]++; /* shared counters: no discarding */
+		}
+		if (!fe_right)
+			a->chg++;
+		if (fe == PMK_CPI_BASE)
+			a->chg2++;
+	}
+	/* stamps of the branches dispatched this cycle: their window time
+	 * starts with the next cycle */
+	for (uint64_t i = a->head; i < a->disp; i++) {
+		fmt_e *e = ent(a, i);
+		if (e->snap != UINT64_MAX)
+			continue;
+		e->snap = a->chg;
+		e->snap2 = a->chg2;
+		if (a->misp && a->misp_abs == i) {
+			a->misp_snap = a->chg;
+			a->misp_snap2 = a->chg2;
+		}
+	}
+}
+
+void pmk_cpi_acct_observer(pmk_cpi_acct *a, pmk_sim_observer *o)
+{
+	memset(o, 0, sizeof *o);
+	o->cycle = on_cycle;
+	o->uop = on_uop;
+	o->arg = a;
+}
+
+/* Isolated penalty of one event, in cycles, from the configuration. */
+static void penalties(const pmk_sim_config *c, double *p)
+{
+	double beyond_l2 =
+	    (c->l3.size_bytes ? c->l3.latency : 0) + (double)c->mem_latency;
+	memset(p, 0, sizeof(double) * PMK_CPI_NCOMP);
+	p[PMK_CPI_BRANCH] = c->fe_depth;
+	p[PMK_CPI_L1I] = c->l2.latency;
+	p[PMK_CPI_L2I] = beyond_l2;
+	p[PMK_CPI_ITLB] = c->itlb.miss_latency;
+	p[PMK_CPI_L1D] = c->l2.latency;
+	p[PMK_CPI_L2D] = beyond_l2;
+	p[PMK_CPI_DTLB] = c->dtlb.miss_latency;
+	p[PMK_CPI_LONGLAT] = 0; /* per op: latency - 1 */
+}
+
+void pmk__cpi_acct_spec_events(pmk_cpi_acct *a, const uint64_t *ev)
+{
+	a->spec_override = 1;
+	memcpy(a->spec_ev, ev, sizeof a->spec_ev);
+}
+
+static void fill_base(double *comp, uint64_t cycles)
+{
+	double s = 0;
+	for (int k = 1; k < PMK_CPI_NCOMP; k++)
+		s += comp[k];
+	comp[PMK_CPI_BASE] = (double)cycles - s;
+}
+
+void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	/* the last block has no closing branch: its counts are on the
+	 * correct path (the run is over) */
+	if (a->head <= a->open) {
+		for (uint64_t i = a->head; i <= a->open; i++) {
+			fmt_e *e = ent(a, i);
+			a->fmt[PMK_CPI_L1I] += e->l1i;
+			a->fmt[PMK_CPI_L2I] += e->l2i;
+			a->fmt[PMK_CPI_ITLB] += e->itlb;
+			e->l1i = e->l2i = e->itlb = 0;
+		}
+	}
+	/* a misprediction whose refill the run did not see end */
+	if (a->misp) {
+		a->fmt[PMK_CPI_BRANCH] += a->chg - a->misp_snap;
+		a->sfmt[PMK_CPI_BRANCH] += a->chg2 - a->misp_snap2;
+		a->misp = MISP_NONE;
+	}
+	/* mispredicted branches still in flight whose refill ended */
+	for (uint64_t i = a->head; i < a->disp; i++)
+		if (ent(a, i)->mispred && ent(a, i)->bp_known) {
+			a->fmt[PMK_CPI_BRANCH] += ent(a, i)->bp;
+			a->sfmt[PMK_CPI_BRANCH] += ent(a, i)->bp2;
+		}
+	out->cycles = a->cycles;
+	out->insns = a->insns;
+	out->overlap_cycles = a->overlap;
+	penalties(&a->cfg, out->penalty);
+	memcpy(out->events, a->ev, sizeof out->events);
+	if (a->spec_override)
+		for (int k = 1; k < PMK_CPI_NCOMP; k++)
+			if (k != PMK_CPI_BRANCH && k != PMK_CPI_LONGLAT)
+				out->events[0][k] = a->spec_ev[k];
+	for (int k = 1; k < PMK_CPI_NCOMP; k++) {
+		out->comp[PMK_CPI_FMT][k] = (double)a->fmt[k];
+		out->comp[PMK_CPI_SFMT][k] = (double)a->sfmt[k];
+		out->comp[PMK_CPI_POWER5][k] = (double)a->p5[k];
+		for (int m = 0; m < 2; m++) {
+			int meth = m ? PMK_CPI_NAIVE_NONSPEC : PMK_CPI_NAIVE;
+			out->comp[meth][k] =
+			    k == PMK_CPI_LONGLAT
+				? (double)a->ll_pen[m]
+				: (double)out->events[m][k] * out->penalty[k];
+		}
+	}
+	if (out->events[1][PMK_CPI_LONGLAT])
+		out->penalty[PMK_CPI_LONGLAT] =
+		    (double)a->ll_pen[1] /
+		    (double)out->events[1][PMK_CPI_LONGLAT];
+	for (int m = PMK_CPI_FMT; m < PMK_CPI_NMETHOD; m++)
+		fill_base(out->comp[m], a->cycles);
+}

@@ -1,0 +1,69 @@
+# cpistack.t: `pmkit cpistack` from the command line: the table, CSV, JSON
+# and SVG of a short simulated run, bad input, and the hardware path on a
+# machine without the top-down events.
+. tests/support/t.sh
+
+run_pmkit cpistack --sim -n 20000 --workload branchy:n=20000 miss-load:n=20000
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q '^# branchy' &&
+   printf '%s\n' "$out" | grep -q '^# miss-load' &&
+   printf '%s\n' "$out" | grep -q '^base ' &&
+   printf '%s\n' "$out" | grep -q 'summary over 2 workloads'; then
+	ok "table with every method"
+else nok "table" "rc=$rc err=$err"; fi
+
+run_pmkit cpistack --sim --csv -n 20000 branchy:n=20000
+lines=$(printf '%s\n' "$out" | grep -c '^branchy')
+hdr=$(printf '%s\n' "$out" | head -1)
+if [ $rc = 0 ] && [ "$lines" = 7 ] &&
+   [ "$hdr" = "workload,method,base,branch,l1i,l2i,itlb,l1d,l2d,dtlb,longlat,total,max_err_sim,avg_err_sim,max_err_sim_inv,avg_err_sim_inv" ]; then
+	# each method's components add up to its total
+	bad=$(printf '%s\n' "$out" | awk -F, 'NR>1{s=0;for(i=3;i<=11;i++)s+=$i; d=s-$12; if(d<0)d=-d; if(d>1e-4*$12)print}')
+	if [ -z "$bad" ]; then ok "csv: 7 methods, components add up"
+	else nok "csv sums" "$bad"; fi
+else nok "csv" "rc=$rc lines=$lines hdr=$hdr"; fi
+
+run_pmkit cpistack --sim --json -n 20000 miss-load:n=20000
+if [ $rc = 0 ] && printf '%s' "$out" | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+w=d["workloads"][0]
+m=w["methods"]
+assert set(m)=={"sim","sim-inv","fmt","sfmt","naive","naive-nonspec","power5"}
+c=m["fmt"]["components"]
+assert abs(sum(c.values())-w["cpi"])<1e-3*w["cpi"]
+assert m["fmt"]["error"]["sim"]["max_pct"]>=m["fmt"]["error"]["sim"]["avg_pct"]>=0
+assert 0<=m["fmt"]["bound"]["l2d"]<=1
+assert c["l2d"]>c["branch"]
+' 2>"$T_TMP/py"; then ok "json: methods, errors, bounds; miss-load is L2D-bound"
+else nok "json" "rc=$rc $(cat "$T_TMP/py")"; fi
+
+run_pmkit cpistack --sim --no-refs -n 5000 --svg "$T_TMP/fig" ilp:n=5000
+if [ $rc = 0 ] && grep -q '<svg' "$T_TMP/fig-stacks.svg" &&
+   grep -q '</svg>' "$T_TMP/fig-stacks.svg" && [ ! -e "$T_TMP/fig-errors-sim.svg" ]; then
+	ok "svg stacks without references"
+else nok "svg" "rc=$rc err=$err"; fi
+run_pmkit cpistack --sim -n 5000 --svg "$T_TMP/g" ilp:n=5000
+if [ $rc = 0 ] && grep -q 'Maximum CPI component error' "$T_TMP/g-errors-sim.svg" &&
+   grep -q '</svg>' "$T_TMP/g-errors-sim-inv.svg"; then ok "svg error charts"
+else nok "svg errors" "rc=$rc err=$err"; fi
+
+run_pmkit cpistack --sim no-such-workload
+if [ $rc = 2 ]; then ok "bad workload exits 2"; else nok "bad workload" "rc=$rc"; fi
+run_pmkit cpistack --bogus
+if [ $rc = 2 ]; then ok "bad option exits 2"; else nok "bad option" "rc=$rc"; fi
+run_pmkit cpistack --sim --csv --json ilp
+if [ $rc = 2 ]; then ok "--csv with --json exits 2"; else nok "csv+json" "rc=$rc"; fi
+
+# hardware: where the top-down events cannot be counted, say which and
+# exit non-zero without running the command
+run_pmkit cpistack -- sh -c "echo ran > $T_TMP/ran"
+if [ -e "$T_TMP/ran" ]; then
+	if [ $rc = 0 ] && printf '%s' "$out" | grep -q frontend_bound; then
+		ok "hardware top-down counted"
+	else nok "hardware" "rc=$rc err=$err"; fi
+elif [ $rc = 1 ] && printf '%s' "$err" | grep -q 'cannot count'; then
+	ok "missing events listed, command not run"
+else nok "hardware missing" "rc=$rc err=$err"; fi
+run_pmkit cpistack --pmu nosuchmodel -- true
+if [ $rc = 1 ] && printf '%s' "$err" | grep -qi 'model'; then ok "unknown model"
+else nok "unknown model" "rc=$rc err=$err"; fi

@@ -1,0 +1,226 @@
+/*
+ * test_cpistack.c: the CPI-stack accountants and references on small,
+ * deterministic runs of the simulated core.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmkit.h"
+#include "tests/support/t.h"
+
+static char path[64];
+
+/*
+ * A trace with only branch mispredictions: 16 blocks of 7 independent
+ * integer ops and a conditional branch whose outcome is a coin flip (taken
+ * skips the next block). The code fits in one I-cache way; no memory ops.
+ */
+static int write_branch_trace(const char *p, int n)
+{
+	pmk_trace_writer *w;
+	pmk_diag d = {0};
+	uint64_t base = 0x400000, rng = 12345;
+	int blk = 0, k = 0;
+	if (pmk_trace_create(&w, p, &d) < 0)
+		return -1;
+	while (k < n) {
+		for (int i = 0; i < 8 && k < n; i++, k++) {
+			pmk_sim_insn in;
+			memset(&in, 0, sizeof in);
+			in.pc = base + (uint64_t)blk * 32 + (uint64_t)i * 4;
+			in.len = 4;
+			if (i < 7) {
+				in.op = PMK_SIM_OP_INT;
+				in.nsrc = 1;
+				in.src[0] = (uint8_t)(10 + i);
+				in.ndst = 1;
+				in.dst[0] = (uint8_t)(20 + i);
+				pmk_trace_write(w, &in);
+				continue;
+			}
+			rng = rng * 6364136223846793005ull +
+			      1442695040888963407ull;
+			in.op = PMK_SIM_OP_BCOND;
+			in.taken = (rng >> 40) & 1;
+			in.target = base + (uint64_t)((blk + 2) % 16) * 32;
+			pmk_trace_write(w, &in);
+			blk = in.taken ? (blk + 2) % 16 : blk + 1;
+			if (blk == 16) {
+				blk = 0;
+				/* wrap: the fall-through of block 15 is block
+				 * 16; make it a jump back instead */
+			}
+		}
+	}
+	return pmk_trace_finish(w);
+}
+
+static double sum(const double *v)
+{
+	double s = 0;
+	for (int k = 0; k < PMK_CPI_NCOMP; k++)
+		s += v[k];
+	return s;
+}
+
+static void test_branch_only(void)
+{
+	pmk_sim_config c;
+	pmk_cpistack s;
+	pmk_diag d = {0};
+	int rc;
+	pmk_sim_config_default(&c);
+	T_ASSERT(write_branch_trace(path, 40000) == 0);
+	rc = pmk_cpistack_run(&c, path, PMK_TRACE_PMKIT, 1, 0, &s, &d);
+	T_ASSERT(rc == 0);
+	T_CHECK(s.insns >= 40000);
+	/* the branch component is the largest miss component, by far */
+	for (int k = PMK_CPI_L1I; k < PMK_CPI_NCOMP; k++)
+		T_CHECKF(s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH] >
+			     5 * s.stack[PMK_CPI_FMT][k],
+			 "branch %g vs %s %g",
+			 s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH],
+			 pmk_cpi_comp_name(k), s.stack[PMK_CPI_FMT][k]);
+	/* it explains most of the gap from the ideal CPI */
+	T_CHECKF(s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH] >
+		     0.6 * (s.cpi - s.ideal_cpi),
+		 "branch %g, cpi %g, ideal %g",
+		 s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH], s.cpi, s.ideal_cpi);
+	/* and base stays near the ideal CPI (within 25 % of it) */
+	T_NEAR(s.stack[PMK_CPI_FMT][PMK_CPI_BASE], s.ideal_cpi,
+	       0.25 * s.ideal_cpi);
+	/* branch penalty is more than the front-end depth (resolution time
+	 * counts): FMT's branch part exceeds naive's */
+	T_CHECK(s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH] >
+		s.stack[PMK_CPI_NAIVE_NONSPEC][PMK_CPI_BRANCH]);
+	/* POWER5 sees only the zero-issue refill: it undercounts */
+	T_CHECK(s.stack[PMK_CPI_POWER5][PMK_CPI_BRANCH] <
+		s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH]);
+	unlink(path);
+}
+
+static void test_stacks_add_up(void)
+{
+	pmk_sim_config c;
+	pmk_cpistack s;
+	pmk_diag d = {0};
+	pmk_sim_config_default(&c);
+	T_ASSERT(pmk_cpistack_run(&c, "int-mix:n=20000,seed=3", 0, 1, 0, &s,
+				  &d) == 0);
+	T_EQ_INT(s.runs, 16);
+	for (int m = 0; m < PMK_CPI_NMETHOD; m++) {
+		T_CHECK(s.have[m]);
+		T_NEAR(sum(s.stack[m]), s.cpi, 1e-9 * s.cpi);
+	}
+	/* the references share the ideal base and the real total */
+	T_NEAR(s.stack[PMK_CPI_SIM][PMK_CPI_BASE], s.ideal_cpi, 1e-12);
+	T_NEAR(s.stack[PMK_CPI_SIM_INV][PMK_CPI_BASE], s.ideal_cpi, 1e-12);
+	/* counted cycles: FMT and POWER5 components never exceed the run */
+	for (int k = 1; k < PMK_CPI_NCOMP; k++) {
+		T_CHECK(s.counts.comp[PMK_CPI_FMT][k] >= 0);
+		T_CHECK(s.counts.comp[PMK_CPI_POWER5][k] >= 0);
+	}
+	T_CHECK(s.counts.comp[PMK_CPI_FMT][PMK_CPI_BASE] >= 0);
+	/* naive counts wrong-path events too */
+	for (int k = 1; k < PMK_CPI_NCOMP; k++)
+		T_CHECK(s.counts.events[0][k] >= s.counts.events[1][k]);
+	T_CHECK(s.counts.cycles == s.cycles);
+}
+
+/* Two kinds of miss that hardly overlap (long-latency units and branch
+ * mispredictions, the memory side idealized): both orders agree closely. */
+static void test_sim_inv_consistent(void)
+{
+	pmk_sim_config c;
+	pmk_cpistack s;
+	pmk_diag d = {0};
+	double avg, mx;
+	pmk_sim_config_default(&c);
+	c.perfect = PMK_SIM_PERFECT_DTLB | PMK_SIM_PERFECT_L1I |
+		    PMK_SIM_PERFECT_L2I | PMK_SIM_PERFECT_ITLB |
+		    PMK_SIM_PERFECT_L1D | PMK_SIM_PERFECT_L2D;
+	T_ASSERT(pmk_cpistack_run(&c, "fp-compute:n=20000", 0, 1, 0, &s, &d) ==
+		 0);
+	mx = pmk_cpistack_error(&s, PMK_CPI_SIM_INV, PMK_CPI_SIM, &avg);
+	T_CHECKF(mx < 3, "sim vs sim-inv %g %%", mx);
+	T_CHECK(avg <= mx);
+	/* what the user idealized stays out of every stack */
+	T_NEAR(s.stack[PMK_CPI_SIM][PMK_CPI_ITLB], 0, 1e-12);
+	T_NEAR(s.stack[PMK_CPI_FMT][PMK_CPI_L1I], 0, 1e-12);
+	/* long latency dominates this workload in every reference */
+	T_CHECK(s.stack[PMK_CPI_SIM][PMK_CPI_LONGLAT] > 0.3 * s.cpi);
+	T_CHECK(s.stack[PMK_CPI_FMT][PMK_CPI_LONGLAT] > 0.3 * s.cpi);
+}
+
+static void test_deterministic(void)
+{
+	pmk_sim_config c;
+	pmk_cpistack a, b;
+	pmk_diag d = {0};
+	pmk_sim_config_default(&c);
+	T_ASSERT(pmk_cpistack_run(&c, "branchy:n=10000", 0, 0, 0, &a, &d) == 0);
+	T_ASSERT(pmk_cpistack_run(&c, "branchy:n=10000", 0, 0, 0, &b, &d) == 0);
+	T_EQ_INT(a.runs, 1);
+	T_CHECK(!a.have[PMK_CPI_SIM]);
+	T_CHECK(memcmp(a.stack, b.stack, sizeof a.stack) == 0);
+	T_CHECK(isnan(pmk_cpistack_error(&a, PMK_CPI_FMT, PMK_CPI_SIM, NULL)));
+}
+
+static void test_error_math(void)
+{
+	pmk_cpistack s;
+	double avg;
+	memset(&s, 0, sizeof s);
+	s.have[PMK_CPI_SIM] = s.have[PMK_CPI_FMT] = 1;
+	s.stack[PMK_CPI_SIM][PMK_CPI_BASE] = 1.0;
+	s.stack[PMK_CPI_SIM][PMK_CPI_L2D] = 1.0;
+	s.stack[PMK_CPI_FMT][PMK_CPI_BASE] = 0.9;
+	s.stack[PMK_CPI_FMT][PMK_CPI_L2D] = 1.1;
+	/* 0.1 of 2.0 = 5 % on two components of nine */
+	T_NEAR(pmk_cpistack_error(&s, PMK_CPI_FMT, PMK_CPI_SIM, &avg), 5.0,
+	       1e-9);
+	T_NEAR(avg, 10.0 / 9, 1e-9);
+	T_NEAR(pmk_cpistack_bound(&s, PMK_CPI_FMT, PMK_CPI_L2D), 0.55, 1e-12);
+	T_EQ_INT(pmk_cpi_method_find("naive-nonspec"), PMK_CPI_NAIVE_NONSPEC);
+	T_EQ_INT(pmk_cpi_method_find("nope"), PMK_ENOENT);
+	T_EQ_STR(pmk_cpi_comp_name(PMK_CPI_DTLB), "dtlb");
+}
+
+static void test_orders(void)
+{
+	int a[PMK_CPI_NCOMP - 1], b[PMK_CPI_NCOMP - 1];
+	uint32_t seen = 0;
+	pmk_cpi_ref_order(0, a);
+	pmk_cpi_ref_order(1, b);
+	T_EQ_INT(a[0], PMK_CPI_BRANCH);
+	T_EQ_INT(b[PMK_CPI_NCOMP - 2], PMK_CPI_BRANCH);
+	for (int i = 0; i < PMK_CPI_NCOMP - 1; i++)
+		seen |= pmk_cpi_comp_perfect(a[i]);
+	T_EQ_INT(__builtin_popcount(seen), PMK_CPI_NCOMP - 1);
+}
+
+static void test_bad_source(void)
+{
+	pmk_sim_config c;
+	pmk_cpistack s;
+	pmk_diag d = {0};
+	pmk_sim_config_default(&c);
+	T_CHECK(pmk_cpistack_run(&c, "no-such-workload", 0, 1, 0, &s, &d) < 0);
+	T_CHECK(pmk_cpistack_run(&c, "-", 0, 1, 0, &s, &d) == PMK_EINVAL);
+	T_CHECK(strstr(d.message, "stdin") != NULL);
+}
+
+int main(void)
+{
+	snprintf(path, sizeof path, "/tmp/pmk_cpi_%d.trace", (int)getpid());
+	T_RUN(test_branch_only);
+	T_RUN(test_stacks_add_up);
+	T_RUN(test_sim_inv_consistent);
+	T_RUN(test_deterministic);
+	T_RUN(test_error_math);
+	T_RUN(test_orders);
+	T_RUN(test_bad_source);
+	return t_done();
+}
