@@ -65,9 +65,9 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	for (int r = 0; r < nr; r++) {
 		pmk_level *p = &runs[r];
 		int len = p->last - p->first + 1;
-		/* a plateau has 3 points and spans half an octave at least */
+		/* a plateau has 3 points and spans 3/4 of an octave at least */
 		if ((len < MIN_RUN ||
-		     (double)size[p->last] < 1.414 * (double)size[p->first]) &&
+		     (double)size[p->last] < 1.68 * (double)size[p->first]) &&
 		    !(r == nr - 1 && nl == 0))
 			continue;
 		if (nl > 0 && p->latency_ns < out[nl - 1].latency_ns * jump) {
@@ -84,6 +84,7 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	/* A curve that ends in a short run well above the last plateau
 	 * still has a slower level beyond: keep its last point as memory. */
 	if (nl > 0 && nl < max && runs[nr - 1].last > out[nl - 1].last &&
+	    runs[nr - 1].last > runs[nr - 1].first &&
 	    runs[nr - 1].latency_ns >= out[nl - 1].latency_ns * jump) {
 		out[nl] = runs[nr - 1];
 		nl++;
@@ -131,37 +132,40 @@ int pmk_tlb_fit(const size_t *size, const double *win, const double *all, int n,
 			use[nu++] = i;
 	if (nu < 5)
 		return 0;
+	/* robust fit: for each E, m is the median of gap / x over the points
+	 * clearly past the reach (x >= 0.15), and the cost is the sum of
+	 * absolute residuals, so a few disturbed points do not pull E */
 	for (double e = 4; e <= (double)size[use[nu - 1]] / 4096; e += 1) {
-		double sxx = 0, sxy = 0, sse = 0, m;
+		double r[512], sad = 0, m;
+		int nr = 0;
 		for (int k = 0; k < nu; k++) {
 			double x = 1 - e * 4096 / (double)size[use[k]];
-			x = x > 0 ? x : 0;
-			sxx += x * x;
-			sxy += x * (all[use[k]] - win[use[k]]);
+			if (x >= 0.15)
+				r[nr++] = (all[use[k]] - win[use[k]]) / x;
 		}
-		if (sxx <= 0)
+		if (nr < 2)
 			continue;
-		m = sxy / sxx;
+		m = pmk_bench_median(r, nr);
 		for (int k = 0; k < nu; k++) {
 			double x = 1 - e * 4096 / (double)size[use[k]];
 			double y = all[use[k]] - win[use[k]];
 			x = x > 0 ? x : 0;
-			sse += (y - m * x) * (y - m * x);
+			sad += fabs(y - m * x);
 		}
-		if (sse < best_sse)
-			best_sse = sse, best_e = e, best_m = m;
+		if (sad < best_sse)
+			best_sse = sad, best_e = e, best_m = m;
 	}
 	/* a real step: a miss costs more than a quarter of the level's
-	 * latency, and the plateau goes on well beyond the reach: at least 3
-	 * points past 1.5 E pages, whose median gap is above a tenth of the
+	 * latency, and the plateau goes on beyond the reach: at least 2
+	 * points past 1.25 E pages, whose median gap is above 5 % of the
 	 * level's latency (one disturbed point does not make a step) */
 	double far[512];
 	int nf = 0;
 	for (int k = 0; k < nu; k++)
-		if ((double)size[use[k]] / 4096 > 1.5 * best_e)
+		if ((double)size[use[k]] / 4096 > 1.25 * best_e)
 			far[nf++] = all[use[k]] - win[use[k]];
-	if (!(best_e > 0 && best_m > 0.25 * lv->latency_ns && nf >= 3 &&
-	      pmk_bench_median(far, nf) > 0.1 * lv->latency_ns))
+	if (!(best_e > 0 && best_m > 0.25 * lv->latency_ns && nf >= 2 &&
+	      pmk_bench_median(far, nf) > 0.05 * lv->latency_ns))
 		return 0;
 	*entries = best_e;
 	*miss_ns = best_m;

@@ -51,8 +51,8 @@ static void table(const pmk_probe *p, FILE *o)
 	fprintf(o, "%-7s %10s %10s %-9s %5s %6.1f ns %7.0f %10.0f\n", "memory",
 		s, "", "", "", p->mem_ns, p->mem_cycles, p->mem_bw_mb_s);
 	fprintf(o,
-		"        memory latency: random chase in 64-page windows "
-		"(reported); random over all lines %.1f ns\n",
+		"        memory latency: random 256-byte elements in 64-page "
+		"windows (reported); random over all lines %.1f ns\n",
 		p->mem_all_ns);
 	if (p->tlb_reach_bytes) {
 		hsize(p->tlb_reach_bytes, s, sizeof s);

@@ -47,10 +47,11 @@ static int one(unsigned flags, double limit_s)
 		fail |= bar(buf, l->declared_bytes &&
 				     l->measured_bytes == l->declared_bytes);
 	}
-	printf("  memory at %zu MiB: %.1f ns (64-page windows, reported), "
-	       "%.1f ns (random over all lines); %.0f / %.0f cycles\n",
+	printf("  memory at %zu MiB: %.1f ns (256-byte elements in 64-page "
+	       "windows, reported), %.1f ns (random over all lines); %.0f / "
+	       "%.0f cycles; 64-byte elements in the windows: %.1f ns\n",
 	       p.mem_bytes >> 20, p.mem_ns, p.mem_all_ns, p.mem_cycles,
-	       p.mem_all_ns * p.ghz);
+	       p.mem_all_ns * p.ghz, p.mem_window64_ns);
 	for (int i = p.nlevels; i < 2; i++)
 		fail |= bar("a second cache level was found", 0);
 	pmk_probe_release(&p);

@@ -243,13 +243,13 @@ typedef struct pmk_probe {
 	int cpu;    /* CPU pinned to */
 	int nlevels;
 	pmk_probe_level lv[PMK_PROBE_MAX_LEVELS];
-	size_t line_bytes; /* measured line size */
-	double mem_ns,
-	    mem_cycles;		/* memory: random chase in a 64-page window */
-	double mem_all_ns;	/* memory: random over all lines (TLB too) */
-	size_t mem_bytes;	/* footprint of the memory measurement */
-	double mem_bw_mb_s;	/* read bandwidth at that footprint */
-	size_t tlb_reach_bytes; /* first TLB step on the random curve */
+	size_t line_bytes;	   /* measured line size */
+	double mem_ns, mem_cycles; /* memory: 256 B elements, 64-page windows */
+	double mem_all_ns;	   /* memory: random over all lines (TLB too) */
+	double mem_window64_ns;	   /* the window curve's last point (64 B) */
+	size_t mem_bytes;	   /* footprint of the memory measurement */
+	double mem_bw_mb_s;	   /* read bandwidth at that footprint */
+	size_t tlb_reach_bytes;	   /* first TLB step on the random curve */
 	size_t tlb_entries_declared;
 	double tlb_miss_ns, tlb_miss_cycles;
 	double br_miss_cycles; /* branch misprediction penalty */
