@@ -65,7 +65,10 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	for (int r = 0; r < nr; r++) {
 		pmk_level *p = &runs[r];
 		int len = p->last - p->first + 1;
-		if (len < MIN_RUN && !(r == nr - 1 && nl == 0))
+		/* a plateau has 3 points and spans half an octave at least */
+		if ((len < MIN_RUN ||
+		     (double)size[p->last] < 1.414 * (double)size[p->first]) &&
+		    !(r == nr - 1 && nl == 0))
 			continue;
 		if (nl > 0 && p->latency_ns < out[nl - 1].latency_ns * jump) {
 			pmk_level *q = &out[nl - 1];
@@ -112,4 +115,55 @@ double pmk_levels_edge(const size_t *size, const double *lat, int n,
 		}
 	}
 	return (double)size[a->last];
+}
+
+int pmk_tlb_fit(const size_t *size, const double *win, const double *all, int n,
+		const pmk_level *lv, double *entries, double *miss_ns)
+{
+	int use[512], nu = 0;
+	double best_sse = INFINITY, best_e = 0, best_m = 0;
+	if (!size || !win || !all || !lv || lv->first < 0 || lv->last >= n ||
+	    lv->first > lv->last)
+		return PMK_EINVAL;
+	/* only clean points of the plateau: within 5 % of its latency */
+	for (int i = lv->first; i <= lv->last && nu < 512; i++)
+		if (win[i] <= lv->latency_ns * 1.05)
+			use[nu++] = i;
+	if (nu < 5)
+		return 0;
+	for (double e = 4; e <= (double)size[use[nu - 1]] / 4096; e += 1) {
+		double sxx = 0, sxy = 0, sse = 0, m;
+		for (int k = 0; k < nu; k++) {
+			double x = 1 - e * 4096 / (double)size[use[k]];
+			x = x > 0 ? x : 0;
+			sxx += x * x;
+			sxy += x * (all[use[k]] - win[use[k]]);
+		}
+		if (sxx <= 0)
+			continue;
+		m = sxy / sxx;
+		for (int k = 0; k < nu; k++) {
+			double x = 1 - e * 4096 / (double)size[use[k]];
+			double y = all[use[k]] - win[use[k]];
+			x = x > 0 ? x : 0;
+			sse += (y - m * x) * (y - m * x);
+		}
+		if (sse < best_sse)
+			best_sse = sse, best_e = e, best_m = m;
+	}
+	/* a real step: a miss costs more than a quarter of the level's
+	 * latency, and the plateau goes on well beyond the reach: at least 3
+	 * points past 1.5 E pages, whose median gap is above a tenth of the
+	 * level's latency (one disturbed point does not make a step) */
+	double far[512];
+	int nf = 0;
+	for (int k = 0; k < nu; k++)
+		if ((double)size[use[k]] / 4096 > 1.5 * best_e)
+			far[nf++] = all[use[k]] - win[use[k]];
+	if (!(best_e > 0 && best_m > 0.25 * lv->latency_ns && nf >= 3 &&
+	      pmk_bench_median(far, nf) > 0.1 * lv->latency_ns))
+		return 0;
+	*entries = best_e;
+	*miss_ns = best_m;
+	return 1;
 }

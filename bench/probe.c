@@ -68,6 +68,10 @@ static int curves(pmk_probe *p, int passes, const pmk_bench_cfg *cfg,
 	}
 	for (int pass = 0; pass < passes && rc == 0; pass++)
 		for (int i = 0; i < p->npts && rc == 0; i++) {
+			/* the second pass is for the cache levels; beyond
+			 * 16 MiB rebuilding the chains would cost seconds */
+			if (pass > 0 && p->sizes[i] > (16u << 20))
+				break;
 			step(c, "latency curves", 1);
 			for (int m = 0; m < 2 && rc == 0; m++) {
 				pmk_bench_stat st;
@@ -169,32 +173,60 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		pmk_probe_release(p);
 		return PMK_ENOMEM;
 	}
-	p->npts =
-	    pmk_bench_sizes(8192, mem, quick ? 4 : 8, 64, p->sizes, MAXPTS);
+	/* 8 points per octave up to 32 MiB (the cache levels), then 2 (the
+	 * climb to memory: big chains are slow to build) */
+	{
+		size_t split = mem < (32u << 20) ? mem : 32u << 20;
+		p->npts = pmk_bench_sizes(8192, split, 8, 64, p->sizes, MAXPTS);
+		if (mem > split)
+			p->npts += pmk_bench_sizes(split + 1, mem, 2, 4096,
+						   p->sizes + p->npts,
+						   MAXPTS - p->npts);
+	}
 	c.total = 2.0 * p->npts + 12;
-	if (!quick)
-		cfg.sample_ms = 5; /* 2 passes x 2 curves x 6 samples */
+	/* Short samples, more of them: on a busy machine a sample that the
+	 * scheduler interrupted is slower, and the minimum keeps a clean one.
+	 */
+	cfg.sample_ms = quick ? 1 : 2;
+	cfg.samples = quick ? 5 : 7;
 
 	step(&c, "core clock", 1);
-	p->ghz = pmk_bench_core_ghz(&cfg, NULL);
+	{
+		pmk_bench_cfg ck = cfg;
+		ck.sample_ms = 1;
+		ck.samples = 31;
+		p->ghz = pmk_bench_core_ghz(&ck, NULL);
+	}
 	if (!(p->ghz > 0))
 		return PMK_ESYS;
 	if ((rc = curves(p, 2, &cfg, &c)))
 		return rc;
 
 	/* cache levels on the TLB-friendly curve */
-	nl = pmk_levels_detect(p->sizes, p->lat_window, p->npts, 1.15, 1.3, lv,
-			       8);
-	if (nl < 1)
+	/* levels on the window curve through a running median of 3: one
+	 * point disturbed by a neighbour must not move an edge */
+	double *sm = calloc((size_t)p->npts, sizeof *sm);
+	if (!sm)
+		return PMK_ENOMEM;
+	for (int i = 0; i < p->npts; i++) {
+		double v[3] = {p->lat_window[i > 0 ? i - 1 : i],
+			       p->lat_window[i],
+			       p->lat_window[i + 1 < p->npts ? i + 1 : i]};
+		sm[i] = pmk_bench_median(v, 3);
+	}
+	nl = pmk_levels_detect(p->sizes, sm, p->npts, 1.15, 1.5, lv, 8);
+	if (nl < 1) {
+		free(sm);
 		return nl < 0 ? nl : PMK_ESTATE;
+	}
 	p->mem_bytes = mem;
 	p->mem_ns = p->lat_window[p->npts - 1];
 	p->mem_all_ns = p->lat_all[p->npts - 1];
 	p->mem_cycles = p->mem_ns * p->ghz;
 	for (int l = 0; l + 1 < nl && p->nlevels < PMK_PROBE_MAX_LEVELS; l++) {
 		pmk_probe_level *L = &p->lv[p->nlevels];
-		double e = pmk_levels_edge(p->sizes, p->lat_window, p->npts,
-					   &lv[l], &lv[l + 1]);
+		double e =
+		    pmk_levels_edge(p->sizes, sm, p->npts, &lv[l], &lv[l + 1]);
 		L->level = p->nlevels + 1;
 		snprintf(L->type, sizeof L->type,
 			 L->level == 1 ? "data" : "unified");
@@ -209,28 +241,22 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		p->nlevels++;
 	}
 
-	/* TLB: where the random-page curve leaves the window curve */
-	for (int i = 1; i + 1 < p->npts; i++) {
-		double r0 = p->lat_all[i] / p->lat_window[i],
-		       r1 = p->lat_all[i + 1] / p->lat_window[i + 1];
-		double r2 = p->lat_all[i + 2 < p->npts ? i + 2 : i + 1] /
-			    p->lat_window[i + 2 < p->npts ? i + 2 : i + 1];
-		if (r0 > 1.2 && r1 > 1.2 && r2 > 1.2) {
-			double d[MAXPTS];
-			int n = 0;
-			p->tlb_reach_bytes = p->sizes[i - 1];
-			/* miss cost: the gap while the window curve stays on
-			 * the same plateau */
-			for (int j = i;
-			     j < p->npts &&
-			     p->lat_window[j] < p->lat_window[i] * 1.15;
-			     j++)
-				d[n++] = p->lat_all[j] - p->lat_window[j];
-			p->tlb_miss_ns = pmk_bench_median(d, n);
-			p->tlb_miss_cycles = p->tlb_miss_ns * p->ghz;
-			break;
+	/* TLB: on the plateau of the first cache level that spans more
+	 * than one page count, fit the gap between the all-pages curve and
+	 * the window curve with gap(P) = m * max(0, 1 - E / P) (a TLB of E
+	 * entries hit with probability E / P under random page order; m the
+	 * cost of a miss). A TLB step is not a cache: it is absent from the
+	 * window curve by construction. */
+	for (int l = 0; l + 1 < nl && !p->tlb_reach_bytes; l++) {
+		double e, m;
+		if (pmk_tlb_fit(p->sizes, p->lat_window, p->lat_all, p->npts,
+				&lv[l], &e, &m) == 1) {
+			p->tlb_reach_bytes = (size_t)e * 4096;
+			p->tlb_miss_ns = m;
+			p->tlb_miss_cycles = m * p->ghz;
 		}
 	}
+	free(sm);
 
 	/* line size: two loads per random block; free second load = same line
 	 */
@@ -279,9 +305,11 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 			p->mem_bw_mb_s = r.mb_s_median;
 	}
 
-	/* branch misprediction and FP latencies */
+	/* branch misprediction and FP latencies: many short samples */
 	{
 		double rnd, sorted, fp[4];
+		cfg.sample_ms = 1;
+		cfg.samples = 15;
 		step(&c, "branch misprediction", 1);
 		if ((rc = pmk__bench_branch(&cfg, &rnd, &sorted)))
 			return rc;
@@ -294,6 +322,26 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		p->fp_mul_cycles = fp[1] * p->ghz;
 		p->fp_div_cycles = fp[2] * p->ghz;
 		p->fp_sqrt_cycles = fp[3] * p->ghz;
+	}
+	/* the clock again: a busy machine can only make the chain slower,
+	 * so the faster of the two readings is the better one */
+	{
+		pmk_bench_cfg ck = cfg;
+		double g;
+		ck.sample_ms = 1;
+		ck.samples = 31;
+		g = pmk_bench_core_ghz(&ck, NULL);
+		if (g > p->ghz) {
+			double r = g / p->ghz;
+			p->ghz = g;
+			for (int l = 0; l < p->nlevels; l++)
+				p->lv[l].latency_cycles *= r;
+			p->mem_cycles *= r;
+			p->tlb_miss_cycles *= r;
+			p->br_miss_cycles *= r;
+			p->fp_add_cycles *= r, p->fp_mul_cycles *= r;
+			p->fp_div_cycles *= r, p->fp_sqrt_cycles *= r;
+		}
 	}
 	step(&c, "done", 0);
 	p->seconds = (double)(pmk_bench_now_ns() - t0) / 1e9;

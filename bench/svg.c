@@ -42,7 +42,7 @@ static void size_label(double b, char *buf, size_t n)
 
 int pmk_plot_svg(const pmk_plot *p, FILE *f)
 {
-	const double W = 800, H = 480, L = 70, R = 170, T = 40, B = 50;
+	const double W = 860, H = 480, L = 70, R = 220, T = 40, B = 50;
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
 	char lab[32];
 
@@ -164,8 +164,12 @@ int pmk_plot_svg(const pmk_plot *p, FILE *f)
 			"<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
 			"stroke=\"#555\" stroke-dasharray=\"4,3\"/>\n",
 			px, T, px, H - B);
-		fprintf(f, "<text x=\"%.1f\" y=\"%g\" font-size=\"11\">",
-			px + 3, T + 12 + 13 * (m % 3));
+		int right = px > W - R - 110;
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%g\" font-size=\"11\" "
+			"text-anchor=\"%s\">",
+			right ? px - 3 : px + 3, T + 12 + 13 * (m % 6),
+			right ? "end" : "start");
 		esc(f, p->marks_label ? p->marks_label[m] : "");
 		fprintf(f, "</text>\n");
 	}

@@ -146,7 +146,15 @@ static uint64_t add_chain(void *arg, uint64_t n)
 double pmk_bench_core_ghz(const pmk_bench_cfg *cfg, pmk_bench_stat *out)
 {
 	pmk_bench_stat st;
-	if (pmk_bench_run(add_chain, (void *)(uintptr_t)1, cfg, &st) != 0 ||
+	pmk_bench_cfg ck;
+	/* 31 samples of 1 ms whatever the caller's sampling: on a busy machine
+	 * a 10 ms sample is rarely uninterrupted, a 1 ms one often is */
+	pmk_bench_cfg_default(&ck);
+	if (cfg)
+		ck.cpu = cfg->cpu;
+	ck.sample_ms = 1;
+	ck.samples = 31;
+	if (pmk_bench_run(add_chain, (void *)(uintptr_t)1, &ck, &st) != 0 ||
 	    st.median_ns <= 0)
 		return 0;
 	if (out)

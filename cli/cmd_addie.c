@@ -3,6 +3,7 @@
  *   figures   Figures 2 and 3 and the samples-to-track distribution
  *   quality   Addie vs a two-counter ratio and an EMA, by counter width
  *   membuf    the DRAM interface buffer watched by two Addies
+ *   sim       two Addies on event streams of the simulated core
  * Tables print as text, --csv or --json; plots go to --svg-dir DIR.
  */
 /* pmkit-command: addie | Addie stochastic monitor and DRAM buffer model */
@@ -333,7 +334,8 @@ static int figure_svg(const common *c, const char *file, const char *title,
 			     .xmax = (double)n,
 			     .ymax = 1,
 			     .hlines = &p,
-			     .nhlines = 1};
+			     .nhlines = 1,
+			     .legend = 1};
 	FILE *f = svg_open(c, file, path, sizeof path);
 	if (!f)
 		return -1;
@@ -525,7 +527,7 @@ static int parse_bits_list(const char *s, unsigned *bits, int *n)
 }
 
 static const char *est_color[PMK_EST_COUNT] = {"#d62728", "#ff7f0e", "#1f77b4",
-					       "#2ca02c"};
+					       "#2ca02c", "#9467bd"};
 
 static int quality_svgs(const common *cm, const pmk_quality_row *rows,
 			const unsigned *bits, int nb,
@@ -575,6 +577,7 @@ static int quality_svgs(const common *cm, const pmk_quality_row *rows,
 		}
 		if (!(hi > 0))
 			continue;
+		ch.legend = k == 0 ? 1 : 0;
 		ch.ymin = pow(10, floor(log10(lo)));
 		ch.ymax = pow(10, ceil(log10(hi)));
 		f = svg_open(cm, files[k], path, sizeof path);
@@ -597,7 +600,8 @@ static int quality_svgs(const common *cm, const pmk_quality_row *rows,
 				     .ylabel = "reading",
 				     .ymax = 1,
 				     .hlines = ref,
-				     .nhlines = 2};
+				     .nhlines = 2,
+				     .legend = 2};
 		FILE *f;
 		for (int e = 0; e < PMK_EST_COUNT; e++) {
 			pmk_estimator_trace(e, 8, qp->seed, qp->num,
@@ -873,27 +877,30 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 }
 
 static int mb_sweep_svg(const common *cm, const double *wm, const double *st,
-			int nw)
+			const double *rst, const double *wst, int nw)
 {
 	char path[1024];
-	pmk__svg_series s[2] = {
-	    {"read-ahead off", "#1f77b4", wm, st, (size_t)nw, 0},
-	    {"read-ahead on", "#d62728", wm, st + nw, (size_t)nw, 1}};
+	pmk__svg_series s[4] = {
+	    {"total, read-ahead off", "#1f77b4", wm, st, (size_t)nw, 0},
+	    {"read stall, read-ahead off", "#2ca02c", wm, rst, (size_t)nw, 0},
+	    {"write stall, read-ahead off", "#ff7f0e", wm, wst, (size_t)nw, 0},
+	    {"total, read-ahead on", "#d62728", wm, st + nw, (size_t)nw, 1}};
 	double hi = 0;
 	pmk__svg_chart ch = {.title = "Modelled stall cycles per request vs "
 				      "watermark",
 			     .xlabel = "watermark (words)",
-			     .ylabel = "stall cycles per request"};
+			     .ylabel = "stall cycles per request",
+			     .legend = 1};
 	FILE *f;
 	for (int i = 0; i < 2 * nw; i++)
 		hi = fmax(hi, st[i]);
 	ch.xmin = 0;
 	ch.xmax = wm[nw - 1];
-	ch.ymax = hi * 1.1;
+	ch.ymax = hi * 1.35;
 	f = svg_open(cm, "addie-membuf-sweep.svg", path, sizeof path);
 	if (!f)
 		return -1;
-	return svg_close(f, path, pmk__svg_lines(f, &ch, s, 2));
+	return svg_close(f, path, pmk__svg_lines(f, &ch, s, 4));
 }
 
 static int addie_membuf(int argc, char **argv)
@@ -901,8 +908,9 @@ static int addie_membuf(int argc, char **argv)
 	common cm = {OUT_TEXT, NULL};
 	pmk_membuf_config cfg;
 	unsigned long long v, nreq = 200000, seed = 1;
-	const char *pattern = "mixed", *s;
-	int sweep = 0, pid, err, rc = 0;
+	const char *pattern = "mixed", *s, *source = NULL;
+	int sweep = 0, pid = 0, err, rc = 0, kind = PMK_TRACE_AUTO,
+	    have_pattern = 0, have_requests = 0;
 	pmk_mem_access *req;
 	table t[3];
 	char title[3][256];
@@ -936,9 +944,11 @@ static int addie_membuf(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--pattern")) {
 			if (opt_value(argc, argv, &i, &pattern))
 				return EXIT_USAGE;
+			have_pattern = 1;
 		} else if (!strcmp(argv[i], "--requests")) {
 			if (opt_num(argc, argv, &i, 1, 100000000, &nreq))
 				return EXIT_USAGE;
+			have_requests = 1;
 		} else if (!strcmp(argv[i], "--seed")) {
 			if (opt_num(argc, argv, &i, 0, ~0ull, &seed))
 				return EXIT_USAGE;
@@ -952,16 +962,17 @@ static int addie_membuf(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--sweep")) {
 			sweep = 1;
-		} else if (argv[i][0] == '-') {
+		} else if (!strcmp(argv[i], "--champsim")) {
+			kind = PMK_TRACE_CHAMPSIM;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_error("unknown option '%s'", argv[i]);
 			return cli_usage("addie");
-		} else {
-			cli_error("cannot read trace '%s': the simulator trace "
-				  "format is not available in this build",
+		} else if (source) {
+			cli_error("one trace or workload at a time, not '%s'",
 				  argv[i]);
-			fprintf(stderr, "hint: use --pattern NAME ('--pattern "
-					"list' lists them)\n");
 			return EXIT_USAGE;
+		} else {
+			source = argv[i];
 		}
 	}
 	if (!strcmp(pattern, "list")) {
@@ -973,19 +984,55 @@ static int addie_membuf(int argc, char **argv)
 		tbl_free(&t[0]);
 		return 0;
 	}
-	pid = pmk_mempattern_find(pattern);
-	if (pid < 0) {
-		cli_error("unknown access pattern '%s'", pattern);
-		fprintf(stderr, "hint: 'pmkit addie membuf --pattern list' "
-				"lists them\n");
+	if (source && have_pattern) {
+		cli_error("give a trace or workload, or --pattern, not both");
 		return EXIT_USAGE;
+	}
+	if (!source) {
+		pid = pmk_mempattern_find(pattern);
+		if (pid < 0) {
+			cli_error("unknown access pattern '%s'", pattern);
+			fprintf(stderr, "hint: 'pmkit addie membuf --pattern "
+					"list' lists them\n");
+			return EXIT_USAGE;
+		}
+	} else if (!have_requests) {
+		nreq = 1000000; /* of a trace: up to a million requests */
 	}
 	req = calloc(nreq, sizeof *req);
 	if (!req) {
 		cli_error("out of memory");
 		return 1;
 	}
-	pmk_mempattern_generate(pid, seed, req, nreq);
+	if (source) {
+		pmk_sim_source *src;
+		pmk_diag d;
+		size_t got = 0;
+		pmk_diag_clear(&d);
+		if (pmk_sim_source_open(&src, source, kind, &d) < 0) {
+			cli_diag(&d);
+			free(req);
+			return EXIT_USAGE;
+		}
+		err = pmk_mem_from_insns(pmk_sim_source_next, src, req, nreq,
+					 &got);
+		if (err < 0) {
+			cli_diag(pmk_sim_source_diag(src));
+			pmk_sim_source_close(src);
+			free(req);
+			return EXIT_USAGE;
+		}
+		pmk_sim_source_close(src);
+		if (got == 0) {
+			cli_error("'%s' has no memory accesses", source);
+			free(req);
+			return EXIT_USAGE;
+		}
+		nreq = got;
+		pattern = source;
+	} else {
+		pmk_mempattern_generate(pid, seed, req, nreq);
+	}
 	if (!sweep) {
 		mb_result r;
 		char b0[32], b1[32], b2[32], b3[32];
@@ -1030,11 +1077,12 @@ static int addie_membuf(int argc, char **argv)
 					 ? r.st.row_hits + r.st.row_misses
 					 : 1));
 		snprintf(title[0], sizeof title[0],
-			 "pattern %s, %llu requests; watermark %u, read-ahead "
+			 "%s %s, %llu requests; watermark %u, read-ahead "
 			 "%s; two %u-bit Addies behind a multiplexer (run 1: "
 			 "wb-hit, read-merge; run 2: wb-full, rb-hit)",
-			 pattern, nreq, cfg.watermark,
-			 cfg.read_ahead ? "on" : "off", cfg.addie.bits);
+			 source ? "source" : "pattern", pattern, nreq,
+			 cfg.watermark, cfg.read_ahead ? "on" : "off",
+			 cfg.addie.bits);
 		titles[0] = title[0];
 		titles[1] = "modelled time (bus cycles)";
 		tables_out(t, 2, cm.mode, titles);
@@ -1047,7 +1095,7 @@ static int addie_membuf(int argc, char **argv)
 		static const unsigned wms[] = {1,  2,  4,  6,  8,  12,
 					       16, 20, 24, 28, 30, 32};
 		enum { NW = sizeof wms / sizeof wms[0] };
-		double xw[NW], st[2 * NW];
+		double xw[NW], st[2 * NW], rst[NW], wst[NW];
 		uint64_t best = ~0ull;
 		unsigned best_wm = 0, adv_wm = 0;
 		int best_ra = 0, adv_ra = 0;
@@ -1072,6 +1120,14 @@ static int addie_membuf(int argc, char **argv)
 				xw[w] = wms[w];
 				st[ra * NW + w] =
 				    (double)r.stall / (double)nreq;
+				if (!ra) {
+					rst[w] =
+					    (double)r.st.read_stall_cycles /
+					    (double)nreq;
+					wst[w] =
+					    (double)r.st.write_stall_cycles /
+					    (double)nreq;
+				}
 				if (r.stall < best) {
 					best = r.stall;
 					best_wm = wms[w];
@@ -1125,22 +1181,240 @@ static int addie_membuf(int argc, char **argv)
 				(double)r.stall / (double)nreq);
 		}
 		snprintf(title[0], sizeof title[0],
-			 "pattern %s, %llu requests: every watermark, "
+			 "%s %s, %llu requests: every watermark, "
 			 "read-ahead off and on (Addie readings beside the "
 			 "exact ratios)",
-			 pattern, nreq);
+			 source ? "source" : "pattern", pattern, nreq);
 		titles[0] = title[0];
 		titles[1] = "what the Addie readings advise, step by step "
 			    "(the article's reasoning)";
 		titles[2] = "the choice";
 		tables_out(t, 3, cm.mode, titles);
-		if (cm.svg_dir && mb_sweep_svg(&cm, xw, st, NW))
+		if (cm.svg_dir && mb_sweep_svg(&cm, xw, st, rst, wst, NW))
 			rc = 1;
 	out:
 		for (int i = 0; i < 3; i++)
 			tbl_free(&t[i]);
 	}
 	free(req);
+	return rc;
+}
+
+/* ---- sim: Addies on the simulated core ---- */
+
+static int addie_sim(int argc, char **argv)
+{
+	common cm = {OUT_TEXT, NULL};
+	pmk_addie_config ac;
+	pmk_sim_config scfg;
+	pmk_sim_source *src = NULL;
+	pmk_sim *sim = NULL;
+	pmk_sim_observer obs;
+	pmk_addie_mux mux;
+	pmk_diag d;
+	const char *what = "int-mix:n=200000",
+		   *sigs = "l1d-hit,branch-predicted", *v;
+	unsigned long long every = 10000, x;
+	int kind = PMK_TRACE_AUTO, sel[2] = {-1, -1}, nsel = 0, rc = 0, more;
+	uint64_t prev_ev[2] = {0, 0}, prev_one[2] = {0, 0};
+	table t;
+	char cols[512], title[256], buf[128];
+	size_t npts = 0, cap = 0;
+	double *px = NULL, *py[2][3] = {{NULL}};
+	pmk_addie_config_default(&ac);
+	for (int i = 1; i < argc; i++) {
+		int k = common_opt(&cm, argc, argv, &i);
+		if (k < 0)
+			return EXIT_USAGE;
+		if (k)
+			continue;
+		if (!strcmp(argv[i], "--signals")) {
+			if (opt_value(argc, argv, &i, &sigs))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--every")) {
+			if (opt_num(argc, argv, &i, 1, 1000000000, &every))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--bits")) {
+			if (opt_num(argc, argv, &i, 4, 16, &x))
+				return EXIT_USAGE;
+			ac.bits = (unsigned)x;
+		} else if (!strcmp(argv[i], "--rng")) {
+			if (opt_value(argc, argv, &i, &v) ||
+			    parse_rng(v, &ac.rng))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--champsim")) {
+			kind = PMK_TRACE_CHAMPSIM;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("unknown option '%s'", argv[i]);
+			return cli_usage("addie");
+		} else {
+			what = argv[i];
+		}
+	}
+	{
+		char tmp[256], *save = NULL;
+		snprintf(tmp, sizeof tmp, "%s", sigs);
+		for (char *tok = strtok_r(tmp, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			int sg = pmk_addie_sim_signal_find(tok);
+			if (sg < 0 || nsel == 2) {
+				cli_error(sg < 0 ? "unknown signal '%s'"
+						 : "two signals at most, not "
+						   "'%s'",
+					  sg < 0 ? tok : sigs);
+				fputs("hint: signals are", stderr);
+				for (int k = 0; k < PMK_ADDIE_SIM_NSIGNALS; k++)
+					fprintf(stderr, " %s",
+						pmk_addie_sim_signal_name(k));
+				fputc('\n', stderr);
+				return EXIT_USAGE;
+			}
+			sel[nsel++] = sg;
+		}
+		if (!nsel) {
+			cli_error("'--signals' needs a signal name");
+			return EXIT_USAGE;
+		}
+	}
+	pmk_diag_clear(&d);
+	if (pmk_sim_source_open(&src, what, kind, &d) < 0) {
+		cli_diag(&d);
+		return EXIT_USAGE;
+	}
+	pmk_sim_config_default(&scfg);
+	if (pmk_sim_new(&sim, &scfg, pmk_sim_source_next, src, &d) < 0) {
+		cli_diag(&d);
+		pmk_sim_source_close(src);
+		return 1;
+	}
+	pmk_addie_mux_init(&mux, &ac);
+	for (int u = 0; u < nsel; u++)
+		pmk_addie_mux_select(&mux, u, sel[u],
+				     pmk_addie_sim_signal_name(sel[u]));
+	pmk_addie_sim_observer(&obs, &mux);
+	pmk_sim_set_observer(sim, &obs);
+	{
+		int n = snprintf(cols, sizeof cols, "instructions,cycles");
+		for (int u = 0; u < nsel; u++) {
+			const char *nm = pmk_addie_sim_signal_name(sel[u]);
+			n +=
+			    snprintf(cols + n, sizeof cols - (size_t)n,
+				     ",%s_addie,%s_interval,%s_exact,%s_events",
+				     nm, nm, nm, nm);
+		}
+	}
+	tbl_init(&t, "intervals", cols);
+	do {
+		const pmk_sim_stats *st;
+		int n;
+		more = pmk_sim_run(sim, every);
+		if (more < 0) {
+			cli_diag(pmk_sim_diag(sim));
+			rc = EXIT_USAGE;
+			break;
+		}
+		st = pmk_sim_stats_get(sim);
+		if (npts == cap) {
+			size_t nc = cap ? 2 * cap : 256;
+			double *q = realloc(px, nc * sizeof *q);
+			if (!q) {
+				rc = 1;
+				break;
+			}
+			px = q;
+			for (int u = 0; u < 2; u++)
+				for (int k = 0; k < 3; k++) {
+					q = realloc(py[u][k], nc * sizeof *q);
+					if (!q) {
+						rc = 1;
+						break;
+					}
+					py[u][k] = q;
+				}
+			if (rc)
+				break;
+			cap = nc;
+		}
+		px[npts] = (double)st->committed;
+		n = snprintf(buf, sizeof buf, "%llu|%llu",
+			     (unsigned long long)st->committed,
+			     (unsigned long long)st->cycles);
+		{
+			char row[1024];
+			int m = snprintf(row, sizeof row, "%s", buf);
+			(void)n;
+			for (int u = 0; u < nsel; u++) {
+				pmk_addie_reading r;
+				uint64_t de, d1;
+				char b0[32], b1[32], b2[32];
+				double iv;
+				pmk_addie_watch_read(&mux.unit[u], &r);
+				de = r.events - prev_ev[u];
+				d1 = r.ones - prev_one[u];
+				iv = de ? (double)d1 / (double)de : NAN;
+				prev_ev[u] = r.events;
+				prev_one[u] = r.ones;
+				py[u][0][npts] = r.events ? r.addie : NAN;
+				py[u][1][npts] = iv;
+				py[u][2][npts] = r.exact;
+				m += snprintf(row + m, sizeof row - (size_t)m,
+					      "|%s|%s|%s|%llu",
+					      fmt_p(py[u][0][npts], b0),
+					      fmt_p(iv, b1), fmt_p(r.exact, b2),
+					      (unsigned long long)r.events);
+			}
+			tbl_row(&t, "%s", row);
+		}
+		npts++;
+	} while (more == 1);
+	if (!rc) {
+		snprintf(
+		    title, sizeof title,
+		    "%s on the simulated core: %u-bit %s Addies read every "
+		    "%llu committed instructions, beside the exact ratio "
+		    "in that interval and since the start",
+		    what, ac.bits, rng_name(ac.rng), every);
+		{
+			const char *titles[1] = {title};
+			tables_out(&t, 1, cm.mode, titles);
+		}
+	}
+	if (!rc && cm.svg_dir) {
+		static const char *col[2][3] = {
+		    {"#d62728", "#ff9896", "#1f77b4"},
+		    {"#2ca02c", "#98df8a", "#9467bd"}};
+		pmk__svg_series sr[6];
+		char lab[6][96], path[1024];
+		int ns = 0;
+		FILE *f;
+		pmk__svg_chart ch = {.title = "Addies on the simulated core",
+				     .xlabel = "committed instructions",
+				     .ylabel = "probability",
+				     .ymax = 1,
+				     .legend = 2};
+		for (int u = 0; u < nsel; u++) {
+			const char *nm = pmk_addie_sim_signal_name(sel[u]);
+			snprintf(lab[ns], 96, "%s: Addie", nm);
+			sr[ns] = (pmk__svg_series){lab[ns],  col[u][0], px,
+						   py[u][0], npts,	0};
+			ns++;
+			snprintf(lab[ns], 96, "%s: exact, per interval", nm);
+			sr[ns] = (pmk__svg_series){lab[ns],  col[u][1], px,
+						   py[u][1], npts,	1};
+			ns++;
+		}
+		f = svg_open(&cm, "addie-sim.svg", path, sizeof path);
+		if (!f ||
+		    svg_close(f, path, pmk__svg_lines(f, &ch, sr, (size_t)ns)))
+			rc = 1;
+	}
+	tbl_free(&t);
+	free(px);
+	for (int u = 0; u < 2; u++)
+		for (int k = 0; k < 3; k++)
+			free(py[u][k]);
+	pmk_sim_free(sim);
+	pmk_sim_source_close(src);
 	return rc;
 }
 
@@ -1157,7 +1431,9 @@ int cmd_addie(int argc, char **argv)
 		return addie_quality(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "membuf"))
 		return addie_membuf(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sim"))
+		return addie_sim(argc - 1, argv + 1);
 	cli_error("unknown addie subcommand '%s'", argv[1]);
-	fprintf(stderr, "hint: use figures, quality or membuf\n");
+	fprintf(stderr, "hint: use figures, quality, membuf or sim\n");
 	return EXIT_USAGE;
 }

@@ -195,7 +195,7 @@ static int lat_plot(struct common *c, struct series *se, int ns, double ghz)
 		}
 	pmk_level lv[8];
 	int nl = pmk_levels_detect(se[ref].size, se[ref].ns, se[ref].n, 1.15,
-				   1.3, lv, 8);
+				   1.5, lv, 8);
 	for (int l = 0; l + 1 < nl && nm < 8; l++) {
 		double e = pmk_levels_edge(se[ref].size, se[ref].ns, se[ref].n,
 					   &lv[l], &lv[l + 1]);
@@ -621,8 +621,81 @@ static int cmd_bw(int argc, char **argv)
 
 static int cmd_bench_os(int argc, char **argv)
 {
-	cli_error("'bench os' is not built yet");
-	return 1;
+	struct common c = {0};
+	const char *names[64];
+	int nn = 0, rc = 0, nres = 0;
+	pmk_os_result res[128];
+
+	pmk_bench_cfg_default(&c.cfg);
+	for (int i = 1; i < argc; i++) {
+		int r = common_opt(&c, argc, argv, &i);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("unknown option '%s'", argv[i]);
+			return cli_usage("bench");
+		}
+		int k = 0;
+		while (pmk_os_names[k] && strcmp(pmk_os_names[k], argv[i]))
+			k++;
+		if (!pmk_os_names[k] || nn == 64) {
+			cli_error("unknown OS benchmark '%s' (see 'pmkit help "
+				  "bench')",
+				  argv[i]);
+			return EXIT_USAGE;
+		}
+		names[nn++] = pmk_os_names[k];
+	}
+	if (!nn)
+		for (int k = 0; pmk_os_names[k] && nn < 64; k++)
+			names[nn++] = pmk_os_names[k];
+	if (common_open(&c))
+		return 1;
+	for (int i = 0; i < nn && nres < 120; i++) {
+		int n;
+		progress(&c, names[i], i, nn);
+		n = pmk_os_run(names[i], &c.cfg, res + nres, 128 - nres);
+		if (n < 0) {
+			cli_warn("%s: %s", names[i], pmk_strerror(n));
+			rc = 1;
+			continue;
+		}
+		nres += n;
+	}
+	progress(&c, "", nn, nn);
+	if (c.json) {
+		fprintf(c.out,
+			"{\"benchmark\":\"os\",\"cpu\":%d,\"sample_ms\":%g,"
+			"\"samples\":%d,\"results\":[",
+			c.cfg.cpu, c.cfg.sample_ms, c.cfg.samples);
+		for (int i = 0; i < nres; i++)
+			fprintf(c.out,
+				"%s{\"name\":\"%s\",\"unit\":\"%s\","
+				"\"median\":%.4f,\"best\":%.4f}",
+				i ? "," : "", res[i].name, res[i].unit,
+				res[i].median, res[i].best);
+		fprintf(c.out, "]}\n");
+	} else if (c.csv) {
+		fprintf(c.out, "name,unit,median,best\n");
+		for (int i = 0; i < nres; i++)
+			fprintf(c.out, "%s,%s,%.4f,%.4f\n", res[i].name,
+				res[i].unit, res[i].median, res[i].best);
+	} else {
+		fprintf(c.out,
+			"# OS and IPC, CPU %d (helpers share it), median and "
+			"best of %d samples of %g ms; MB = 10^6 bytes\n"
+			"%-14s %12s %12s %s\n",
+			c.cfg.cpu, c.cfg.samples, c.cfg.sample_ms, "benchmark",
+			"median", "best", "unit");
+		for (int i = 0; i < nres; i++)
+			fprintf(c.out, "%-14s %12.3f %12.3f %s\n", res[i].name,
+				res[i].median, res[i].best, res[i].unit);
+	}
+	if (common_close(&c))
+		rc = 1;
+	return rc;
 }
 
 int cmd_bench(int argc, char **argv)

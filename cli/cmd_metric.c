@@ -226,16 +226,23 @@ static int eval(const struct mopts *o)
 	for (int s = 0; s < n; s++) {
 		int i = sel[s], nb = pmk_defs_base_count(defs, i);
 		double *in = malloc(sizeof *in * (size_t)(nb ? nb : 1));
+		double *er = malloc(sizeof *er * (size_t)(nb ? nb : 1));
+		double e = 0, lo = NAN, hi = NAN;
+		int uncertain = 0;
 		char missing[512] = "";
 		size_t ml = 0;
 		unsigned fl;
 		double v;
-		if (!in) {
+		if (!in || !er) {
+			free(in);
+			free(er);
 			rc = 1;
 			break;
 		}
 		for (int k = 0; k < nb; k++) {
 			const char *b = pmk_defs_base(defs, i, k);
+			er[k] = pmk_measure_err(m, b);
+			uncertain |= er[k] > 0;
 			if (pmk_measure_get(m, b, &in[k]) || isnan(in[k])) {
 				in[k] = NAN;
 				if (ml < sizeof missing)
@@ -244,7 +251,13 @@ static int eval(const struct mopts *o)
 					    "%s%s", ml ? ", " : "", b);
 			}
 		}
-		v = pmk_defs_eval(defs, i, in, &fl);
+		/* Recorded error estimates (multiplexed counts) give the
+		 * value an error and an interval. */
+		if (uncertain)
+			v = pmk_defs_eval_err(defs, i, in, er, &e, &lo, &hi,
+					      &fl);
+		else
+			v = pmk_defs_eval(defs, i, in, &fl);
 		if (fl & PMK_EVAL_MISSING)
 			rc = 1;
 		if (o->json) {
@@ -255,6 +268,17 @@ static int eval(const struct mopts *o)
 				printf("%.15g", v);
 			else
 				printf("null");
+			if (uncertain && isfinite(v)) {
+				printf(",\"error\":%.15g,\"interval\":[", e);
+				if (isfinite(lo))
+					printf("%.15g,", lo);
+				else
+					printf("null,");
+				if (isfinite(hi))
+					printf("%.15g]", hi);
+				else
+					printf("null]");
+			}
 			printf(",\"division_by_zero\":%s,\"missing\":",
 			       fl & PMK_EVAL_DIV0 ? "true" : "false");
 			json_str(missing);
@@ -265,10 +289,14 @@ static int eval(const struct mopts *o)
 		} else if (fl & PMK_EVAL_DIV0) {
 			printf("%-24s %16s  # division by zero\n",
 			       pmk_defs_name(defs, i), "nan");
+		} else if (uncertain) {
+			printf("%-24s %16.10g  +- %.4g  [%.6g, %.6g]\n",
+			       pmk_defs_name(defs, i), v, e, lo, hi);
 		} else {
 			printf("%-24s %16.10g\n", pmk_defs_name(defs, i), v);
 		}
 		free(in);
+		free(er);
 	}
 	if (o->json)
 		printf("]}\n");
@@ -307,6 +335,16 @@ int cli_defs_load(const char *path)
 		return 0;
 	cli_diag(&d);
 	return -1;
+}
+
+void cli_defs_env_warn(void)
+{
+	pmk_diag d;
+	char buf[2048];
+	if (pmk_defs_env_status(&d) == 0)
+		return;
+	pmk_diag_format(&d, buf, sizeof buf);
+	cli_warn("PMK_USER_EVENTS_FILE not loaded: %s", buf);
 }
 
 int cmd_metric(int argc, char **argv)

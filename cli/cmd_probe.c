@@ -76,6 +76,28 @@ static void table(const pmk_probe *p, FILE *o)
 		fprintf(o, "why     L%d: %s\n", p->lv[i].level, p->lv[i].why);
 }
 
+static void csv(const pmk_probe *p, FILE *o)
+{
+	fprintf(o,
+		"level,type,size_bytes,line_bytes,latency_ns,latency_cycles,"
+		"declared_size_bytes,measured_size_bytes,trusted,bw_rd_mb_s\n");
+	for (int i = 0; i < p->nlevels; i++) {
+		const pmk_probe_level *l = &p->lv[i];
+		fprintf(o, "%d,%s,%zu,%zu,%.4f,%.2f,%zu,%zu,%s,%.1f\n",
+			l->level, l->type, l->size_bytes, l->line_bytes,
+			l->latency_ns, l->latency_cycles, l->declared_bytes,
+			l->measured_bytes, l->trusted, l->bw_rd_mb_s);
+	}
+	fprintf(o, "memory,window,%zu,,%.4f,%.2f,,,measured,%.1f\n",
+		p->mem_bytes, p->mem_ns, p->mem_cycles, p->mem_bw_mb_s);
+	fprintf(o, "memory,all-lines,%zu,,%.4f,%.2f,,,measured,\n",
+		p->mem_bytes, p->mem_all_ns, p->mem_all_ns * p->ghz);
+	if (p->tlb_reach_bytes)
+		fprintf(o, "tlb,data,%zu,,%.4f,%.2f,%zu,%zu,measured,\n",
+			p->tlb_reach_bytes, p->tlb_miss_ns, p->tlb_miss_cycles,
+			p->tlb_entries_declared * 4096, p->tlb_reach_bytes);
+}
+
 static int plot(const pmk_probe *p, const char *path)
 {
 	double *x = calloc((size_t)p->npts, sizeof *x);
@@ -125,7 +147,7 @@ static int plot(const pmk_probe *p, const char *path)
 int cmd_probe(int argc, char **argv)
 {
 	unsigned flags = 0;
-	int json = 0, rc;
+	int json = 0, as_csv = 0, rc;
 	long long cpu = -1;
 	size_t max = 0;
 	const char *consts = NULL, *svg = NULL, *out_path = NULL;
@@ -139,6 +161,8 @@ int cmd_probe(int argc, char **argv)
 			flags |= PMK_PROBE_QUICK;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
+		} else if (!strcmp(a, "--csv")) {
+			as_csv = 1;
 		} else if (!strcmp(a, "--constants") && i + 1 < argc) {
 			consts = argv[++i];
 		} else if (!strcmp(a, "--svg") && i + 1 < argc) {
@@ -177,6 +201,8 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (json)
 		pmk_probe_write_json(&p, out);
+	else if (as_csv)
+		csv(&p, out);
 	else
 		table(&p, out);
 	rc = 0;

@@ -205,6 +205,7 @@ enum pmk_estimator {
 	PMK_EST_ADDIE_CORR = 1, /* correlated random numbers */
 	PMK_EST_RATIO = 2,	/* two counters, ratio over blocks of 2^bits */
 	PMK_EST_EMA = 3,	/* exponential moving average, alpha 2^-bits */
+	PMK_EST_ADDIE_SHIFT1 = 4, /* ablation: one clock, no inversion */
 	PMK_EST_COUNT
 };
 const char *pmk_estimator_name(int est);
@@ -316,6 +317,44 @@ int pmk_mempattern_find(const char *name);
  * id. The same (id, seed, n) always gives the same requests. */
 int pmk_mempattern_generate(int id, uint64_t seed, pmk_mem_access *out,
 			    size_t n);
+
+/*
+ * Bus requests from a stream of simulated instructions (pmkit/sim.h: a
+ * trace reader with pmk_trace_next, a pmk_sim_source, a workload): one
+ * request per word each memory operand touches, a gap of one cycle per
+ * instruction (docs/addie.md). Stops after `max` requests or at the end of
+ * the stream; returns 0, or the stream's negative error (its diag says
+ * where), with *count set either way.
+ */
+struct pmk_sim_insn;
+int pmk_mem_from_insns(int (*next)(void *src, struct pmk_sim_insn *out),
+		       void *src, pmk_mem_access *out, size_t max,
+		       size_t *count);
+
+/* ---- Addies on the simulated core's event streams ---------------------- */
+
+/* 0/1 signals of committed instructions an Addie can watch. */
+enum pmk_addie_sim_signal {
+	PMK_ADDIE_SIM_L1D_HIT = 0,   /* per committed load */
+	PMK_ADDIE_SIM_L2_HIT = 1,    /* per committed load that missed L1D */
+	PMK_ADDIE_SIM_DTLB_HIT = 2,  /* per committed load or store */
+	PMK_ADDIE_SIM_L1I_HIT = 3,   /* per committed instruction */
+	PMK_ADDIE_SIM_BRANCH_OK = 4, /* per committed branch: predicted */
+	PMK_ADDIE_SIM_NSIGNALS
+};
+const char *pmk_addie_sim_signal_name(int signal);
+const char *pmk_addie_sim_signal_desc(int signal);
+int pmk_addie_sim_signal_find(const char *name); /* or PMK_ENOENT */
+
+struct pmk_sim_uop;
+struct pmk_sim_observer;
+/* Feed the signals of one instruction event (only commits count) into a
+ * multiplexer whose units are switched to PMK_ADDIE_SIM_* signals. For an
+ * observer of one's own, call this from its `uop` callback. */
+void pmk_addie_sim_feed(pmk_addie_mux *m, const struct pmk_sim_uop *u);
+/* Or fill an observer that does only that, for pmk_sim_set_observer(); run
+ * the core in steps (pmk_sim_run(s, N)) and read the Addies in between. */
+void pmk_addie_sim_observer(struct pmk_sim_observer *o, pmk_addie_mux *m);
 
 #ifdef __cplusplus
 }

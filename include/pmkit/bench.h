@@ -62,7 +62,8 @@ int pmk_bench_pin(int cpu);
 
 /*
  * The core clock in GHz, measured with a chain of dependent integer adds
- * (latency one cycle on every core we know), from the fastest sample;
+ * (latency one cycle on every core we know), from the fastest of 31 samples
+ * of 1 ms (only cfg->cpu is used);
  * `out` (optional) receives the raw statistic of the chain (ns per add).
  */
 double pmk_bench_core_ghz(const pmk_bench_cfg *cfg, pmk_bench_stat *out);
@@ -169,6 +170,17 @@ int pmk_levels_detect(const size_t *size, const double *lat_ns, int n,
  * which the curve crosses the geometric mean of the two latencies. */
 double pmk_levels_edge(const size_t *size, const double *lat_ns, int n,
 		       const pmk_level *a, const pmk_level *b);
+
+/*
+ * Tell a TLB step from a cache step: on the plateau `lv` of the TLB-friendly
+ * curve `win`, fit the gap to the random-over-all-pages curve `all` with
+ * gap(P) = m * max(0, 1 - E / P), P = size / 4096 pages (a TLB of E entries
+ * hit with probability E / P under random page order, m the miss cost).
+ * Returns 1 and E (entries) and m (ns) when there is a step (m above a
+ * quarter of the plateau latency), 0 when not, or a negative code.
+ */
+int pmk_tlb_fit(const size_t *size, const double *win, const double *all, int n,
+		const pmk_level *lv, double *entries, double *miss_ns);
 
 /* ---- SVG plots --------------------------------------------------------- */
 

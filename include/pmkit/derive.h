@@ -114,6 +114,17 @@ enum {
 double pmk_defs_eval(const pmk_defs *defs, int i, const double *base_values,
 		     unsigned *flags);
 
+/*
+ * The same with uncertainty: each base value has a standard error
+ * (`base_errs`, NULL or 0 = exact). Gives the first-order standard error of
+ * the result (independent inputs) in *err, and by interval arithmetic over
+ * [value - 2 err, value + 2 err] of each input an interval [*lo, *hi]
+ * holding the result (infinite when a divisor's interval holds 0).
+ */
+double pmk_defs_eval_err(const pmk_defs *defs, int i, const double *base_values,
+			 const double *base_errs, double *err, double *lo,
+			 double *hi, unsigned *flags);
+
 /* The same for any reverse-Polish program over leaf values (pmk_event's
  * `ops`; nops == 0 means leaf 0). Malformed programs give NaN. */
 double pmk_ops_eval(const pmk_op *ops, int nops, const double *leaf_values,
@@ -152,6 +163,9 @@ void pmk_measure_free(pmk_measure *m);
 /* 0 and the value of `name` (NaN when recorded as missing); PMK_ENOENT
  * when the name does not appear. */
 int pmk_measure_get(const pmk_measure *m, const char *name, double *value);
+/* The recorded error estimate (1 sigma, same unit) of `name`: pmkit stat's
+ * JSON "error"; 0 when none was recorded. */
+double pmk_measure_err(const pmk_measure *m, const char *name);
 int pmk_measure_count(const pmk_measure *m);
 const char *pmk_measure_name(const pmk_measure *m, int i, double *value);
 

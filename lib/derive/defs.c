@@ -251,6 +251,121 @@ double pmk_defs_eval(const pmk_defs *defs, int i, const double *base_values,
 	return sp == 1 ? st[0] : NAN;
 }
 
+struct slot {
+	double v, e, lo, hi;
+};
+
+static void imul(double a, double b, double c, double d, double *lo, double *hi)
+{
+	double p[4] = {a * c, a * d, b * c, b * d};
+	*lo = *hi = p[0];
+	for (int k = 1; k < 4; k++) {
+		if (p[k] < *lo)
+			*lo = p[k];
+		if (p[k] > *hi)
+			*hi = p[k];
+	}
+}
+
+double pmk_defs_eval_err(const pmk_defs *defs, int i, const double *base_values,
+			 const double *base_errs, double *err, double *lo,
+			 double *hi, unsigned *flags)
+{
+	const struct ddef *x = ev_at(defs, i);
+	struct slot st[256], r;
+	int sp = 0;
+	unsigned f = 0;
+
+	if (flags)
+		*flags = 0;
+	if (err)
+		*err = NAN;
+	if (lo)
+		*lo = NAN;
+	if (hi)
+		*hi = NAN;
+	if (!x)
+		return NAN;
+	for (int k = 0; k < x->nprog; k++) {
+		const struct dop *o = &x->prog[k];
+		struct slot *a, *b;
+		switch (o->code) {
+		case PMK_OP_LEAF:
+			r.v = base_values[o->arg];
+			r.e = base_errs && base_errs[o->arg] > 0
+				  ? base_errs[o->arg]
+				  : 0;
+			r.lo = r.v - 2 * r.e;
+			r.hi = r.v + 2 * r.e;
+			if (isnan(r.v))
+				f |= PMK_EVAL_MISSING;
+			st[sp++] = r;
+			continue;
+		case PMK_OP_CONST:
+			r.v = r.lo = r.hi = o->value;
+			r.e = 0;
+			st[sp++] = r;
+			continue;
+		case PMK_OP_NEG:
+			a = &st[sp - 1];
+			r.v = -a->v;
+			r.e = a->e;
+			r.lo = -a->hi;
+			r.hi = -a->lo;
+			*a = r;
+			continue;
+		}
+		b = &st[--sp];
+		a = &st[sp - 1];
+		switch (o->code) {
+		case PMK_OP_ADD:
+			r.v = a->v + b->v;
+			r.e = hypot(a->e, b->e);
+			r.lo = a->lo + b->lo;
+			r.hi = a->hi + b->hi;
+			break;
+		case PMK_OP_SUB:
+			r.v = a->v - b->v;
+			r.e = hypot(a->e, b->e);
+			r.lo = a->lo - b->hi;
+			r.hi = a->hi - b->lo;
+			break;
+		case PMK_OP_MUL:
+			r.v = a->v * b->v;
+			r.e = hypot(b->v * a->e, a->v * b->e);
+			imul(a->lo, a->hi, b->lo, b->hi, &r.lo, &r.hi);
+			break;
+		default:
+			if (b->v == 0) {
+				f |= PMK_EVAL_DIV0;
+				r.v = r.e = r.lo = r.hi = NAN;
+				break;
+			}
+			r.v = a->v / b->v;
+			r.e = hypot(a->e / b->v, a->v * b->e / (b->v * b->v));
+			if (b->lo <= 0 && b->hi >= 0) {
+				r.lo = -INFINITY;
+				r.hi = INFINITY;
+			} else {
+				imul(a->lo, a->hi, 1 / b->hi, 1 / b->lo, &r.lo,
+				     &r.hi);
+			}
+		}
+		*a = r;
+	}
+	if (sp != 1)
+		return NAN;
+	if (flags)
+		*flags = f;
+	if (err)
+		*err = st[0].e;
+	if (lo)
+		*lo = st[0].lo;
+	if (hi)
+		*hi = st[0].hi;
+	return st[0].v;
+}
+
 /* The checked evaluation: flags, and NaN for malformed programs. */
 static double ops_eval_checked(const pmk_op *ops, int nops,
 			       const double *leaf_values, unsigned *flags)

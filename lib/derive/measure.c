@@ -28,35 +28,48 @@
 
 struct pmk_measure {
 	char **name;
-	double *value;
+	double *value, *err;
 	int n, cap;
 };
 
-static int put(pmk_measure *m, const char *name, size_t len, double v)
+static int put_err(pmk_measure *m, const char *name, size_t len, double v,
+		   double e)
 {
 	for (int i = 0; i < m->n; i++)
 		if (strlen(m->name[i]) == len &&
 		    !strncmp(m->name[i], name, len)) {
 			m->value[i] = v;
+			m->err[i] = e;
 			return 0;
 		}
 	if (m->n == m->cap) {
 		int nc = m->cap ? m->cap * 2 : 32;
 		char **nn = realloc(m->name, sizeof *nn * (size_t)nc);
+		double *nv;
 		if (!nn)
 			return PMK_ENOMEM;
 		m->name = nn;
-		double *nv = realloc(m->value, sizeof *nv * (size_t)nc);
+		nv = realloc(m->value, sizeof *nv * (size_t)nc);
 		if (!nv)
 			return PMK_ENOMEM;
 		m->value = nv;
+		nv = realloc(m->err, sizeof *nv * (size_t)nc);
+		if (!nv)
+			return PMK_ENOMEM;
+		m->err = nv;
 		m->cap = nc;
 	}
 	m->name[m->n] = strndup(name, len);
 	if (!m->name[m->n])
 		return PMK_ENOMEM;
+	m->err[m->n] = e;
 	m->value[m->n++] = v;
 	return 0;
+}
+
+static int put(pmk_measure *m, const char *name, size_t len, double v)
+{
+	return put_err(m, name, len, v, 0);
 }
 
 void pmk_measure_free(pmk_measure *m)
@@ -67,6 +80,7 @@ void pmk_measure_free(pmk_measure *m)
 		free(m->name[i]);
 	free(m->name);
 	free(m->value);
+	free(m->err);
 	free(m);
 }
 
@@ -181,7 +195,7 @@ static int js_object(struct js *j)
 {
 	const char *name = NULL, *sval = NULL, *unit = NULL;
 	size_t nlen = 0, slen = 0, ulen = 0;
-	double v = NAN;
+	double v = NAN, e = 0;
 	int have_v = 0, rc;
 
 	j->p++; /* '{' */
@@ -206,6 +220,13 @@ static int js_object(struct js *j)
 		    *j->p == '"') {
 			if ((rc = js_string(j, &name, &nlen)))
 				return rc;
+		} else if (KEY("error") && j->p < j->e &&
+			   strchr("+-.0123456789", *j->p)) {
+			const char *st = j->p;
+			while (j->p < j->e && strchr("+-.0123456789eE", *j->p))
+				j->p++;
+			if (!number(st, (size_t)(j->p - st), &e) || !(e >= 0))
+				e = 0;
 		} else if (KEY("unit") && j->p < j->e && *j->p == '"') {
 			if ((rc = js_string(j, &unit, &ulen)))
 				return rc;
@@ -255,9 +276,10 @@ static int js_object(struct js *j)
 		}
 		return js_fail(j, "expected ',' or '}'");
 	}
-	if (name && have_v && nlen)
-		return put(j->m, name, nlen,
-			   unit ? v * unit_scale(unit, ulen) : v);
+	if (name && have_v && nlen) {
+		double k = unit ? unit_scale(unit, ulen) : 1;
+		return put_err(j->m, name, nlen, v * k, e * k);
+	}
 	return 0;
 }
 
@@ -544,4 +566,12 @@ const char *pmk_measure_name(const pmk_measure *m, int i, double *value)
 	if (value)
 		*value = m->value[i];
 	return m->name[i];
+}
+
+double pmk_measure_err(const pmk_measure *m, const char *name)
+{
+	for (int i = 0; m && name && i < m->n; i++)
+		if (!strcmp(m->name[i], name))
+			return m->err[i];
+	return 0;
 }

@@ -82,16 +82,81 @@ int pmk_addie_step(pmk_addie *a, int bit)
 	return step1(a, bit != 0);
 }
 
+/*
+ * The bulk loops keep the state in locals (a byte pointer may alias the
+ * Addie, which would force a reload per sample) and are specialised per
+ * random-number mode; they are bit-for-bit the same as step1().
+ */
+static inline __attribute__((always_inline)) void
+run_mode(pmk_addie *a, const uint8_t *bytes, const uint64_t *words, size_t n,
+	 const unsigned mode, const int packed)
+{
+	uint32_t s = a->lfsr, cnt = a->counter;
+	const uint32_t max = a->max, msb = a->msb;
+	const uint32_t(*j)[256] = (const uint32_t(*)[256])a->jump;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x, r, c, d;
+		if (packed)
+			x = (uint32_t)(words[i >> 6] >> (i & 63)) & 1u;
+		else
+			x = bytes[i] != 0;
+		if (mode == PMK_ADDIE_RNG_INDEPENDENT) {
+			s = j[0][s & 255] ^ j[1][(s >> 8) & 255] ^
+			    j[2][(s >> 16) & 255] ^ j[3][s >> 24];
+			r = s & max;
+		} else {
+			s = pmk__lfsr31_next(s);
+			r = s & max;
+			if (mode == PMK_ADDIE_RNG_CORRELATED)
+				r ^= msb;
+		}
+		c = cnt > r;
+		d = c ^ x;
+		cnt += d & x & (cnt != max);
+		cnt -= d & c;
+	}
+	a->lfsr = s;
+	a->counter = cnt;
+	a->steps += n;
+}
+
+static void run_any(pmk_addie *a, const uint8_t *bytes, const uint64_t *words,
+		    size_t n, int packed)
+{
+	switch (a->rng) {
+	case PMK_ADDIE_RNG_INDEPENDENT:
+		if (packed)
+			run_mode(a, NULL, words, n, PMK_ADDIE_RNG_INDEPENDENT,
+				 1);
+		else
+			run_mode(a, bytes, NULL, n, PMK_ADDIE_RNG_INDEPENDENT,
+				 0);
+		break;
+	case PMK_ADDIE_RNG_CORRELATED:
+		if (packed)
+			run_mode(a, NULL, words, n, PMK_ADDIE_RNG_CORRELATED,
+				 1);
+		else
+			run_mode(a, bytes, NULL, n, PMK_ADDIE_RNG_CORRELATED,
+				 0);
+		break;
+	default:
+		if (packed)
+			run_mode(a, NULL, words, n, PMK_ADDIE_RNG_SHIFT1, 1);
+		else
+			run_mode(a, bytes, NULL, n, PMK_ADDIE_RNG_SHIFT1, 0);
+		break;
+	}
+}
+
 void pmk_addie_run(pmk_addie *a, const uint8_t *bits, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		step1(a, bits[i] != 0);
+	run_any(a, bits, NULL, n, 0);
 }
 
 void pmk_addie_run_packed(pmk_addie *a, const uint64_t *words, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		step1(a, (uint32_t)(words[i >> 6] >> (i & 63)) & 1u);
+	run_any(a, NULL, words, n, 1);
 }
 
 uint32_t pmk_addie_last_random(const pmk_addie *a)

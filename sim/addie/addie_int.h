@@ -53,7 +53,8 @@ typedef struct pmk__svg_chart {
 	const char *title, *xlabel, *ylabel;
 	double xmin, xmax, ymin, ymax; /* xmin == xmax: from the data */
 	int xlog, ylog;		       /* log10 axes */
-	const double *hlines;	       /* horizontal reference lines */
+	int legend;	      /* 0 top left, 1 top right, 2 bottom right */
+	const double *hlines; /* horizontal reference lines */
 	size_t nhlines;
 } pmk__svg_chart;
 /* Write the chart to `f`; 0, or PMK_EIO. */

@@ -99,6 +99,8 @@ const char *pmk_estimator_name(int est)
 		return "ratio";
 	case PMK_EST_EMA:
 		return "ema";
+	case PMK_EST_ADDIE_SHIFT1:
+		return "addie-shift1";
 	}
 	return "?";
 }
@@ -131,9 +133,11 @@ static int est_init(est *e, int kind, unsigned bits, uint32_t seed)
 	pmk_addie_config_default(&c);
 	c.bits = bits;
 	c.seed = seed;
-	c.rng = kind == PMK_EST_ADDIE_CORR ? PMK_ADDIE_RNG_CORRELATED
-					   : PMK_ADDIE_RNG_INDEPENDENT;
-	if (kind == PMK_EST_ADDIE || kind == PMK_EST_ADDIE_CORR)
+	c.rng = kind == PMK_EST_ADDIE_CORR     ? PMK_ADDIE_RNG_CORRELATED
+		: kind == PMK_EST_ADDIE_SHIFT1 ? PMK_ADDIE_RNG_SHIFT1
+					       : PMK_ADDIE_RNG_INDEPENDENT;
+	if (kind == PMK_EST_ADDIE || kind == PMK_EST_ADDIE_CORR ||
+	    kind == PMK_EST_ADDIE_SHIFT1)
 		return pmk_addie_init(&e->a, &c);
 	return 0;
 }

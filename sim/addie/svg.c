@@ -178,14 +178,18 @@ int pmk__svg_lines(FILE *f, const pmk__svg_chart *in, const pmk__svg_series *s,
 			pen = 1;
 		}
 		fputs("\"/>\n", f);
+		/* legend: a box in the chosen corner */
+		int lx = c.legend ? W - MR - 250 : ML + 10;
+		int ly = c.legend == 2 ? H - MB - 10 - 16 * (int)ns : MT + 6;
 		fprintf(f,
 			"<line x1=\"%d\" x2=\"%d\" y1=\"%zu\" y2=\"%zu\" "
 			"stroke=\"%s\" stroke-width=\"2\"%s/>\n<text x=\"%d\" "
 			"y=\"%zu\">",
-			ML + 10, ML + 34, MT + 14 + 16 * k, MT + 14 + 16 * k,
+			lx, lx + 24, (size_t)ly + 8 + 16 * k,
+			(size_t)ly + 8 + 16 * k,
 			s[k].color ? s[k].color : "black",
-			s[k].dashed ? " stroke-dasharray=\"6 4\"" : "", ML + 40,
-			MT + 18 + 16 * k);
+			s[k].dashed ? " stroke-dasharray=\"6 4\"" : "", lx + 30,
+			(size_t)ly + 12 + 16 * k);
 		esc(f, s[k].label);
 		fputs("</text>\n", f);
 	}

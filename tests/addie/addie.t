@@ -29,8 +29,8 @@ else nok "figures writes two SVG plots" "rc=$rc $err"; fi
 
 run_pmkit addie quality --bits 4,6 --seeds 4 --csv
 rows=$(printf '%s\n' "$out" | grep -c '^addie\|^ratio\|^ema')
-if [ "$rc" = 0 ] && [ "$rows" = 8 ]; then ok "quality: 4 estimators x 2 widths"
-else nok "quality: 4 estimators x 2 widths" "rc=$rc rows=$rows"; fi
+if [ "$rc" = 0 ] && [ "$rows" = 10 ]; then ok "quality: 5 estimators x 2 widths"
+else nok "quality: 5 estimators x 2 widths" "rc=$rc rows=$rows"; fi
 
 # Wider counters are more precise: steady-state RMS error falls.
 e4=$(printf '%s\n' "$out" | awk -F, '$1=="addie" && $2==4 {print $7}')
@@ -51,3 +51,14 @@ run_pmkit addie figures --svg-dir /nonexistent/dir --seeds 2 --samples 100
 [ "$rc" = 1 ] && ok "unwritable svg dir fails" || nok "unwritable svg dir fails" "rc=$rc"
 run_pmkit help addie
 printf '%s' "$out" | grep -q "membuf" && ok "help addie" || nok "help addie" "$err"
+
+# Addies on the simulated core, read mid-run.
+run_pmkit addie sim int-mix:n=30000 --every 10000 --csv
+rows=$(printf '%s\n' "$out" | grep -c '^[0-9]')
+if [ "$rc" = 0 ] && [ "$rows" -ge 3 ] && printf '%s\n' "$out" | head -1 | grep -q 'l1d-hit_addie'; then
+	ok "sim: readings every 10000 instructions ($rows rows)"
+else nok "sim: readings every 10000 instructions" "rc=$rc rows=$rows $err"; fi
+run_pmkit addie sim int-mix:n=100 --signals nosuch
+[ "$rc" = 2 ] && printf '%s' "$err" | grep -q "unknown signal 'nosuch'" && ok "sim: unknown signal exits 2" || nok "sim: unknown signal exits 2" "rc=$rc $err"
+run_pmkit addie sim nosuchworkload
+[ "$rc" = 2 ] && ok "sim: unknown workload exits 2" || nok "sim: unknown workload exits 2" "rc=$rc"

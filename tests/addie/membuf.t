@@ -49,5 +49,13 @@ run_pmkit addie membuf --watermark 33
 [ "$rc" = 2 ] && ok "watermark 33 exits 2" || nok "watermark 33 exits 2" "rc=$rc"
 run_pmkit addie membuf --read-ahead maybe
 [ "$rc" = 2 ] && ok "bad read-ahead exits 2" || nok "bad read-ahead exits 2" "rc=$rc"
-run_pmkit addie membuf some.trace
-[ "$rc" = 2 ] && printf '%s' "$err" | grep -q "trace" && ok "trace file explained" || nok "trace file explained" "rc=$rc $err"
+
+# A workload of the simulator as the source of requests.
+run_pmkit addie membuf int-mix:n=20000 --csv
+if [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^rb-hit,'; then ok "workload source"
+else nok "workload source" "rc=$rc $err"; fi
+run_pmkit addie membuf --pattern stack int-mix:n=100
+[ "$rc" = 2 ] && ok "pattern and source together exit 2" || nok "pattern and source together exit 2" "rc=$rc"
+printf 'not a trace' > "$T_TMP/bad.trace"
+run_pmkit addie membuf "$T_TMP/bad.trace"
+[ "$rc" = 2 ] && printf '%s' "$err" | grep -q "bad.trace" && ok "bad trace file exits 2 naming it" || nok "bad trace file exits 2 naming it" "rc=$rc $err"

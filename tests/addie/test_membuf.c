@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pmkit/addie.h"
+#include "pmkit/sim.h"
 #include "tests/support/t.h"
 
 static pmk_membuf *mk(unsigned wm, int ra, int raw)
@@ -234,6 +235,71 @@ static void test_addies_track_exact(void)
 	pmk_membuf_free(m);
 }
 
+/* Instructions -> bus requests: one per word touched, sub-word pieces as
+ * 1/2/4-byte requests when they form one, gaps of one per instruction. */
+static void test_requests_from_trace(void)
+{
+	pmk_trace_writer *w;
+	pmk_trace_reader *r;
+	pmk_diag d;
+	pmk_sim_insn in[4];
+	pmk_mem_access req[16];
+	const void *buf;
+	uint64_t size;
+	size_t n = 0;
+	memset(in, 0, sizeof in);
+	for (int i = 0; i < 4; i++) {
+		in[i].pc = 0x1000 + 4 * (uint64_t)i;
+		in[i].len = 4;
+		in[i].op = PMK_SIM_OP_INT;
+	}
+	in[1].op = PMK_SIM_OP_LOAD; /* 8 bytes at 0x102: 2 + 4 + 2 */
+	in[1].nmem = 1;
+	in[1].mem[0] = (pmk_sim_mem){0x100000102ull, 8, 0};
+	in[3].op = PMK_SIM_OP_STORE; /* 3 bytes at 0x201: whole word */
+	in[3].nmem = 1;
+	in[3].mem[0] = (pmk_sim_mem){0x201, 3, 1};
+	pmk_diag_clear(&d);
+	T_ASSERT(pmk_trace_create_mem(&w) == 0);
+	for (int i = 0; i < 4; i++)
+		T_ASSERT(pmk_trace_write(w, &in[i]) == 0);
+	buf = pmk_trace_writer_buffer(w, &size);
+	T_CHECKF(pmk_trace_open_mem(&r, buf, size, PMK_TRACE_AUTO, &d) == 0,
+		 "%s", d.message);
+	T_ASSERT(r != NULL);
+	T_EQ_INT(pmk_mem_from_insns(pmk_trace_next, r, req, 16, &n), 0);
+	T_EQ_INT(n, 4);
+	T_EQ_U64(req[0].addr, 0x102);
+	T_EQ_INT(req[0].size, 2);
+	T_EQ_INT(req[0].gap, 2);
+	T_EQ_U64(req[1].addr, 0x104);
+	T_EQ_INT(req[1].size, 4);
+	T_EQ_INT(req[1].gap, 0);
+	T_EQ_U64(req[2].addr, 0x108);
+	T_EQ_INT(req[2].size, 2);
+	T_EQ_U64(req[3].addr, 0x200);
+	T_EQ_INT(req[3].size, 4);
+	T_EQ_INT(req[3].write, 1);
+	T_EQ_INT(req[3].gap, 2);
+	for (size_t i = 0; i < n; i++) {
+		pmk_membuf *m = mk(16, 0, 1);
+		T_EQ_INT(pmk_membuf_access(m, &req[i]), 0);
+		pmk_membuf_free(m);
+	}
+	pmk_trace_close(r);
+	/* a cap stops early */
+	T_ASSERT(pmk_trace_open_mem(&r, buf, size, PMK_TRACE_AUTO, &d) == 0);
+	T_EQ_INT(pmk_mem_from_insns(pmk_trace_next, r, req, 2, &n), 0);
+	T_EQ_INT(n, 2);
+	pmk_trace_close(r);
+	/* a truncated trace: the reader's error comes back */
+	T_ASSERT(pmk_trace_open_mem(&r, buf, size - 3, PMK_TRACE_AUTO, &d) ==
+		 0);
+	T_CHECK(pmk_mem_from_insns(pmk_trace_next, r, req, 16, &n) < 0);
+	pmk_trace_close(r);
+	pmk_trace_finish(w);
+}
+
 int main(void)
 {
 	T_RUN(test_write_merge_and_collapse);
@@ -246,5 +312,6 @@ int main(void)
 	T_RUN(test_bad_input);
 	T_RUN(test_patterns);
 	T_RUN(test_addies_track_exact);
+	T_RUN(test_requests_from_trace);
 	return t_done();
 }

@@ -64,3 +64,16 @@ run_pmkit help bench
 check "bench has a manual" sh -c 'echo "$1" | grep -q SYNOPSIS' _ "$out"
 run_pmkit help probe
 check "probe has a manual" sh -c 'echo "$1" | grep -q SYNOPSIS' _ "$out"
+
+run_pmkit bench os null_syscall ctx pipe_lat tcp_bw --quick --csv
+check "os: exits 0" test "$rc" = 0
+check "os: csv header" sh -c 'printf "%s\n" "$1" | head -1 | grep -qx "name,unit,median,best"' _ "$out"
+check "os: csv rows" sh -c 'printf "%s\n" "$1" | grep -cE "^(null_syscall|ctx_[28]p_(0|16)k|pipe_lat|tcp_bw),(us|MB/s),-?[0-9.]+,-?[0-9.]+$" | grep -qx 7' _ "$out"
+run_pmkit bench os sig_install --quick --json
+if have_py; then
+	check "os: json" python3 -c '
+import json,sys; d=json.loads(sys.argv[1]); r=d["results"]
+assert d["benchmark"]=="os" and r[0]["name"]=="sig_install" and r[0]["unit"]=="us"' "$out"
+else skip "os: json" "no python3"; fi
+run_pmkit bench os nosuch
+check "os: unknown benchmark exits 2" test "$rc" = 2

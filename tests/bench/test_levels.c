@@ -167,6 +167,35 @@ static void test_flat_curve_and_bad_input(void)
 		 PMK_EINVAL);
 }
 
+static void test_tlb_step_is_told_from_a_cache_step(void)
+{
+	/* L1 32 KiB at 1 ns, L2 1 MiB at 4 ns, memory 100 ns; a 64-entry
+	 * TLB whose miss costs 2 ns shows on the all-pages curve only */
+	size_t size[400];
+	double win[400], all[400];
+	pmk_level lv[8];
+	int n = pmk_bench_sizes(8192, 64u << 20, 8, 64, size, 400);
+	srand(7);
+	for (int i = 0; i < n; i++) {
+		double s = (double)size[i], pages = s / 4096;
+		double base = s <= 32768 ? 1 : s <= (1 << 20) ? 4 : 100;
+		double noise = 1 + 0.01 * (2.0 * rand() / RAND_MAX - 1);
+		win[i] = base * noise;
+		all[i] = win[i] + (pages > 64 ? 2 * (1 - 64 / pages) : 0);
+	}
+	int nl = pmk_levels_detect(size, win, n, 1.15, 1.5, lv, 8);
+	T_EQ_INT(nl, 3); /* the TLB step is not a level of the window curve */
+	double e = 0, m = 0;
+	T_EQ_INT(pmk_tlb_fit(size, win, all, n, &lv[0], &e, &m), 0); /* L1 */
+	T_EQ_INT(pmk_tlb_fit(size, win, all, n, &lv[1], &e, &m), 1); /* L2 */
+	T_NEAR(e, 64, 3);
+	T_NEAR(m, 2, 0.2);
+	/* the same curves without a TLB effect: no step */
+	T_EQ_INT(pmk_tlb_fit(size, win, win, n, &lv[1], &e, &m), 0);
+	pmk_level bad = {0, 1, 5, 2};
+	T_EQ_INT(pmk_tlb_fit(size, win, all, n, &bad, &e, &m), PMK_EINVAL);
+}
+
 int main(void)
 {
 	T_RUN(test_sizes_include_powers_of_two);
@@ -176,5 +205,6 @@ int main(void)
 	T_RUN(test_slow_rise_is_one_level);
 	T_RUN(test_transition_points_are_not_levels);
 	T_RUN(test_flat_curve_and_bad_input);
+	T_RUN(test_tlb_step_is_told_from_a_cache_step);
 	return t_done();
 }

@@ -100,3 +100,26 @@ run_pmkit metric eval "$F"
 [ "$rc" = 2 ] && ok "eval without INPUT is a usage error" || nok "eval usage" "rc=$rc"
 run_pmkit metric needs "$F" NoSuchMetric --any-names
 [ "$rc" = 2 ] && case "$err" in *NoSuchMetric*) true;; *) false;; esac && ok "an unknown NAME is named" || nok "unknown NAME" "$err"
+
+# The metric library loads against the event tables, for each model of
+# top-down level 1; `needs --pmu` gives natives of that model.
+M=${PMK_SRC:-.}/metrics
+for m in skl icl amd64_fam19h_zen4 amd64_fam1ah_zen5; do
+	run_pmkit metric check "$M/topdown.def" "$M/basic.def" "$M/seed002-figure1.def" "$M/perfexpert-2level.def" --pmu "$m"
+	if [ "$rc" = 0 ]; then ok "metric library loads for $m"
+	elif printf '%s' "$err" | grep -q "unknown PMU model"; then skip "metric library for $m" "no tables for $m in this build"
+	else nok "metric library loads for $m" "$err"; fi
+done
+run_pmkit metric needs "$M/seed002-figure1.def" --pmu skl
+n=$(printf '%s\n' "$out" | grep -c '^skl::')
+if [ "$rc" = 0 ] && [ "$n" -ge 6 ]; then ok "needs --pmu skl lists $n Skylake natives"
+elif printf '%s' "$err" | grep -q "unknown PMU model"; then skip "needs --pmu skl" "no Skylake tables in this build"
+else nok "needs --pmu skl lists Skylake natives" "rc=$rc $out $err"; fi
+
+# Recorded error estimates (pmkit stat --json "error") give an interval:
+# R = A / B with A = 100 +- 5 and B = 50 exact is 2 +- 0.1 in [1.8, 2.2].
+printf '{"events":[{"event":"A","value":100,"error":5},{"event":"B","value":50,"error":0}]}\n' > "$T_TMP/e.json"
+printf 'R = A / B\n' > "$T_TMP/e.def"
+run_pmkit metric eval "$T_TMP/e.def" "$T_TMP/e.json" --json
+case "$out" in *'"name":"R","value":2,"error":0.1,"interval":[1.8,2.2]'*) ok "eval propagates recorded errors to an interval";;
+*) nok "eval propagates recorded errors to an interval" "$out $err";; esac

@@ -44,3 +44,10 @@ awk -v v="$v" -v p="$p" -v t="$t" 'BEGIN{ e = p / t; exit !(v != "" && (v - e) /
 run_pmkit metric eval "$D" "$T_TMP/run.json" --json
 case "$out" in *'"name":"faults_per_ms","value":'[0-9]*) ok "metric eval over stat JSON";;
 *) nok "metric eval over stat JSON" "$out $err";; esac
+
+# PMK_USER_EVENTS_FILE: loaded at library init; a bad one is reported once.
+PMK_USER_EVENTS_FILE=$D "$PMKIT" stat -e faults_per_ms -x, -- true >"$T_TMP/o" 2>&1
+grep -q '^[0-9.]*,,faults_per_ms,' "$T_TMP/o" && ok "PMK_USER_EVENTS_FILE loads at init" || nok "PMK_USER_EVENTS_FILE loads at init" "$(cat "$T_TMP/o")"
+PMK_USER_EVENTS_FILE=$T_TMP/bad.def "$PMKIT" stat -e task-clock -x, -- true >"$T_TMP/o" 2>&1
+grep -q "PMK_USER_EVENTS_FILE not loaded: .*bad.def:2:18: stack underflow" "$T_TMP/o" && grep -q ',task-clock,' "$T_TMP/o" &&
+	ok "a bad PMK_USER_EVENTS_FILE is reported, and counting goes on" || nok "bad PMK_USER_EVENTS_FILE" "$(cat "$T_TMP/o")"

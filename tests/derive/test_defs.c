@@ -331,6 +331,41 @@ static void test_runtime_div0(void)
 	pmk_defs_free(defs);
 }
 
+static void test_eval_err(void)
+{
+	/* R = A / B with A = 100 +- 5, B = 50 exact: 2 +- 0.1, [1.8, 2.2];
+	 * T = A / C with C = 2 +- 1: C's interval [0, 4] holds 0. */
+	pmk_diag d;
+	int rc;
+	unsigned fl;
+	double e, lo, hi, v;
+	pmk_defs *defs = load("R = E1 / E2\nT = E1 / E3\nU = E1 - 2 * E2\n",
+			      &d, &rc);
+	double vals[2] = {100, 50}, errs[2] = {5, 0}, cerr[2] = {5, 1};
+	double cval[2] = {100, 2};
+	T_ASSERT(rc == 0);
+	v = pmk_defs_eval_err(defs, 0, vals, errs, &e, &lo, &hi, &fl);
+	T_NEAR(v, 2, 1e-12);
+	T_NEAR(e, 0.1, 1e-12);
+	T_NEAR(lo, 1.8, 1e-12);
+	T_NEAR(hi, 2.2, 1e-12);
+	v = pmk_defs_eval_err(defs, 1, cval, cerr, &e, &lo, &hi, &fl);
+	T_NEAR(v, 50, 1e-12);
+	T_NEAR(e, hypot(2.5, 25), 1e-9);
+	T_CHECK(isinf(lo) && lo < 0 && isinf(hi) && hi > 0);
+	/* 100 +- 5 minus 2 * (50 +- 5): error sqrt(25 + 100) */
+	errs[1] = 5;
+	v = pmk_defs_eval_err(defs, 2, vals, errs, &e, &lo, &hi, &fl);
+	T_NEAR(v, 0, 1e-12);
+	T_NEAR(e, sqrt(125), 1e-9);
+	T_NEAR(lo, -30, 1e-12);
+	T_NEAR(hi, 30, 1e-12);
+	/* exact inputs: no spread */
+	v = pmk_defs_eval_err(defs, 0, vals, NULL, &e, &lo, &hi, &fl);
+	T_CHECK(v == 2 && e == 0 && lo == 2 && hi == 2);
+	pmk_defs_free(defs);
+}
+
 static void test_ops_eval(void)
 {
 	/* leaf0 / leaf1, and malformed programs */
@@ -578,6 +613,7 @@ int main(void)
 	T_RUN(test_papi_csv);
 	T_RUN(test_errors);
 	T_RUN(test_runtime_div0);
+	T_RUN(test_eval_err);
 	T_RUN(test_ops_eval);
 	T_RUN(test_compile_event);
 	T_RUN(test_register);

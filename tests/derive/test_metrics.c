@@ -60,6 +60,7 @@ static void test_all_files_parse_for_their_models(void)
 	    {"basic.def", NULL, 16},
 	    {"seed002-figure1.def", NULL, 2},
 	    {"perfexpert.def", NULL, 7},
+		{"perfexpert-2level.def", NULL, 7},
 	    {"topdown.def", "skl", 5},
 	    {"topdown.def", "icl", 6},
 	    {"topdown.def", "amd64_fam19h_zen4", 6},
