@@ -232,12 +232,23 @@ int cmd_record(int argc, char **argv)
 				return rc;
 			i++;
 		} else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
-			if (cli_opt_u64(a, v, &o.period) || !o.period)
+			if (cli_opt_u64(a, v, &o.period))
 				return EXIT_USAGE;
+			if (!o.period) {
+				cli_error("option '%s' needs a period above 0",
+					  a);
+				return EXIT_USAGE;
+			}
 			i++;
 		} else if (!strcmp(a, "-F") || !strcmp(a, "--freq")) {
-			if (cli_opt_u64(a, v, &o.freq) || !o.freq)
+			if (cli_opt_u64(a, v, &o.freq))
 				return EXIT_USAGE;
+			if (!o.freq) {
+				cli_error("option '%s' needs a frequency above "
+					  "0",
+					  a);
+				return EXIT_USAGE;
+			}
 			i++;
 		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
 			if (cli_opt_u64(a, v, &o.pages) || !o.pages ||

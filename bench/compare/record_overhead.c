@@ -4,7 +4,7 @@
  *   build/bench/record_overhead [-r REPEATS] [-s SECONDS] [-F HZ]
  *
  * Calibrates a fixed amount of floating-point work that takes about SECONDS
- * (default 1) on this machine, then runs it REPEATS times (default 7) in
+ * of CPU time (default 1) on this machine, then runs it REPEATS times (default 7) in
  * each of three ways, interleaved so that load from other processes hits
  * all three alike: plain, under `pmkit record -F HZ` (default 1000), and
  * under `perf record -F HZ -e cpu-clock` when perf is installed. Prints the
@@ -117,10 +117,15 @@ int main(int argc, char **argv)
 		snprintf(pmkit, sizeof pmkit, "%s/../pmkit", self);
 		*slash = '/';
 	}
-	/* calibrate: iterations per second */
-	t = now();
-	work(20000000);
-	t = now() - t;
+	/* calibrate on CPU time (wall time lies when the machine is busy) */
+	{
+		struct timespec a, b;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		work(20000000);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		t = (double)(b.tv_sec - a.tv_sec) +
+		    (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	}
 	n = (long)(20000000 * secs / (t > 1e-3 ? t : 1e-3));
 	snprintf(nbuf, sizeof nbuf, "%ld", n);
 	snprintf(hzbuf, sizeof hzbuf, "%ld", hz);

@@ -244,6 +244,7 @@ typedef struct pmk_profile_stats {
 	uint64_t unresolved;   /* samples outside every recorded map */
 	int has_finish;
 	pmk_rec_finish finish;
+	char command[32]; /* name at the first exec seen, or "" */
 } pmk_profile_stats;
 
 /* Read a whole record file and index its samples. */

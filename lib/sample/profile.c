@@ -457,6 +457,12 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 					}
 				}
 				break;
+			case PMK_REC_COMM:
+				if (!p->st.command[0] && it.u.comm.exec)
+					snprintf(p->st.command,
+						 sizeof p->st.command, "%s",
+						 it.u.comm.comm);
+				break;
 			case PMK_REC_LOST:
 				p->st.lost += it.u.lost.count;
 				break;

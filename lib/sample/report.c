@@ -232,7 +232,13 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 			(unsigned long long)p->st.lost,
 			(unsigned long long)p->st.truncated_bytes);
 		if (p->st.has_finish)
-			fprintf(out, ", \"status\": %d", p->st.finish.status);
+			fprintf(out, ", \"status\": %d, \"duration_ns\": %llu",
+				p->st.finish.status,
+				(unsigned long long)p->st.finish.duration_ns);
+		if (p->st.command[0]) {
+			fprintf(out, ", \"command\": ");
+			json_str(out, p->st.command);
+		}
 		fprintf(out, ", \"rows\": [");
 		for (int r = 0; r < n; r++) {
 			fprintf(out, "%s\n  {\"key\": ", r ? "," : "");
@@ -253,6 +259,17 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 		}
 		fprintf(out, "\n]}\n");
 		return ferror(out) ? PMK_EIO : 0;
+	}
+	if (p->st.command[0] || p->st.has_finish) {
+		fprintf(out, "# command: %s",
+			p->st.command[0] ? p->st.command : "?");
+		if (p->st.has_finish)
+			fprintf(out, ", exit status %d, %.3f s recorded",
+				p->st.finish.status,
+				(double)p->st.finish.duration_ns / 1e9);
+		else
+			fprintf(out, " (recording cut short)");
+		fputc('\n', out);
 	}
 	for (int e = 0; e < p->nevents; e++)
 		fprintf(out, "# %s: %llu samples\n",
