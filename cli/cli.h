@@ -53,6 +53,9 @@ int cli_opt_u64(const char *opt, const char *s, unsigned long long *out);
 /* Load a definition file of user events (--defs FILE, cmd_metric.c); on
  * failure print the error and return non-zero. */
 int cli_defs_load(const char *path);
+/* A JSON string (escaped, quoted) and a JSON number (null if not finite). */
+void cli_json_str(FILE *out, const char *s);
+void cli_json_num(FILE *out, double v);
 /* Warn once when PMK_USER_EVENTS_FILE could not be loaded. */
 void cli_defs_env_warn(void);
 /* Whether stdout/stderr is a terminal (for progress output). */

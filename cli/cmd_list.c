@@ -49,21 +49,6 @@ static int try_count(const char *name, char *why, size_t size)
 	return ok;
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static int show(const pmk_event_info *info, void *arg)
 {
 	struct list_ctx *c = arg;
@@ -76,17 +61,17 @@ static int show(const pmk_event_info *info, void *arg)
 	c->countable += ok;
 	if (c->json) {
 		fprintf(c->out, "%s\n  {\"name\":", c->first ? "" : ",");
-		json_str(c->out, info->name);
+		cli_json_str(c->out, info->name);
 		fprintf(c->out, ",\"kind\":");
-		json_str(c->out, pmk_event_kind_name(info->kind));
+		cli_json_str(c->out, pmk_event_kind_name(info->kind));
 		fprintf(c->out, ",\"pmu\":");
-		json_str(c->out, info->pmu);
+		cli_json_str(c->out, info->pmu);
 		fprintf(c->out, ",\"description\":");
-		json_str(c->out, info->desc);
+		cli_json_str(c->out, info->desc);
 		fprintf(c->out, ",\"countable\":%s", ok ? "true" : "false");
 		if (!ok) {
 			fprintf(c->out, ",\"reason\":");
-			json_str(c->out, why);
+			cli_json_str(c->out, why);
 		}
 		fputc('}', c->out);
 		c->first = 0;
@@ -137,14 +122,14 @@ int cmd_list(int argc, char **argv)
 	}
 	if (c.json) {
 		fprintf(c.out, "{\"schema\":\"pmkit-list/1\",\"model\":");
-		json_str(c.out, pmk_target_model(t));
+		cli_json_str(c.out, pmk_target_model(t));
 		fprintf(c.out, ",\"hardware_pmu\":%s,\"pmus\":[",
 			pmk_target_core_pmu(t) ? "true" : "false");
 		for (int i = 0; i < pmk_target_pmu_count(t); i++) {
 			uint32_t type;
 			const char *n = pmk_target_pmu_name(t, i, &type, NULL);
 			fprintf(c.out, "%s{\"name\":", i ? "," : "");
-			json_str(c.out, n);
+			cli_json_str(c.out, n);
 			fprintf(c.out, ",\"type\":%u}", type);
 		}
 		fprintf(c.out, "],\"events\":[");

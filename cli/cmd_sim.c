@@ -62,6 +62,10 @@ static void hist_print(const hist *h, const char *title)
 }
 
 typedef struct run_ctx {
+	pmk_rec_writer *rec; /* `sim record`: samples go to a record file */
+	int pm_event;	     /* its event index for ProfileMe samples */
+	uint64_t periods[MAX_EV + 1];
+	int write_err;
 	hist ebs, pm;
 	uint16_t pm_flag; /* 0 = every ProfileMe sample */
 	uint64_t pm_total, pm_paired;
@@ -71,6 +75,22 @@ typedef struct run_ctx {
 static void on_sample(void *arg, const pmk_sim_sample *s)
 {
 	run_ctx *c = arg;
+	if (c->rec) {
+		pmk_sample x;
+		if (s->counter < 0 && c->pm_flag && !(s->flags & c->pm_flag))
+			return;
+		memset(&x, 0, sizeof x);
+		x.event = s->counter >= 0 ? (uint32_t)s->counter
+					  : (uint32_t)c->pm_event;
+		x.flags = s->kernel ? PMK_SAMPLE_KERNEL : 0;
+		x.ip = s->pc;
+		x.pid = x.tid = 1;
+		x.time_ns = s->cycle;
+		x.period = s->counter >= 0 ? c->periods[s->counter] : 1;
+		if (pmk_rec_write_sample(c->rec, &x) < 0)
+			c->write_err = 1;
+		return;
+	}
 	if (s->counter >= 0) {
 		hist_add(&c->ebs, s->pc);
 		return;
@@ -171,7 +191,7 @@ static int split_events(const char *list, char **out, int *n)
 	return 0;
 }
 
-static int sim_run(int argc, char **argv)
+static int sim_run(int argc, char **argv, int record)
 {
 	static const struct option opts[] = {
 	    {"config", required_argument, 0, 'c'},
@@ -185,10 +205,12 @@ static int sim_run(int argc, char **argv)
 	    {"pair", required_argument, 0, 'W'},
 	    {"pm-flag", required_argument, 0, 'F'},
 	    {"stats", no_argument, 0, 'T'},
+	    {"output", required_argument, 0, 'o'},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0}};
 	char *sets[32], *evs[MAX_EV], *sample = NULL;
-	const char *cfgfile = NULL, *what = NULL;
+	const char *cfgfile = NULL, *what = NULL,
+		   *outfile = PMK_REC_DEFAULT_FILE;
 	int nsets = 0, nev = 0, kind = PMK_TRACE_AUTO, stats = 0, c, rc = 1;
 	unsigned long long maxn = 0, pm_int = 0, pair = 0;
 	pmk_sim_counter_cfg cc[MAX_EV + 1];
@@ -199,8 +221,12 @@ static int sim_run(int argc, char **argv)
 	run_ctx ctx;
 	memset(&ctx, 0, sizeof ctx);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:s:e:w:n:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:s:e:w:n:o:", opts, NULL)) !=
+	       -1) {
 		switch (c) {
+		case 'o':
+			outfile = optarg;
+			break;
 		case 'c':
 			cfgfile = optarg;
 			break;
@@ -288,6 +314,20 @@ static int sim_run(int argc, char **argv)
 			cli_diag(&d);
 			goto usage;
 		}
+	if (record) {
+		if (sample || (!nev && !pm_int)) {
+			cli_error("sim record takes -e EVENT:period=N "
+				  "(and/or --profileme N)");
+			goto usage;
+		}
+		for (int i = 0; i < nev; i++)
+			if (!cc[i].period) {
+				cli_error("'%s' needs a period to be sampled "
+					  "(e.g. %s:period=1000)",
+					  evs[i], evs[i]);
+				goto usage;
+			}
+	}
 	if (sample) {
 		if (nev == (int)cfg.pmu_counters) {
 			cli_error("no counter left for --sample");
@@ -315,12 +355,70 @@ static int sim_run(int argc, char **argv)
 		pmk_sim_counter_set(sim, i, &cc[i]);
 		pmk_sim_counter_enable(sim, i, 1);
 	}
+	if (record) {
+		if (pmk_rec_writer_open(&ctx.rec, outfile, "pmkit sim", &d) <
+		    0) {
+			cli_diag(&d);
+			goto out;
+		}
+		for (int i = 0; i <= nev; i++) {
+			pmk_rec_event e;
+			if (i == nev && !pm_int)
+				break;
+			memset(&e, 0, sizeof e);
+			e.index = (uint32_t)i;
+			e.type = PMK_TYPE_SIM;
+			if (i < nev) {
+				e.config = pmk_sim_counter_encode(&cc[i]);
+				e.period = cc[i].period;
+				ctx.periods[i] = cc[i].period;
+				snprintf(e.name, sizeof e.name, "%s", evs[i]);
+			} else {
+				e.config = UINT64_MAX; /* ProfileMe */
+				e.period = pm_int;
+				e.precise = 3;
+				ctx.pm_event = nev;
+				snprintf(e.name, sizeof e.name, "profileme");
+			}
+			pmk_rec_write_event(ctx.rec, &e);
+		}
+		{
+			pmk_rec_comm cm;
+			memset(&cm, 0, sizeof cm);
+			cm.pid = cm.tid = 1;
+			snprintf(cm.comm, sizeof cm.comm, "%.31s", what);
+			pmk_rec_write_comm(ctx.rec, &cm);
+		}
+	}
 	pmk_sim_set_sampler(sim, on_sample, &ctx);
 	if (pm_int)
 		pmk_sim_profileme(sim, pm_int, (uint32_t)pair, 1);
 	c = pmk_sim_run(sim, maxn);
 	if (c < 0) {
 		cli_diag(pmk_sim_source_diag(src));
+		goto out;
+	}
+	if (record) {
+		const pmk_sim_stats *st = pmk_sim_stats_get(sim);
+		pmk_rec_finish f;
+		uint64_t n = pmk_rec_writer_samples(ctx.rec);
+		memset(&f, 0, sizeof f);
+		f.samples = n;
+		f.duration_ns = st->cycles * 1000 / cfg.freq_mhz;
+		pmk_rec_write_finish(ctx.rec, &f);
+		if (pmk_rec_writer_close(ctx.rec) < 0 || ctx.write_err) {
+			ctx.rec = NULL;
+			cli_error("cannot write '%s'", outfile);
+			goto out;
+		}
+		ctx.rec = NULL;
+		fprintf(stderr,
+			"sim record: %llu samples of %llu instructions, %llu "
+			"cycles, written to %s\n",
+			(unsigned long long)n,
+			(unsigned long long)st->committed,
+			(unsigned long long)st->cycles, outfile);
+		rc = 0;
 		goto out;
 	}
 	{
@@ -387,6 +485,8 @@ static int sim_run(int argc, char **argv)
 usage:
 	rc = EXIT_USAGE;
 out:
+	if (ctx.rec)
+		pmk_rec_writer_close(ctx.rec);
 	pmk_sim_free(sim);
 	pmk_sim_source_close(src);
 	for (int i = 0; i < nev; i++)
@@ -409,7 +509,9 @@ int cmd_sim(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
 	if (!strcmp(sub, "run"))
-		return sim_run(argc - 1, argv + 1);
+		return sim_run(argc - 1, argv + 1, 0);
+	if (!strcmp(sub, "record"))
+		return sim_run(argc - 1, argv + 1, 1);
 	if (!strcmp(sub, "list-events")) {
 		for (int i = 0; i < pmk_sim_event_count(); i++) {
 			const pmk_sim_event_desc *e = pmk_sim_event_get(i);

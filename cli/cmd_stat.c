@@ -48,6 +48,7 @@ struct opts {
 struct run {
 	pmk_event ev[MAX_EVENTS];
 	int nev;
+	int ngroups, group_first[MAX_EVENTS], group_last[MAX_EVENTS];
 	pmk_eventset *set[MAX_SETS];
 	char label[MAX_SETS][24];
 	int nset;
@@ -74,12 +75,38 @@ struct parse_ctx {
 	const char *list;
 	int failed;
 	int sim;
+	int group_open; /* index of the first event of an open {group}, or -1 */
 };
 
 static int parse_item(const char *item, int column, void *arg)
 {
 	struct parse_ctx *c = arg;
 	pmk_diag d;
+	char buf[PMK_EVENT_NAME_MAX * 2];
+	size_t n = strlen(item);
+	int closes = 0;
+	/* {a,b}: events counted as one kernel group, as in perf */
+	if (item[0] == '{') {
+		if (c->group_open >= 0) {
+			cli_error("groups do not nest: '{' at column %d", column);
+			c->failed = 1;
+			return 1;
+		}
+		c->group_open = c->run->nev;
+		item++, n--, column++;
+	}
+	if (n && item[n - 1] == '}') {
+		if (c->group_open < 0) {
+			cli_error("'}' without '{' at column %d",
+				  column + (int)n - 1);
+			c->failed = 1;
+			return 1;
+		}
+		closes = 1;
+		n--;
+	}
+	snprintf(buf, sizeof buf, "%.*s", (int)n, item);
+	item = buf;
 	if (c->run->nev == MAX_EVENTS) {
 		cli_error("more than %d events", MAX_EVENTS);
 		c->failed = 1;
@@ -99,6 +126,12 @@ static int parse_item(const char *item, int column, void *arg)
 		return 1;
 	}
 	c->run->nev++;
+	if (closes) {
+		struct run *r = c->run;
+		r->group_first[r->ngroups] = c->group_open;
+		r->group_last[r->ngroups++] = r->nev - 1;
+		c->group_open = -1;
+	}
 	return 0;
 }
 
@@ -152,10 +185,14 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 		return 0;
 	}
 	for (int i = 0; i < o->nlists; i++) {
-		struct parse_ctx c = {r, o->lists[i], 0, o->sim};
+		struct parse_ctx c = {r, o->lists[i], 0, o->sim, -1};
 		pmk_event_list_foreach(o->lists[i], parse_item, &c);
 		if (c.failed)
 			return EXIT_USAGE;
+		if (c.group_open >= 0) {
+			cli_error("'{' without '}' in '%s'", o->lists[i]);
+			return EXIT_USAGE;
+		}
 	}
 	return 0;
 }
@@ -171,6 +208,13 @@ static int add_set(struct run *r, pmk_scope scope, unsigned flags,
 	for (int i = 0; i < r->nev; i++)
 		if (pmk_eventset_add_event(es, &r->ev[i], &d) < 0) {
 			cli_diag(&d);
+			pmk_eventset_free(es);
+			return -1;
+		}
+	for (int g = 0; g < r->ngroups; g++)
+		if (pmk_eventset_group(es, r->group_first[g], r->group_last[g])) {
+			cli_error("a group holds at most %d natives",
+				  PMK_GROUP_MAX);
 			pmk_eventset_free(es);
 			return -1;
 		}
@@ -780,6 +824,21 @@ int cmd_stat(int argc, char **argv)
 	res.rows = rows;
 	res.nrows = r.nev;
 	res.note = note;
+	{
+		/* say when a group had to be split: its events were then not
+		 * counted over the same time */
+		static char split_note[512];
+		int split = 0;
+		if (r.nset)
+			pmk_eventset_groups(r.set[0], &split);
+		if (split) {
+			snprintf(split_note, sizeof split_note,
+				 "%d group(s) of natives could not be opened together "
+				 "and were split: derived values mix counts from different times%s%s",
+				 split, note ? "; " : "", note ? note : "");
+			res.note = split_note;
+		}
+	}
 	emit(&out, &res);
 out:
 	free_sets(&r);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/core/strdist.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -59,29 +60,6 @@ int cli_isatty(int fd)
 	return isatty(fd);
 }
 
-/* Levenshtein distance, for "did you mean" on unknown commands. */
-static int edit_distance(const char *a, const char *b)
-{
-	int la = (int)strlen(a), lb = (int)strlen(b), prev[64], cur[64];
-	if (la > 62 || lb > 62)
-		return 99;
-	for (int j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (int i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int c = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			if (prev[j] + 1 < c)
-				c = prev[j] + 1;
-			if (cur[j - 1] + 1 < c)
-				c = cur[j - 1] + 1;
-			cur[j] = c;
-		}
-		memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
-	}
-	return prev[lb];
-}
-
 static void print_commands(FILE *out)
 {
 	fprintf(out, "usage: pmkit COMMAND [ARGS]\n\ncommands:\n");
@@ -127,7 +105,7 @@ int main(int argc, char **argv)
 		const char *best = NULL;
 		int bestd = 3;
 		for (const struct cli_command *c = cli_commands; c->name; c++) {
-			int d = edit_distance(name, c->name);
+			int d = pmk__edit_distance(name, c->name);
 			if (d < bestd) {
 				bestd = d;
 				best = c->name;

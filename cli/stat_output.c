@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/stat_output.h"
 
 static const struct stat_row *find(const struct stat_result *r,
@@ -139,48 +140,25 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-static void json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.15g", v);
-	else
-		fputs("null", out);
-}
-
 void stat_print_json(FILE *out, const struct stat_result *r)
 {
 	fprintf(out, "{\"schema\":\"pmkit-stat/1\",\"command\":");
-	json_str(out, r->command);
+	cli_json_str(out, r->command);
 	if (r->interval_s >= 0) {
 		fprintf(out, ",\"interval_s\":");
-		json_num(out, r->interval_s);
+		cli_json_num(out, r->interval_s);
 	} else {
 		fprintf(out, ",\"exit_status\":%d,\"repeats\":%d,\"elapsed_s\":",
 			r->exit_status, r->repeats);
-		json_num(out, r->elapsed_s);
+		cli_json_num(out, r->elapsed_s);
 		fprintf(out, ",\"user_s\":");
-		json_num(out, r->user_s);
+		cli_json_num(out, r->user_s);
 		fprintf(out, ",\"sys_s\":");
-		json_num(out, r->sys_s);
+		cli_json_num(out, r->sys_s);
 	}
 	fprintf(out, ",\"notes\":[");
 	if (r->note)
-		json_str(out, r->note);
+		cli_json_str(out, r->note);
 	fprintf(out, "],\"events\":[");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct stat_row *w = &r->rows[i];
@@ -189,30 +167,30 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 					     ? "not counted"
 					     : "counted";
 		fprintf(out, "%s{\"event\":", i ? "," : "");
-		json_str(out, w->name);
+		cli_json_str(out, w->name);
 		fprintf(out, ",\"status\":\"%s\",\"value\":", status);
-		json_num(out, is_countable_value(w) ? w->value : NAN);
+		cli_json_num(out, is_countable_value(w) ? w->value : NAN);
 		fprintf(out, ",\"unit\":");
-		json_str(out, w->unit);
+		cli_json_str(out, w->unit);
 		fprintf(out, ",\"raw\":%llu,\"enabled_ns\":%llu,\"running_ns\":%llu,"
 			     "\"counted_fraction\":",
 			w->raw, w->enabled_ns, w->running_ns);
-		json_num(out, is_countable_value(w) ? w->counted : 0);
+		cli_json_num(out, is_countable_value(w) ? w->counted : 0);
 		fprintf(out, ",\"multiplexed\":%s,\"error\":",
 			(w->flags & PMK_VALUE_MULTIPLEXED) ? "true" : "false");
-		json_num(out, w->err);
+		cli_json_num(out, w->err);
 		fprintf(out, ",\"interval\":[");
-		json_num(out, w->lo);
+		cli_json_num(out, w->lo);
 		fputc(',', out);
-		json_num(out, w->hi);
+		cli_json_num(out, w->hi);
 		fprintf(out, "],\"stddev\":");
-		json_num(out, w->stddev);
+		cli_json_num(out, w->stddev);
 		fprintf(out, ",\"division_by_zero\":%s,\"user_only\":%s",
 			(w->flags & PMK_VALUE_NAN) ? "true" : "false",
 			w->user_only ? "true" : "false");
 		if (w->reason) {
 			fprintf(out, ",\"reason\":");
-			json_str(out, w->reason);
+			cli_json_str(out, w->reason);
 		}
 		fputc('}', out);
 	}

@@ -88,8 +88,6 @@ int main(int argc, char **argv)
 		double t[3];
 		uint64_t insns = 0;
 		unsigned long long nn = n;
-		if (k == 5)
-			nn = n / 10; /* memory-bound: 0.02 IPC */
 		snprintf(spec, sizeof spec, "%s:n=%llu", wl[k], nn);
 		for (int r = 0; r < 3; r++)
 			t[r] = run_once(spec, &insns);

@@ -83,6 +83,11 @@ const pmk_event *pmk_eventset_event(const pmk_eventset *es, int i);
 int pmk_eventset_open(pmk_eventset *es, pmk_diag *d);
 /* Why event i could not be opened (NULL if it was). */
 const pmk_diag *pmk_eventset_event_diag(const pmk_eventset *es, int i);
+/* Schedule events first..last (indexes, already added) as one kernel
+ * group, like perf's {a,b}: counted over exactly the same time. Before
+ * the set is opened; groups may not overlap; PMK_ETOOMANY beyond 16
+ * natives. */
+int pmk_eventset_group(pmk_eventset *es, int first, int last);
 /* How the natives were packed: number of kernel groups, and whether a group
  * had to be split because the kernel could not schedule it. */
 int pmk_eventset_groups(const pmk_eventset *es, int *split);

@@ -115,6 +115,25 @@ const void *pmk_trace_writer_buffer(const pmk_trace_writer *w, uint64_t *size);
 /* Flush and close; returns PMK_EIO if any write failed. */
 int pmk_trace_finish(pmk_trace_writer *w);
 
+/*
+ * Real programs: valgrind lackey's log (`--tool=lackey --trace-mem=yes
+ * -v -v -v`) fed line by line becomes trace records (sim/trace/lackey.c).
+ * Op classes, registers and branch targets come from decoding the code
+ * bytes with capstone when pmkit was built with it.
+ */
+typedef struct pmk_lackey pmk_lackey;
+typedef struct pmk_lackey_stats {
+	uint64_t instructions, decoded, branches, objects, bad_lines;
+} pmk_lackey_stats;
+/* Whether instruction decoding (capstone) is built in. */
+int pmk_lackey_available(void);
+int pmk_lackey_new(pmk_lackey **l, pmk_trace_writer *w);
+/* One line of the log, without or with its newline. */
+int pmk_lackey_line(pmk_lackey *l, const char *line);
+int pmk_lackey_finish(pmk_lackey *l);
+const pmk_lackey_stats *pmk_lackey_stats_get(const pmk_lackey *l);
+void pmk_lackey_free(pmk_lackey *l);
+
 /* ------------------------------------------------------------- workloads */
 
 typedef struct pmk_workload pmk_workload;
@@ -310,11 +329,12 @@ typedef struct pmk_sim_cycle {
 
 /* An instruction's lifetime events (pmk_sim_uop.what). */
 enum pmk_sim_uop_event {
-	PMK_SIM_UOP_FETCH = 1,
+	PMK_SIM_UOP_FETCH = 1, /* wrong-path ones too (PMK_SIM_F_WRONG) */
 	PMK_SIM_UOP_DISPATCH,
 	PMK_SIM_UOP_COMMIT,
 	PMK_SIM_UOP_SQUASH,  /* wrong-path instruction thrown away */
-	PMK_SIM_UOP_RESOLVE, /* a mispredicted branch resolved (squash next) */
+	PMK_SIM_UOP_RESOLVE, /* a mispredicted branch resolved; the SQUASH
+			      * events of its younger instructions follow */
 };
 
 /* Miss flags of one instruction (pmk_sim_uop.flags). */

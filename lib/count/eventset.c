@@ -37,6 +37,7 @@ struct leaf {
 struct event {
 	pmk_event ev;
 	int first_leaf;
+	int group_last;      /* last event of a user group starting here, or -1 */
 	int status;          /* 0 or PMK_E* why not counted */
 	pmk_diag diag;
 	int user_only;       /* fell back to user space only (paranoid) */
@@ -203,6 +204,7 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 	memset(&es->ev[idx], 0, sizeof es->ev[idx]);
 	es->ev[idx].ev = *ev;
 	es->ev[idx].first_leaf = es->nleaf;
+	es->ev[idx].group_last = -1;
 	for (int i = 0; i < ev->nleaf; i++) {
 		struct leaf *l = &es->leaf[es->nleaf++];
 		memset(l, 0, sizeof *l);
@@ -246,6 +248,26 @@ const pmk_diag *pmk_eventset_event_diag(const pmk_eventset *es, int i)
 int pmk_eventset_user_only(const pmk_eventset *es, int i)
 {
 	return es && i >= 0 && i < es->nev && es->ev[i].user_only;
+}
+
+int pmk_eventset_group(pmk_eventset *es, int first, int last)
+{
+	int natives = 0;
+	if (!es || first < 0 || last < first || last >= es->nev)
+		return PMK_EINVAL;
+	if (es->opened)
+		return PMK_ESTATE;
+	for (int k = first; k <= last; k++) {
+		if (es->ev[k].group_last != -1)
+			return PMK_EINVAL; /* already in a group */
+		natives += es->ev[k].ev.nleaf;
+	}
+	if (natives > PMK_GROUP_MAX)
+		return PMK_ETOOMANY;
+	es->ev[first].group_last = last;
+	for (int k = first + 1; k <= last; k++)
+		es->ev[k].group_last = -2; /* inside a group */
+	return 0;
 }
 
 int pmk_eventset_groups(const pmk_eventset *es, int *split)
@@ -385,12 +407,19 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			}
 		}
 	} else {
-		for (int e = 0; e < es->nev; e++) {
-			int leaves[PMK_LEAF_MAX];
-			for (int i = 0; i < es->ev[e].ev.nleaf; i++)
-				leaves[i] = es->ev[e].first_leaf + i;
-			open_group(es, leaves, es->ev[e].ev.nleaf,
-				   &es->ev[e].diag);
+		/* one group per event, or per user group (pmk_eventset_group) */
+		for (int e = 0; e < es->nev;) {
+			int leaves[PMK_GROUP_MAX], n = 0;
+			int last = es->ev[e].group_last >= 0 ? es->ev[e].group_last : e;
+			for (int k = e; k <= last; k++)
+				for (int i = 0; i < es->ev[k].ev.nleaf && n < PMK_GROUP_MAX; i++)
+					leaves[n++] = es->ev[k].first_leaf + i;
+			open_group(es, leaves, n, &es->ev[e].diag);
+			/* members of the group share the first event's reason */
+			for (int k = e + 1; k <= last; k++)
+				if (!es->ev[k].diag.code)
+					es->ev[k].diag = es->ev[e].diag;
+			e = last + 1;
 		}
 	}
 	/* an event counts only when all its natives are open */

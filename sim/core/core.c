@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "pmkit/sim.h"
+#include "sim/core/core_int.h"
 #include "sim/core/struct.h"
 #include "sim/pmu/pmu.h"
 
@@ -105,6 +106,7 @@ struct pmk_sim {
 	pmk_sim_sample_fn sample_fn;
 	void *sample_arg;
 	pmk_sim_cycle cyc;
+	int no_ff; /* testing: simulate every cycle */
 };
 
 /* -------------------------------------------------------------- PC map */
@@ -498,6 +500,8 @@ static void squash(pmk_sim *s)
 {
 	uint32_t kept =
 	    (s->misp_rob + s->cfg.rob_size - s->rob_head) % s->cfg.rob_size + 1;
+	emit_uop(s, PMK_SIM_UOP_RESOLVE, &s->rob[s->misp_rob], NULL,
+		 s->misp_rob);
 	for (uint32_t k = kept; k < s->rob_n; k++) {
 		uint32_t i = (s->rob_head + k) % s->cfg.rob_size;
 		rob_e *r = &s->rob[i];
@@ -844,6 +848,7 @@ static void fetch(pmk_sim *s)
 		if (s->wrong) {
 			nw++;
 			f->pm = pm_tag(s, f);
+			emit_uop(s, PMK_SIM_UOP_FETCH, NULL, f, 0);
 			if (in->taken)
 				break;
 			continue;
@@ -876,19 +881,12 @@ out:
 
 /* ----------------------------------------------------------------- cycle */
 
-static void cycle(pmk_sim *s)
+/* The per-cycle signals, PMU and observers, after the stages ran. */
+static void cycle_end(pmk_sim *s)
 {
 	pmk_sim_cycle *c = &s->cyc;
 	uint64_t head_pc;
 	int hk;
-	memset(c, 0, sizeof *c);
-	c->cycle = s->now;
-	if (s->squash_at && s->now >= s->squash_at)
-		squash(s);
-	commit(s);
-	dispatch(s);
-	c->wrong_path = (uint8_t)s->wrong;
-	fetch(s);
 	c->rob_count = (uint16_t)s->rob_n;
 	c->rob_full = s->rob_n == s->cfg.rob_size;
 	c->fq_empty = !s->fq_n || s->fq[s->fq_head].ready > s->now + 1;
@@ -937,6 +935,117 @@ static void cycle(pmk_sim *s)
 	s->st.cycles = s->now;
 }
 
+static void cycle(pmk_sim *s)
+{
+	pmk_sim_cycle *c = &s->cyc;
+	memset(c, 0, sizeof *c);
+	c->cycle = s->now;
+	if (s->squash_at && s->now >= s->squash_at)
+		squash(s);
+	commit(s);
+	dispatch(s);
+	c->wrong_path = (uint8_t)s->wrong;
+	fetch(s);
+	cycle_end(s);
+}
+
+/*
+ * Fast-forward. After a cycle in which nothing was fetched, dispatched,
+ * committed or squashed, nothing can happen before the earliest of: the
+ * ROB head completing (or starting to execute), the front-end head becoming
+ * dispatchable, the I-miss fetch waits on, the resolution of a
+ * mispredicted branch, a pending PMU interrupt. Until then every cycle is
+ * the same idle cycle, so it is computed once and repeated: observers still
+ * see each cycle; counters without an overflow in the window add the
+ * repeated per-cycle increment in one step. Counts are identical to
+ * cycle-by-cycle simulation (tested).
+ */
+static uint64_t next_event(const pmk_sim *s)
+{
+	uint64_t t = UINT64_MAX, now = s->now;
+#define AT(x)                                                                  \
+	do {                                                                   \
+		uint64_t x_ = (x);                                             \
+		if (x_ < t)                                                    \
+			t = x_;                                                \
+	} while (0)
+	if (s->squash_at)
+		AT(s->squash_at);
+	if (s->rob_n) {
+		const rob_e *h = &s->rob[s->rob_head];
+		AT(h->done);
+		if (h->issue_cycle > now)
+			AT(h->issue_cycle);
+	}
+	if (s->fq_n) {
+		uint64_t r = s->fq[s->fq_head].ready;
+		if (r > now)
+			AT(r - 1);
+		else if (s->rob_n < s->cfg.rob_size)
+			AT(now); /* dispatch would go on */
+	}
+	if (s->fetch_block_until > now)
+		AT(s->fetch_block_until);
+	else if (s->fq_n < s->fq_cap && !(s->wrong && s->wp_stopped) &&
+		 (s->wrong || !s->src_end || s->have_pend))
+		AT(now); /* fetch would try this cycle */
+	for (int i = 0; i < s->pmu.n; i++)
+		if (s->pmu.c[i].on && s->pmu.c[i].fire_at)
+			AT(s->pmu.c[i].fire_at);
+#undef AT
+	return t;
+}
+
+static void idle_cycles(pmk_sim *s, uint64_t k)
+{
+	pmk_sim_cycle *c = &s->cyc;
+	while (k) {
+		uint8_t fe = c->fe_cause;
+		uint64_t m;
+		int bulk = !s->obs.cycle;
+		memset(c, 0, sizeof *c);
+		c->cycle = s->now;
+		c->wrong_path = (uint8_t)s->wrong;
+		c->fe_cause = fe;
+		cycle_end(s);
+		k--;
+		if (!k || !bulk)
+			continue;
+		/* the remaining k cycles repeat this one exactly */
+		m = k;
+		if (pmk__pmu_repeat(&s->pmu, m) < 0)
+			continue; /* an overflow inside: cycle by cycle */
+		if (c->rob_full)
+			s->st.rob_full_cycles += m;
+		if (c->fe_cause >= PMK_SIM_FE_L1I &&
+		    c->fe_cause <= PMK_SIM_FE_ITLB)
+			s->st.fe_stall_cycles += m;
+		if (m >= ISSUE_H)
+			memset(s->issue_used, 0, ISSUE_H);
+		else
+			for (uint64_t i = 0; i < m; i++)
+				s->issue_used[(s->now + i) & (ISSUE_H - 1)] = 0;
+		s->now += m;
+		s->st.cycles = s->now;
+		k = 0;
+	}
+}
+
+static void step(pmk_sim *s, uint64_t limit)
+{
+	const pmk_sim_cycle *c = &s->cyc;
+	uint64_t t;
+	cycle(s);
+	if (c->fetched || c->dispatched || c->committed || c->squash ||
+	    s->no_ff)
+		return;
+	t = next_event(s);
+	if (t > limit)
+		t = limit;
+	if (t > s->now + 1)
+		idle_cycles(s, t - s->now);
+}
+
 static int finished(const pmk_sim *s)
 {
 	return s->src_end && !s->have_pend && !s->fq_n && !s->rob_n;
@@ -946,7 +1055,7 @@ int pmk_sim_run(pmk_sim *s, uint64_t max_insns)
 {
 	uint64_t goal = max_insns ? s->st.committed + max_insns : UINT64_MAX;
 	while (!finished(s) && s->st.committed < goal)
-		cycle(s);
+		step(s, UINT64_MAX);
 	if (finished(s))
 		for (int i = 0; i < PM_SLOTS; i++)
 			if (s->pm[i].busy && s->pm[i].rec[0].finished)
@@ -960,10 +1069,15 @@ int pmk_sim_run_cycles(pmk_sim *s, uint64_t cycles)
 {
 	uint64_t goal = s->now + cycles;
 	while (!finished(s) && s->now < goal)
-		cycle(s);
+		step(s, goal);
 	if (s->error)
 		return s->error;
 	return !finished(s);
+}
+
+void pmk__sim_no_fast_forward(pmk_sim *s, int off)
+{
+	s->no_ff = off;
 }
 
 /* ------------------------------------------------------------ life cycle */

@@ -140,3 +140,35 @@ void pmk__pmu_tick(pmk__pmu *p, uint64_t now, uint64_t head_pc, int head_kernel)
 		}
 	}
 }
+
+/* After a tick, a counter's next cycles with the same detector value v add
+ * a constant: v (plain), the condition (threshold/inversion without edge),
+ * or 0 (edge: no new transition while the value holds). */
+static uint64_t repeat_inc(const pmk__ctr *c)
+{
+	if (c->cfg.edge)
+		return 0;
+	if (!c->cfg.thresh && !c->cfg.inv)
+		return c->prev;
+	return c->prev_cond;
+}
+
+int pmk__pmu_repeat(pmk__pmu *p, uint64_t m)
+{
+	for (int i = 0; i < p->n; i++) {
+		const pmk__ctr *c = &p->c[i];
+		if (!c->on)
+			continue;
+		if (c->fire_at || c->cur)
+			return PMK_ERANGE;
+		if (c->cfg.period &&
+		    c->count + repeat_inc(c) * m >= c->next_ovf)
+			return PMK_ERANGE;
+	}
+	for (int i = 0; i < p->n; i++) {
+		pmk__ctr *c = &p->c[i];
+		if (c->on)
+			c->count += repeat_inc(c) * m;
+	}
+	return 0;
+}

@@ -92,4 +92,9 @@ static inline void pmk__pmu_add(pmk__pmu *p, int ev, uint32_t n, int kernel,
 void pmk__pmu_tick(pmk__pmu *p, uint64_t now, uint64_t head_pc,
 		   int head_kernel);
 
+/* Repeat the last tick's per-cycle values for `m` more cycles in one step;
+ * PMK_ERANGE (nothing done) when a counter would overflow or an interrupt
+ * is pending. */
+int pmk__pmu_repeat(pmk__pmu *p, uint64_t m);
+
 #endif

@@ -69,3 +69,8 @@ check "-p attaches to a process" sh -c 'test "$2" = 0 && echo "$1" | grep -q ",c
 kill $bg 2>/dev/null
 run_pmkit stat -x , --json -- true
 check "-x with --json is a usage error" test "$rc" = 2
+
+run_pmkit stat -e '{task-clock,page-faults},cs' -x, -- true
+check "{a,b} groups count" sh -c 'test "$2" = 0 && echo "$1" | grep -q ",page-faults," && echo "$1" | grep -q ",cs,"' _ "$err" "$rc"
+run_pmkit stat -e '{task-clock,page-faults' -- true
+check "unclosed group is a usage error" test "$rc" = 2

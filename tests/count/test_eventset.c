@@ -142,6 +142,30 @@ static void test_unsupported_event_is_kept_with_reason(void)
 	pmk_eventset_free(es);
 }
 
+static void test_user_groups(void)
+{
+	pmk_eventset *es;
+	pmk_diag d;
+	pmk_value v[3];
+	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
+	pmk_eventset_add(es, "task-clock", &d);
+	pmk_eventset_add(es, "page-faults", &d);
+	pmk_eventset_add(es, "context-switches", &d);
+	T_EQ_INT(pmk_eventset_group(es, 0, 1), 0);
+	T_EQ_INT(pmk_eventset_group(es, 1, 2), PMK_EINVAL); /* overlaps */
+	T_EQ_INT(pmk_eventset_group(es, 2, 3), PMK_EINVAL); /* no event 3 */
+	T_EQ_INT(pmk_eventset_start(es), 0);
+	touch_pages(10);
+	T_EQ_INT(pmk_eventset_read(es, v, 3), 3);
+	/* {task-clock,page-faults} and context-switches: two kernel groups,
+	 * and the grouped events share their enabled time exactly */
+	T_EQ_INT(pmk_eventset_groups(es, NULL), 2);
+	T_EQ_U64(v[0].enabled_ns, v[1].enabled_ns);
+	T_CHECK(v[1].value >= 10);
+	T_EQ_INT(pmk_eventset_group(es, 2, 2), PMK_ESTATE); /* opened */
+	pmk_eventset_free(es);
+}
+
 static void test_mpx_error_model(void)
 {
 	/* never multiplexed: exact */
@@ -160,6 +184,7 @@ int main(void)
 	T_RUN(test_reset_and_accum);
 	T_RUN(test_derived_event_over_software);
 	T_RUN(test_unsupported_event_is_kept_with_reason);
+	T_RUN(test_user_groups);
 	T_RUN(test_mpx_error_model);
 	return t_done();
 }

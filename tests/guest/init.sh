@@ -9,6 +9,7 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp TMPDIR=/tmp
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up # as on any machine
 mkdir -p /etc
 echo 'root:x:0:0:root:/tmp:/bin/sh' >/etc/passwd
 echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >>/etc/passwd

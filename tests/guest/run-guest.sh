@@ -27,10 +27,20 @@ run_one() {
 	# virtual time: at -icount shift=0, 1 s is 10^9 instructions
 	echo "[$name] # $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
 }
-for t in /pmk/unit/* /pmk/guest/g_*; do
-	[ -x "$t" ] && run_one "$(basename "$t")" "$t"
-done
-for t in /pmk/cases/*.t; do
-	[ -f "$t" ] && run_one "$(basename "$t")" sh "$t"
-done
+# What to run: pmk_run=unit (pmkit's unit tests), guest (the guest tests)
+# or all, from the kernel command line.
+what=$(sed -n 's/.*pmk_run=\([a-z]*\).*/\1/p' /proc/cmdline)
+case ${what:-all} in unit | all)
+	for t in /pmk/unit/*; do
+		[ -x "$t" ] && run_one "$(basename "$t")" "$t"
+	done ;;
+esac
+case ${what:-all} in guest | all)
+	for t in /pmk/guest/g_*; do
+		[ -x "$t" ] && run_one "$(basename "$t")" "$t"
+	done
+	for t in /pmk/cases/*.t; do
+		[ -f "$t" ] && run_one "$(basename "$t")" sh "$t"
+	done ;;
+esac
 [ "$fails" = 0 ]

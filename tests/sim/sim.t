@@ -50,3 +50,16 @@ if [ $rc = 0 ] && printf '%s\n' "$out" | grep -qx miss-load; then ok "stat --sim
 else nok "workload list" "rc=$rc"; fi
 run_pmkit stat --sim -e nosuch --workload ilp:n=10
 if [ $rc = 2 ]; then ok "stat --sim bad event exits 2"; else nok "stat --sim bad event" "rc=$rc"; fi
+
+# sim record: a record file that pmkit report reads; the skid demo in it
+run_pmkit sim record -o "$T_TMP/s.rec" -e l2_miss_retired:period=1 --profileme 10 --pm-flag l2d_miss miss-load:n=20000
+if [ $rc = 0 ] && [ -s "$T_TMP/s.rec" ]; then ok "sim record writes a record file"
+else nok "sim record" "rc=$rc err=$err"; fi
+run_pmkit report --sort address "$T_TMP/s.rec"
+pmrow=$(printf '%s\n%s\n' "$out" "$err" | grep -E '^ +0\.00% +100\.00%' | awk '{print $4}')
+ebsrows=$(printf '%s\n%s\n' "$out" "$err" | grep -cE '^ +[1-9][0-9.]*% +0\.00%')
+if [ $rc = 0 ] && [ "$pmrow" = 0x400190 ] && [ "$ebsrows" -ge 3 ]; then
+	ok "report: ProfileMe on the load, EBS over $ebsrows addresses"
+else nok "report on sim record" "rc=$rc pm=$pmrow ebs=$ebsrows out=$out"; fi
+run_pmkit sim record -e l2_miss miss-load:n=100
+if [ $rc = 2 ]; then ok "sim record without a period exits 2"; else nok "record no period" "rc=$rc"; fi

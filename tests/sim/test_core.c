@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pmkit/sim.h"
+#include "sim/core/core_int.h"
 #include "tests/support/t.h"
 
 typedef struct run {
@@ -274,6 +275,133 @@ static void test_wrong_path_icache_events(void)
 	stop(&r);
 }
 
+typedef struct life {
+	uint64_t fetch, fetch_wrong, dispatch, commit, squash, resolve;
+	uint64_t last_commit_seq;
+	int order_ok;
+} life;
+
+static void on_uop(void *arg, const pmk_sim_uop *u)
+{
+	life *l = arg;
+	switch (u->what) {
+	case PMK_SIM_UOP_FETCH:
+		l->fetch++;
+		l->fetch_wrong += (u->flags & PMK_SIM_F_WRONG) != 0;
+		break;
+	case PMK_SIM_UOP_DISPATCH:
+		l->dispatch++;
+		break;
+	case PMK_SIM_UOP_COMMIT:
+		l->commit++;
+		if (u->seq < l->last_commit_seq ||
+		    (u->flags & PMK_SIM_F_WRONG) ||
+		    !(u->fetch_cycle < u->dispatch_cycle &&
+		      u->dispatch_cycle < u->issue_cycle &&
+		      u->issue_cycle < u->done_cycle &&
+		      u->done_cycle <= u->cycle))
+			l->order_ok = 0;
+		l->last_commit_seq = u->seq;
+		break;
+	case PMK_SIM_UOP_SQUASH:
+		l->squash++;
+		if (!(u->flags & PMK_SIM_F_WRONG))
+			l->order_ok = 0;
+		break;
+	case PMK_SIM_UOP_RESOLVE:
+		l->resolve++;
+		if (!(u->flags & PMK_SIM_F_MISPRED))
+			l->order_ok = 0;
+		break;
+	}
+}
+
+static void test_instruction_lifetimes(void)
+{
+	/* every fetched instruction retires or is squashed, in order, with
+	 * its stages in time order; one resolve per misprediction */
+	run r;
+	life l;
+	pmk_sim_observer o = {NULL, on_uop, &l};
+	memset(&l, 0, sizeof l);
+	l.order_ok = 1;
+	start(&r, "int-mix:n=20000", NULL);
+	pmk_sim_set_observer(r.sim, &o);
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	const pmk_sim_stats *st = pmk_sim_stats_get(r.sim);
+	T_EQ_U64(l.commit, 20000);
+	T_EQ_U64(l.fetch, l.commit + l.squash);
+	T_EQ_U64(l.fetch_wrong, l.squash);
+	T_EQ_U64(l.resolve, st->mispredicts);
+	T_EQ_U64(l.dispatch, st->dispatched);
+	T_CHECK(l.squash > 0);
+	T_CHECK(l.order_ok);
+	stop(&r);
+}
+
+typedef struct samples {
+	uint64_t n, sum_pc, sum_cycle;
+} samples;
+
+static void count_sample(void *arg, const pmk_sim_sample *x)
+{
+	samples *s = arg;
+	s->n++;
+	s->sum_pc += x->pc;
+	s->sum_cycle += x->cycle;
+}
+
+static void test_fast_forward_is_exact(void)
+{
+	const char *specs[] = {"pointer-chase:n=3000", "icache:n=5000",
+			       "fp-compute:n=5000", "branchy:n=5000"};
+	const char *ev[] = {"dispatch_stall:e", "rob_occupancy:c=100",
+			    "mem_stall:i", "commit_stall:e:i"};
+	for (int k = 0; k < 4; k++) {
+		uint64_t a[8], b[8];
+		samples sa, sb;
+		for (int ff = 0; ff < 2; ff++) {
+			run r;
+			samples *sp = ff ? &sb : &sa;
+			uint64_t *o = ff ? b : a;
+			memset(sp, 0, sizeof *sp);
+			start(&r, specs[k], NULL);
+			pmk__sim_no_fast_forward(r.sim, !ff);
+			for (int i = 0; i < 4; i++)
+				program(&r, i, ev[i]);
+			pmk_sim_set_sampler(r.sim, count_sample, sp);
+			pmk_sim_profileme(r.sim, 50, 8, 3);
+			T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+			for (int i = 0; i < 6; i++)
+				o[i] = pmk_sim_counter_read(r.sim, i);
+			o[6] = pmk_sim_stats_get(r.sim)->rob_full_cycles;
+			o[7] = pmk_sim_stats_get(r.sim)->fe_stall_cycles;
+			stop(&r);
+		}
+		T_CHECKF(memcmp(a, b, sizeof a) == 0, "%s differs", specs[k]);
+		T_CHECK(sa.n == sb.n && sa.sum_pc == sb.sum_pc &&
+			sa.sum_cycle == sb.sum_cycle);
+	}
+	/* with overflow sampling on a cycle event too */
+	for (int ff = 0; ff < 2; ff++) {
+		run r;
+		static uint64_t n0;
+		samples sp;
+		memset(&sp, 0, sizeof sp);
+		start(&r, "pointer-chase:n=2000", NULL);
+		pmk__sim_no_fast_forward(r.sim, !ff);
+		program(&r, 0, "cycles:period=997");
+		pmk_sim_set_sampler(r.sim, count_sample, &sp);
+		T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+		if (!ff)
+			n0 = sp.sum_cycle;
+		else
+			T_EQ_U64(sp.sum_cycle, n0);
+		T_CHECK(sp.n > 10);
+		stop(&r);
+	}
+}
+
 static void test_config_file(void)
 {
 	pmk_sim_config c;
@@ -349,6 +477,8 @@ int main(void)
 	T_RUN(test_deterministic);
 	T_RUN(test_idealization_switches);
 	T_RUN(test_wrong_path_icache_events);
+	T_RUN(test_instruction_lifetimes);
+	T_RUN(test_fast_forward_is_exact);
 	T_RUN(test_config_file);
 	T_RUN(test_counter_strings);
 	return t_done();

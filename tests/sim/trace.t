@@ -1,0 +1,36 @@
+# trace.t: `pmkit trace`: real programs through valgrind lackey and capstone,
+# generated workloads, ChampSim import, dump.
+. tests/support/t.sh
+run_pmkit trace gen -o "$T_TMP/g.trace" -n 1000 branchy
+n=$("$PMKIT" trace dump "$T_TMP/g.trace" | grep -c .)
+if [ $rc = 0 ] && [ "$n" = 1000 ]; then ok "gen + dump: 1000 records"
+else nok "gen" "rc=$rc n=$n err=$err"; fi
+run_pmkit sim run "$T_TMP/g.trace"
+if [ $rc = 0 ] && printf '%s' "$out" | grep -q "1000 instructions"; then ok "sim runs a trace file"
+else nok "sim on trace" "rc=$rc out=$out"; fi
+tail -c +2 tests/fuzz/corpus/trace/champsim0 > "$T_TMP/c.champsim"
+run_pmkit trace import -o "$T_TMP/c.trace" "$T_TMP/c.champsim"
+d=$("$PMKIT" trace dump "$T_TMP/c.trace" | awk '{print $2}' | tr '\n' ' ')
+if [ $rc = 0 ] && [ "$d" = "int bcond load " ]; then ok "import ChampSim: $d"
+else nok "import" "rc=$rc dump=$d err=$err"; fi
+run_pmkit trace dump "$T_TMP/nonexistent"
+if [ $rc = 2 ]; then ok "dump of a missing file exits 2"; else nok "dump missing" "rc=$rc"; fi
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	skip "trace a program" "valgrind is not installed"
+	exit 0
+fi
+run_pmkit trace -o "$T_TMP/t.trace" -n 20000 -- sh -c 'exit 3'
+if [ -s "$T_TMP/t.trace" ] && printf '%s' "$err" | grep -q "20000 instructions"; then
+	ok "trace -n 20000 of a real program"
+else nok "trace program" "rc=$rc err=$err"; fi
+ops=$("$PMKIT" trace dump "$T_TMP/t.trace" | awk '{print $2}' | sort -u | tr '\n' ' ')
+case "$ops" in
+*bcond*call*|*call*bcond*) case "$ops" in *load*) ok "decoded op classes: $ops";; *) nok "op classes" "$ops";; esac;;
+*) nok "op classes" "$ops";;
+esac
+run_pmkit trace -o "$T_TMP/t2.trace" -- sh -c 'exit 3'
+if [ $rc = 3 ]; then ok "trace exits with the command's status"; else nok "trace status" "rc=$rc"; fi
+run_pmkit sim run -e inst_retired,br_misp_retired "$T_TMP/t.trace"
+if [ $rc = 0 ] && printf '%s' "$out" | grep -q "20000 instructions"; then ok "sim runs a real program's trace"
+else nok "sim on real trace" "rc=$rc out=$out err=$err"; fi
