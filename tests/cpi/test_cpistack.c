@@ -95,6 +95,13 @@ static void test_branch_only(void)
 	 * counts): FMT's branch part exceeds naive's */
 	T_CHECK(s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH] >
 		s.stack[PMK_CPI_NAIVE_NONSPEC][PMK_CPI_BRANCH]);
+	/* every misprediction costs at least the front-end refill */
+	T_CHECKF(s.counts.comp[PMK_CPI_FMT][PMK_CPI_BRANCH] >=
+		     (double)s.counts.events[1][PMK_CPI_BRANCH] * c.fe_depth,
+		 "%g branch cycles for %llu mispredictions",
+		 s.counts.comp[PMK_CPI_FMT][PMK_CPI_BRANCH],
+		 (unsigned long long)s.counts.events[1][PMK_CPI_BRANCH]);
+	T_CHECK(s.counts.events[1][PMK_CPI_BRANCH] > 1000);
 	/* POWER5 sees only the zero-issue refill: it undercounts */
 	T_CHECK(s.stack[PMK_CPI_POWER5][PMK_CPI_BRANCH] <
 		s.stack[PMK_CPI_FMT][PMK_CPI_BRANCH]);
