@@ -434,7 +434,10 @@ double pmk_ops_eval(const pmk_op *ops, int nops, const double *leaf_values,
 {
 	static const void *const tab[8] = {&&bad, &&leaf, &&cnst, &&add,
 					   &&sub, &&mul,  &&dv,	  &&neg};
-	double st[PMK_OPS_MAX + 1];
+	/* The top of the stack lives in `tos`; st[1..sp-1] hold the values
+	 * below it (a push saves the old top, so st[0] is never read). `sp`
+	 * counts the values, the top included. */
+	double st[PMK_OPS_MAX + 1], tos = 0;
 	const pmk_op *o = ops, *end = ops + nops;
 	int sp = 0;
 
@@ -454,39 +457,38 @@ double pmk_ops_eval(const pmk_op *ops, int nops, const double *leaf_values,
 leaf:
 	if (o->arg >= PMK_LEAF_MAX)
 		return NAN;
-	st[sp++] = leaf_values[o->arg];
+	st[sp++] = tos;
+	tos = leaf_values[o->arg];
 	NEXT;
 cnst:
-	st[sp++] = o->value;
+	st[sp++] = tos;
+	tos = o->value;
 	NEXT;
 add:
 	if (sp < 2)
 		return NAN;
-	sp--;
-	st[sp - 1] += st[sp];
+	tos = st[--sp] + tos;
 	NEXT;
 sub:
 	if (sp < 2)
 		return NAN;
-	sp--;
-	st[sp - 1] -= st[sp];
+	tos = st[--sp] - tos;
 	NEXT;
 mul:
 	if (sp < 2)
 		return NAN;
-	sp--;
-	st[sp - 1] *= st[sp];
+	tos = st[--sp] * tos;
 	NEXT;
 dv:
 	if (sp < 2)
 		return NAN;
 	sp--;
-	st[sp - 1] = st[sp] == 0 ? NAN : st[sp - 1] / st[sp];
+	tos = tos == 0 ? NAN : st[sp] / tos;
 	NEXT;
 neg:
 	if (sp < 1)
 		return NAN;
-	st[sp - 1] = -st[sp - 1];
+	tos = -tos;
 	NEXT;
 bad:
 	return NAN;
@@ -494,7 +496,7 @@ bad:
 done:
 	if (sp != 1)
 		return NAN;
-	if (isnan(st[0]) && flags)
+	if (isnan(tos) && flags)
 		return ops_eval_checked(ops, nops, leaf_values, flags);
-	return st[0];
+	return tos;
 }
