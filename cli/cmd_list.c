@@ -54,7 +54,10 @@ static int show(const pmk_event_info *info, void *arg)
 	struct list_ctx *c = arg;
 	char why[256];
 	int ok;
-	if (!matches(c->pattern, info->name))
+	/* a pattern finds names, and vendor names given in descriptions */
+	if (!matches(c->pattern, info->name) &&
+	    !(info->desc && c->pattern && !strpbrk(c->pattern, "*?[") &&
+	      strcasestr(info->desc, c->pattern)))
 		return 0;
 	ok = try_count(info->name, why, sizeof why);
 	c->shown++;
