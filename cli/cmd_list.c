@@ -54,7 +54,10 @@ static int show(const pmk_event_info *info, void *arg)
 	struct list_ctx *c = arg;
 	char why[256];
 	int ok;
-	if (!matches(c->pattern, info->name))
+	/* a pattern finds names, and vendor names given in descriptions */
+	if (!matches(c->pattern, info->name) &&
+	    !(info->desc && c->pattern && !strpbrk(c->pattern, "*?[") &&
+	      strcasestr(info->desc, c->pattern)))
 		return 0;
 	ok = try_count(info->name, why, sizeof why);
 	c->shown++;
@@ -93,16 +96,63 @@ static int show(const pmk_event_info *info, void *arg)
 	return 0;
 }
 
+/* The simulated PMU's events: every one counts on the simulated core. */
+static int list_sim(struct list_ctx *c)
+{
+	if (c->json)
+		fprintf(c->out, "{\"schema\":\"pmkit-list/1\",\"model\":\"sim\","
+				"\"hardware_pmu\":true,\"pmus\":[{\"name\":\"sim\"}],"
+				"\"events\":[");
+	else
+		fprintf(c->out, "events of the simulated PMU (pmkit stat --sim, "
+				"pmkit sim run); modifiers :u :k :e :i :c=N "
+				":umask=N :period=N\n\n");
+	for (int i = 0; i < pmk_sim_event_count(); i++) {
+		const pmk_sim_event_desc *e = pmk_sim_event_get(i);
+		char desc[512];
+		if (!matches(c->pattern, e->name))
+			continue;
+		snprintf(desc, sizeof desc, "%s%s%s%s", e->desc,
+			 e->umask_desc ? " [umask: " : "",
+			 e->umask_desc ? e->umask_desc : "",
+			 e->umask_desc ? "]" : "");
+		c->shown++;
+		if (c->json) {
+			fprintf(c->out, "%s\n  {\"name\":", c->first ? "" : ",");
+			cli_json_str(c->out, e->name);
+			fprintf(c->out, ",\"kind\":\"simulated\",\"pmu\":\"sim\","
+					"\"description\":");
+			cli_json_str(c->out, desc);
+			fprintf(c->out, ",\"countable\":true}");
+		} else {
+			fprintf(c->out, "  %-24s %s\n", e->name, desc);
+		}
+		c->first = 0;
+	}
+	if (c->json)
+		fprintf(c->out, "\n]}\n");
+	else
+		fprintf(c->out, "\n%d events\n", c->shown);
+	if (c->pattern && c->shown == 0) {
+		cli_error("no simulated event matches '%s'", c->pattern);
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_ctx c;
 	const pmk_target *t = pmk_target_host();
+	int sim = 0;
 	memset(&c, 0, sizeof c);
 	c.first = 1;
 	c.out = stdout;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
 			c.json = 1;
+		else if (!strcmp(argv[i], "--sim"))
+			sim = 1;
 		else if (!strcmp(argv[i], "--defs")) {
 			if (i + 1 >= argc) {
 				cli_error("option '--defs' needs a file");
@@ -120,6 +170,8 @@ int cmd_list(int argc, char **argv)
 			return cli_usage("list");
 		}
 	}
+	if (sim)
+		return list_sim(&c);
 	if (c.json) {
 		fprintf(c.out, "{\"schema\":\"pmkit-list/1\",\"model\":");
 		cli_json_str(c.out, pmk_target_model(t));

@@ -20,3 +20,9 @@ run_pmkit list 'L1-*-misses'
 check "glob pattern" sh -c 'echo "$1" | grep -q "L1-dcache-load-misses" && ! echo "$1" | grep -q "LLC-loads"' _ "$out"
 run_pmkit list nosuchpattern
 check "no match exits 1" test "$rc" = 1
+run_pmkit list --sim
+check "list --sim documents the simulated PMU" sh -c 'echo "$1" | grep -Eq "^  inst_retired " && echo "$1" | grep -Eq "^  dispatch_stall "' _ "$out"
+run_pmkit list --sim --json l1d
+check "list --sim --json" python3 -c '
+import json,sys
+d=json.loads(sys.argv[1]); assert d["events"] and all("l1d" in e["name"] for e in d["events"])' "$out"
