@@ -590,6 +590,13 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 		v->value = v->lo = v->hi = NAN;
 		return;
 	}
+	if (!(v->flags & PMK_VALUE_MULTIPLEXED)) {
+		/* exact natives: the value alone, no error to carry */
+		v->value = v->lo = v->hi = pmk_event_eval(&ev->ev, val);
+		if (isnan(v->value))
+			v->flags |= PMK_VALUE_NAN;
+		return;
+	}
 	if (pmk__event_eval_full(&ev->ev, val, err, lo, hi, &r) != 0) {
 		v->value = v->lo = v->hi = NAN;
 		v->flags |= PMK_VALUE_NAN;

@@ -148,8 +148,42 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 
 double pmk_event_eval(const pmk_event *ev, const double *leaf_values)
 {
-	pmk_eval_result r;
-	if (pmk__event_eval_full(ev, leaf_values, NULL, NULL, NULL, &r) != 0)
-		return NAN;
-	return r.value;
+	/* values only: a plain stack, no derivatives or intervals */
+	double st[PMK_OPS_MAX];
+	int sp = 0;
+	if (ev->nops == 0)
+		return ev->nleaf > 0 ? leaf_values[0] : NAN;
+	for (int i = 0; i < ev->nops; i++) {
+		const pmk_op *op = &ev->ops[i];
+		switch (op->code) {
+		case PMK_OP_LEAF:
+			if (op->arg >= ev->nleaf || sp == PMK_OPS_MAX)
+				return NAN;
+			st[sp++] = leaf_values[op->arg];
+			continue;
+		case PMK_OP_CONST:
+			if (sp == PMK_OPS_MAX)
+				return NAN;
+			st[sp++] = op->value;
+			continue;
+		case PMK_OP_NEG:
+			if (sp < 1)
+				return NAN;
+			st[sp - 1] = -st[sp - 1];
+			continue;
+		}
+		if (sp < 2)
+			return NAN;
+		sp--;
+		switch (op->code) {
+		case PMK_OP_ADD: st[sp - 1] += st[sp]; break;
+		case PMK_OP_SUB: st[sp - 1] -= st[sp]; break;
+		case PMK_OP_MUL: st[sp - 1] *= st[sp]; break;
+		case PMK_OP_DIV:
+			st[sp - 1] = st[sp] == 0 ? NAN : st[sp - 1] / st[sp];
+			break;
+		default: return NAN;
+		}
+	}
+	return sp == 1 ? st[0] : NAN;
 }

@@ -469,6 +469,8 @@ static int unknown_event(const pmk_target *t, const char *name, size_t n,
 {
 	struct nearest near;
 	char want[PMK_EVENT_NAME_MAX], hint[256];
+	if (!d) /* nobody will read the hint: skip the search for it */
+		return PMK_ENOEVENT;
 	snprintf(want, sizeof want, "%.*s", (int)n, name);
 	near.want = want;
 	near.best[0] = 0;
