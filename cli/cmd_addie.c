@@ -355,6 +355,7 @@ static int addie_figures(int argc, char **argv)
 	char title0[160], title2[160];
 	double *in, *ad, *rd;
 	uint64_t *st;
+	double *cdf_x[4] = {NULL}, *cdf_y[4] = {NULL};
 	int rc = 0;
 	for (int i = 1; i < argc; i++) {
 		int k = common_opt(&cm, argc, argv, &i);
@@ -390,6 +391,14 @@ static int addie_figures(int argc, char **argv)
 		} else {
 			cli_error("unknown option '%s'", argv[i]);
 			return cli_usage("addie");
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		cdf_x[k] = cm.svg_dir ? calloc(seeds, sizeof(double)) : NULL;
+		cdf_y[k] = cm.svg_dir ? calloc(seeds, sizeof(double)) : NULL;
+		if (cm.svg_dir && (!cdf_x[k] || !cdf_y[k])) {
+			cli_error("out of memory");
+			return 1;
 		}
 	}
 	in = calloc(samples, sizeof *in);
@@ -466,6 +475,12 @@ static int addie_figures(int argc, char **argv)
 					       nums[f] / 255.0) <= tol;
 			}
 			qsort(st, seeds, sizeof *st, cmp_u64);
+			if (cdf_x[f * 2 + m])
+				for (uint64_t s = 0; s < seeds; s++) {
+					cdf_x[f * 2 + m][s] = (double)st[s];
+					cdf_y[f * 2 + m][s] =
+					    (double)(s + 1) / (double)seeds;
+				}
 			tbl_row(
 			    &t[1],
 			    "%u/255|%.4f|%s|%llu|%llu|%.0f|%.0f|%.0f|%.0f|"
@@ -495,6 +510,39 @@ static int addie_figures(int argc, char **argv)
 	titles[2] = "The reading after 500 samples: mean |error| and the "
 		    "fraction within the band";
 	tables_out(t, 3, cm.mode, titles);
+	if (cm.svg_dir) {
+		static const char *col[4] = {"#1f77b4", "#aec7e8", "#d62728",
+					     "#ff9896"};
+		char lab[4][64], path[1024], title[128];
+		pmk__svg_series sr[4];
+		double five = 500;
+		pmk__svg_chart ch = {.title = title,
+				     .xlabel = "samples until within the band",
+				     .ylabel = "fraction of runs",
+				     .ymax = 1,
+				     .vlines = &five,
+				     .nvlines = 1,
+				     .legend = 2};
+		FILE *fp;
+		snprintf(title, sizeof title,
+			 "Samples to track the input, %llu seeds (dotted: the "
+			 "article's 500)",
+			 seeds);
+		for (int k = 0; k < 4; k++) {
+			snprintf(lab[k], sizeof lab[k], "%u/255, %s",
+				 nums[k / 2],
+				 k % 2 ? "correlated" : "independent");
+			sr[k] = (pmk__svg_series){lab[k],   col[k], cdf_x[k],
+						  cdf_y[k], seeds,  k % 2};
+		}
+		fp = svg_open(&cm, "addie-settle.svg", path, sizeof path);
+		if (!fp || svg_close(fp, path, pmk__svg_lines(fp, &ch, sr, 4)))
+			rc = 1;
+	}
+	for (int k = 0; k < 4; k++) {
+		free(cdf_x[k]);
+		free(cdf_y[k]);
+	}
 	for (int i = 0; i < 3; i++)
 		tbl_free(&t[i]);
 	free(in), free(ad), free(rd), free(st);

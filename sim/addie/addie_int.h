@@ -56,6 +56,8 @@ typedef struct pmk__svg_chart {
 	int legend;	      /* 0 top left, 1 top right, 2 bottom right */
 	const double *hlines; /* horizontal reference lines */
 	size_t nhlines;
+	const double *vlines; /* vertical reference lines */
+	size_t nvlines;
 } pmk__svg_chart;
 /* Write the chart to `f`; 0, or PMK_EIO. */
 int pmk__svg_lines(FILE *f, const pmk__svg_chart *c, const pmk__svg_series *s,

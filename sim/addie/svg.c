@@ -151,6 +151,11 @@ int pmk__svg_lines(FILE *f, const pmk__svg_chart *in, const pmk__svg_series *s,
 			"<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#888\" stroke-dasharray=\"2 3\"/>\n",
 			ML, W - MR, ty(&c, c.hlines[k]), ty(&c, c.hlines[k]));
+	for (size_t k = 0; k < c.nvlines; k++)
+		fprintf(f,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+			"stroke=\"#888\" stroke-dasharray=\"2 3\"/>\n",
+			tx(&c, c.vlines[k]), tx(&c, c.vlines[k]), MT, H - MB);
 	/* series, clipped to the plot box */
 	fprintf(f,
 		"<clipPath id=\"plot\"><rect x=\"%d\" y=\"%d\" width=\"%d\" "

@@ -23,9 +23,9 @@ if command -v python3 >/dev/null; then
 else skip "figures --json parses" "no python3"; fi
 
 run_pmkit addie figures --seeds 5 --samples 300 --svg-dir "$T_TMP"
-if [ "$rc" = 0 ] && grep -q '<svg' "$T_TMP/addie-figure2.svg" && grep -q '</svg>' "$T_TMP/addie-figure3.svg"; then
-	ok "figures writes two SVG plots"
-else nok "figures writes two SVG plots" "rc=$rc $err"; fi
+if [ "$rc" = 0 ] && grep -q '<svg' "$T_TMP/addie-figure2.svg" && grep -q '</svg>' "$T_TMP/addie-figure3.svg" && grep -q '</svg>' "$T_TMP/addie-settle.svg"; then
+	ok "figures writes its three SVG plots"
+else nok "figures writes its three SVG plots" "rc=$rc $err"; fi
 
 run_pmkit addie quality --bits 4,6 --seeds 4 --csv
 rows=$(printf '%s\n' "$out" | grep -c '^addie\|^ratio\|^ema')

@@ -300,6 +300,50 @@ static void test_requests_from_trace(void)
 	pmk_trace_finish(w);
 }
 
+/* Random requests and configurations: every request is taken or refused
+ * with PMK_EINVAL, and the tallies add up. */
+static void test_random_requests(void)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 20; round++) {
+		pmk_membuf_config c;
+		pmk_membuf *m;
+		uint64_t taken = 0;
+		pmk_membuf_config_default(&c);
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		c.wb_words = 1 + (unsigned)(x % 64);
+		c.watermark = 1 + (unsigned)((x >> 8) % c.wb_words);
+		c.read_ahead = (x >> 20) & 1;
+		c.read_around_write = (x >> 21) & 1;
+		c.banks = 1 + (unsigned)((x >> 24) % 16);
+		c.row_bytes = 16u << ((x >> 30) % 8);
+		m = pmk_membuf_new(&c, NULL);
+		T_ASSERT(m != NULL);
+		for (int i = 0; i < 5000; i++) {
+			pmk_mem_access a;
+			int rc;
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			a.addr = (uint32_t)x & (i & 1 ? 0xfffu : 0xffffffffu);
+			a.size = (uint8_t)((x >> 32) % 20);
+			a.write = (uint8_t)((x >> 40) & 1);
+			a.gap = (uint16_t)((x >> 48) % 12);
+			rc = pmk_membuf_access(m, &a);
+			T_ASSERT(rc == 0 || rc == PMK_EINVAL);
+			taken += rc == 0;
+		}
+		{
+			const pmk_membuf_stats *st = pmk_membuf_stats_get(m);
+			T_EQ_U64(st->reads + st->writes, taken);
+			T_CHECK(st->rb_hits <= st->reads);
+			T_CHECK(st->wb_hits <= st->writes);
+			T_CHECK(st->wb_full <= st->writes);
+			pmk_membuf_flush(m);
+			T_CHECK(st->dram_writes <= 4 * st->writes);
+		}
+		pmk_membuf_free(m);
+	}
+}
+
 int main(void)
 {
 	T_RUN(test_write_merge_and_collapse);
@@ -313,5 +357,6 @@ int main(void)
 	T_RUN(test_patterns);
 	T_RUN(test_addies_track_exact);
 	T_RUN(test_requests_from_trace);
+	T_RUN(test_random_requests);
 	return t_done();
 }
