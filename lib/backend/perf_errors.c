@@ -49,13 +49,21 @@ int pmk__perf_open_error(int err, const pmk_attr *a, int system_wide,
 				     ev, level);
 	}
 	case ENOENT:
-		if (is_hardware(a))
+		if (is_hardware(a)) {
+			const char *core = pmk_target_core_pmu(pmk_target_host());
+			if (core)
+				return pmk__diag_set(
+					d, PMK_ENOTSUP, 0, 0,
+					"'pmkit list' shows what counts here",
+					"'%s': the core PMU '%s' does not have this event",
+					ev, core);
 			return pmk__diag_set(
 				d, PMK_ENOTSUP, 0, 0,
 				"software events (task-clock, page-faults) still count; 'pmkit list' shows what counts here",
 				"'%s': the kernel has no such hardware event here "
 				"(no hardware PMU: virtual machine?)",
 				ev);
+		}
 		return pmk__diag_set(d, PMK_ENOTSUP, 0, 0,
 				     "'pmkit list' shows what counts here",
 				     "'%s': this kernel does not support the event",

@@ -151,7 +151,12 @@ int pmk__core_counters(void)
 	const char *model = pmk_target_model(pmk_target_host());
 	if (env && atoi(env) > 0)
 		return atoi(env);
+	const char *core = pmk_target_core_pmu(pmk_target_host());
 	if (!strncmp(model, "amd64_fam", 9) || !strncmp(model, "arm", 3))
+		return 6;
+	/* Arm PMUv3 implementations commonly have 6 event counters besides
+	 * the cycle counter (Cortex-A5x/A7x, Neoverse, QEMU's model) */
+	if (core && !strncmp(core, "armv8", 5))
 		return 6;
 	return 4;
 }
