@@ -78,24 +78,10 @@ static int is_number(const char *s)
 	       !strchr(s, 'x');
 }
 
-static void json_str(const char *s, FILE *f)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* JSON: "name": [ {col: value, ...}, ... ] (no braces around) */
 static void tbl_json(const table *t, FILE *f)
 {
-	json_str(t->name, f);
+	cli_json_str(f, t->name);
 	fputs(": [", f);
 	for (int r = 0; r < t->nrows; r++) {
 		fputs(r ? ",\n  {" : "\n  {", f);
@@ -103,7 +89,7 @@ static void tbl_json(const table *t, FILE *f)
 			const char *v = t->cells[r * t->ncol + c];
 			if (c)
 				fputs(", ", f);
-			json_str(t->cols[c], f);
+			cli_json_str(f, t->cols[c]);
 			fputs(": ", f);
 			if (is_number(v))
 				fputs(v, f);
@@ -111,7 +97,7 @@ static void tbl_json(const table *t, FILE *f)
 				 !strcmp(v, "never"))
 				fputs("null", f);
 			else
-				json_str(v, f);
+				cli_json_str(f, v);
 		}
 		fputc('}', f);
 	}

@@ -36,20 +36,6 @@ static int usage_error(const char *msg)
 	return cli_usage("cpistack");
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -164,7 +150,7 @@ static void print_json(const pmk_cpistack *s, const char *const *names, int n)
 	for (int w = 0; w < n; w++) {
 		fputs(w ? ",\n{" : "\n{", f);
 		fputs("\"name\":", f);
-		json_str(f, names[w]);
+		cli_json_str(f, names[w]);
 		fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":",
 			(unsigned long long)s[w].insns,
 			(unsigned long long)s[w].cycles);

@@ -66,40 +66,26 @@ static void formula(const pmk_event *ev, char *buf, size_t size)
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void print_event(const pmk_event *ev, int json)
 {
 	char buf[1024], f[2048];
 	formula(ev, f, sizeof f);
 	if (json) {
 		printf("{\"event\":");
-		json_str(stdout, ev->name);
+		cli_json_str(stdout, ev->name);
 		printf(",\"kind\":\"%s\",\"leaves\":[",
 		       pmk_event_kind_name(ev->kind));
 		for (int i = 0; i < ev->nleaf; i++) {
 			pmk_attr_format_json(&ev->leaf[i], buf, sizeof buf);
 			/* add the native's name inside its object */
 			printf("%s{\"name\":", i ? "," : "");
-			json_str(stdout, ev->leaf[i].name);
+			cli_json_str(stdout, ev->leaf[i].name);
 			printf(",%s", buf + 1);
 		}
 		printf("]");
 		if (ev->nops) {
 			printf(",\"formula\":");
-			json_str(stdout, f);
+			cli_json_str(stdout, f);
 		}
 		printf("}\n");
 		return;

@@ -51,21 +51,6 @@ static int parse_opts(int argc, char **argv, struct mopts *o)
 	return 0;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 /* Indices of the definitions named on the command line (all when none),
  * or -1 after an error. */
 static int select_defs(const pmk_defs *defs, const char *const *names, int n,
@@ -156,25 +141,25 @@ static int needs(const struct mopts *o)
 		}
 	if (o->json) {
 		printf("{\"file\":");
-		json_str(o->pos[0]);
+		cli_json_str(stdout, o->pos[0]);
 		printf(",\"model\":");
-		json_str(o->pmu ? o->pmu : pmk_defs_host_model());
+		cli_json_str(stdout, o->pmu ? o->pmu : pmk_defs_host_model());
 		printf(",\"events\":[");
 		for (int i = 0; i < nout; i++) {
 			printf(i ? "," : "");
-			json_str(out[i]);
+			cli_json_str(stdout, out[i]);
 		}
 		printf("],\"definitions\":[");
 		for (int s = 0; s < n; s++) {
 			printf("%s{\"name\":", s ? "," : "");
-			json_str(pmk_defs_name(defs, sel[s]));
+			cli_json_str(stdout, pmk_defs_name(defs, sel[s]));
 			printf(",\"definition\":");
-			json_str(pmk_defs_text(defs, sel[s]));
+			cli_json_str(stdout, pmk_defs_text(defs, sel[s]));
 			printf(",\"needs\":[");
 			for (int k = 0; k < pmk_defs_base_count(defs, sel[s]);
 			     k++) {
 				printf(k ? "," : "");
-				json_str(pmk_defs_base(defs, sel[s], k));
+				cli_json_str(stdout, pmk_defs_base(defs, sel[s], k));
 			}
 			printf("]}");
 		}
@@ -220,8 +205,8 @@ static int eval(const struct mopts *o)
 		return EXIT_USAGE;
 	}
 	if (o->json)
-		printf("{\"file\":"), json_str(o->pos[0]),
-		    printf(",\"input\":"), json_str(o->pos[1]),
+		printf("{\"file\":"), cli_json_str(stdout, o->pos[0]),
+		    printf(",\"input\":"), cli_json_str(stdout, o->pos[1]),
 		    printf(",\"metrics\":[");
 	for (int s = 0; s < n; s++) {
 		int i = sel[s], nb = pmk_defs_base_count(defs, i);
@@ -262,7 +247,7 @@ static int eval(const struct mopts *o)
 			rc = 1;
 		if (o->json) {
 			printf("%s{\"name\":", s ? "," : "");
-			json_str(pmk_defs_name(defs, i));
+			cli_json_str(stdout, pmk_defs_name(defs, i));
 			printf(",\"value\":");
 			if (isfinite(v))
 				printf("%.15g", v);
@@ -281,7 +266,7 @@ static int eval(const struct mopts *o)
 			}
 			printf(",\"division_by_zero\":%s,\"missing\":",
 			       fl & PMK_EVAL_DIV0 ? "true" : "false");
-			json_str(missing);
+			cli_json_str(stdout, missing);
 			printf("}");
 		} else if (fl & PMK_EVAL_MISSING) {
 			printf("%-24s %16s  # not recorded: %s\n",
