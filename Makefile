@@ -92,7 +92,7 @@ CLI_OBJ += $(O)/obj/gen/manpages.o
 $(O)/pmkit: $(CLI_OBJ) $(O)/libpmkit.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(O)/libpmkit.a $(LDLIBS)
 
-$(O)/pmkit.pc: scripts/pmkit.pc.in
+$(O)/pmkit.pc: scripts/pmkit.pc.in $(O)/config.mk
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
 
 # Tests: tests/DIR/test_NAME.c -> build/tests/DIR_test_NAME
@@ -141,7 +141,7 @@ install: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/pmkit.pc
 	install -m 644 $(O)/libpmkit.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(O)/libpmkit.so $(DESTDIR)$(PREFIX)/lib/libpmkit.so.0
 	ln -sf libpmkit.so.0 $(DESTDIR)$(PREFIX)/lib/libpmkit.so
-	install -m 644 $(O)/pmkit.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LDLIBS)|' scripts/pmkit.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmkit.pc
 	install -m 644 include/pmkit.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/pmkit/*.h $(DESTDIR)$(PREFIX)/include/pmkit/
 	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
