@@ -124,7 +124,11 @@ benches: $(BENCH_BIN)
 
 # The test command of the README. Runs every unit and CLI test twice: as built,
 # and under ASan+UBSan; each run prints its own `N passed, N failed, N skipped`.
-check: check-plain check-san
+# One after the other, so that tests which measure (profiles, the probe) do not
+# share the CPUs with the other build.
+check:
+	@$(MAKE) --no-print-directory check-plain
+	@$(MAKE) --no-print-directory check-san
 check-plain: all
 	@sh tests/run $(O)
 check-san:

@@ -20,7 +20,9 @@ check "probe: constants file has L1_lat and Mem_lat" sh -c 'grep -qE "^#define L
 check "probe: constants lines are #define or comments" sh -c '! grep -vE "^(# |#define [A-Za-z_0-9]+ [0-9.]+$)" "$1"' _ "$T_TMP/c.h"
 check "probe: svg" grep -q "</svg>" "$T_TMP/p.svg"
 run_pmkit probe --quick --max 256k
-check "probe: table has a level row and memory" sh -c 'echo "$1" | grep -q "^L1" && echo "$1" | grep -q "^memory"' _ "$out"
+# what levels are found depends on the machine and its load (a noisy run
+# may find no plateau below 256 KiB): check the table's shape, not figures
+check "probe: table has its header and a memory row" sh -c 'echo "$1" | grep -q "^level  *size  *declared" && echo "$1" | grep -q "^memory "' _ "$out"
 run_pmkit probe --quick --max 256k --csv
 check "probe: csv header and memory row" sh -c 'printf "%s\n" "$1" | head -1 | grep -q "^level,type,size_bytes,line_bytes,latency_ns,latency_cycles,declared_size_bytes" && printf "%s\n" "$1" | grep -q "^memory,window,262144,"' _ "$out"
 # the constants file is a definition file: seed 002's Mem_cat over it
