@@ -272,16 +272,9 @@ static void sum_sets(struct run *r, int first, int nsets, pmk_value *out)
 				a->flags |= b->flags & PMK_VALUE_NOT_COUNTED;
 				continue;
 			}
-			a->value += b->value;
-			a->err = sqrt(a->err * a->err + b->err * b->err);
-			a->lo += b->lo;
-			a->hi += b->hi;
-			a->raw += b->raw;
-			a->enabled_ns += b->enabled_ns;
-			a->running_ns += b->running_ns;
+			pmk__value_add(a, b);
 			if (b->running < a->running)
 				a->running = b->running;
-			a->flags |= b->flags;
 		}
 	}
 	free(tmp);

@@ -9,16 +9,21 @@
 #include "lib/backend/perf_errors.h"
 #include "lib/event/parse.h"
 
-int pmk__paranoid_level(void)
+int pmk__sysctl_int(const char *path, int dflt)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int level = 2;
+	FILE *f = fopen(path, "r");
+	int v = dflt;
 	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = 2;
+		if (fscanf(f, "%d", &v) != 1)
+			v = dflt;
 		fclose(f);
 	}
-	return level;
+	return v;
+}
+
+int pmk__paranoid_level(void)
+{
+	return pmk__sysctl_int("/proc/sys/kernel/perf_event_paranoid", 2);
 }
 
 static int is_hardware(const pmk_attr *a)

@@ -6,6 +6,8 @@
 
 #include "pmkit/event.h"
 
+/* A whole number from a /proc/sys file, or `dflt` when unreadable. */
+int pmk__sysctl_int(const char *path, int dflt);
 /* The kernel's perf_event_paranoid level (2 when unreadable). */
 int pmk__paranoid_level(void);
 /* Fill `d` for errno `err` from opening `a`; returns the PMK_E* code. */

@@ -55,16 +55,9 @@ static uint64_t arm64_user_bit(void)
 {
 #if defined(__aarch64__)
 	static int allowed = -1;
-	if (allowed < 0) {
-		FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
-		int v = 0;
-		if (f) {
-			if (fscanf(f, "%d", &v) != 1)
-				v = 0;
-			fclose(f);
-		}
-		allowed = v == 1;
-	}
+	if (allowed < 0)
+		allowed = pmk__sysctl_int("/proc/sys/kernel/perf_user_access",
+					  0) == 1;
 	return allowed ? 0x2 : 0;
 #else
 	return 0;

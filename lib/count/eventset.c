@@ -659,6 +659,18 @@ int pmk_eventset_reset(pmk_eventset *es)
 	return rc;
 }
 
+void pmk__value_add(pmk_value *a, const pmk_value *b)
+{
+	a->value += b->value;
+	a->err = sqrt(a->err * a->err + b->err * b->err);
+	a->lo += b->lo;
+	a->hi += b->hi;
+	a->raw += b->raw;
+	a->enabled_ns += b->enabled_ns;
+	a->running_ns += b->running_ns;
+	a->flags |= b->flags;
+}
+
 int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n)
 {
 	pmk_value *now = calloc((size_t)(es->nev ? es->nev : 1), sizeof *now);
@@ -669,17 +681,10 @@ int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n)
 	if (rc >= 0) {
 		for (int e = 0; e < es->nev && e < n; e++) {
 			pmk_value *a = &vals[e], *b = &now[e];
-			a->value += b->value;
-			a->err = sqrt(a->err * a->err + b->err * b->err);
-			a->lo += b->lo;
-			a->hi += b->hi;
-			a->raw += b->raw;
-			a->enabled_ns += b->enabled_ns;
-			a->running_ns += b->running_ns;
+			pmk__value_add(a, b);
 			a->running = a->enabled_ns
 					     ? (double)a->running_ns / (double)a->enabled_ns
 					     : b->running;
-			a->flags |= b->flags;
 			if (b->status)
 				a->status = b->status;
 		}

@@ -8,6 +8,10 @@
 
 /* Counters of the host's core PMU (PMK_COUNTERS overrides). */
 int pmk__core_counters(void);
+/* Add b into a: values, bounds, raw counts and times summed, errors in
+ * quadrature, flags or-ed. The caller decides a->running (which depends on
+ * what is being summed: CPUs or threads, or successive intervals). */
+void pmk__value_add(pmk_value *a, const pmk_value *b);
 /* Whether event i fell back to user-space counting (paranoid level). */
 int pmk_eventset_user_only(const pmk_eventset *es, int i);
 

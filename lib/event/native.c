@@ -32,6 +32,7 @@
 #include <strings.h>
 
 #include "lib/event/native.h"
+#include "lib/event/parse.h"
 #include "lib/event/tbl.h"
 
 const pmk__model *const pmk__models[] = {
@@ -109,22 +110,6 @@ struct state {
 	char mods_text[PMK_EVENT_NAME_MAX];
 };
 
-static int fail(pmk_diag *d, int code, int col, int len, const char *hint,
-		const char *fmt, ...)
-{
-	va_list ap;
-	if (!d)
-		return code;
-	d->code = code;
-	d->column = col;
-	d->length = len > 0 ? len : 1;
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
-	va_end(ap);
-	snprintf(d->hint, sizeof d->hint, "%s", hint ? hint : "");
-	return code;
-}
-
 /* "A, B, C" of an event's unit masks, for hints. */
 static void umask_list(const pmk__nevent *e, char *buf, size_t size)
 {
@@ -181,12 +166,12 @@ static int add_umask(struct state *st, const pmk__umask *u, int col, size_t len,
 		if (st->um[i] == u)
 			return 0; /* the same unit mask twice is harmless */
 	if (st->nu == UMASK_MAX)
-		return fail(d, PMK_ETOOMANY, col, (int)len, NULL,
+		return pmk__diag_set(d, PMK_ETOOMANY, col, (int)len, NULL,
 			    "too many unit masks (at most %d)", UMASK_MAX);
 	if (st->nu > 0 &&
 	    (!(st->ev->flags & PMK__EV_COMBINE) || (u->flags & PMK__UM_ALONE) ||
 	     (st->um[0]->flags & PMK__UM_ALONE)))
-		return fail(
+		return pmk__diag_set(
 		    d, PMK_EINVAL, col, (int)len,
 		    "give one unit mask, or count each in its own event",
 		    "unit masks '%s' and '%s' of %s cannot be combined",
@@ -229,7 +214,7 @@ static int parse_token(struct state *st, const char *tok, size_t len, int col,
 	uint64_t v = 1;
 
 	if (len == 0)
-		return fail(d, PMK_ESYNTAX, col, 1,
+		return pmk__diag_set(d, PMK_ESYNTAX, col, 1,
 			    "remove the extra ':' or name a unit mask",
 			    "empty unit mask or modifier");
 	if (!eq && (u = find_umask(st->ev, tok, len)))
@@ -251,14 +236,14 @@ static int parse_token(struct state *st, const char *tok, size_t len, int col,
 			char h[300];
 			snprintf(h, sizeof h, "modifiers of %s: %s",
 				 st->ev->name, mods);
-			return fail(d, PMK_EINVAL, col, (int)nlen, h,
+			return pmk__diag_set(d, PMK_EINVAL, col, (int)nlen, h,
 				    "unknown modifier '%.*s'", (int)nlen, tok);
 		}
 		char h[400];
 		snprintf(h, sizeof h,
 			 "unit masks of %s: %.150s; modifiers: %.80s",
 			 st->ev->name, buf, mods);
-		return fail(d, PMK_EINVAL, col, (int)len, h,
+		return pmk__diag_set(d, PMK_EINVAL, col, (int)len, h,
 			    "unknown unit mask or modifier '%.*s' for %s",
 			    (int)len, tok, st->ev->name);
 	}
@@ -267,19 +252,19 @@ static int parse_token(struct state *st, const char *tok, size_t len, int col,
 		mod_list(st->ev, mods, sizeof mods);
 		snprintf(h, sizeof h, "%s on %s accepts: %s", st->ev->name,
 			 st->m->desc, mods);
-		return fail(d, PMK_EINVAL, col, (int)nlen, h,
+		return pmk__diag_set(d, PMK_EINVAL, col, (int)nlen, h,
 			    "modifier '%s' is not supported by %s",
 			    modtab[id].name, st->ev->name);
 	}
 	if (eq) {
 		if (parse_value(eq + 1, len - nlen - 1, &v) < 0)
-			return fail(
+			return pmk__diag_set(
 			    d, PMK_ESYNTAX, col + (int)nlen + 1,
 			    (int)(len - nlen - 1) ? (int)(len - nlen - 1) : 1,
 			    "write a number, e.g. c=2 or c=0x10",
 			    "bad value for modifier '%s'", modtab[id].name);
 	} else if (!modtab[id].bare && id != MPRECISE) {
-		return fail(d, PMK_ESYNTAX, col, (int)len,
+		return pmk__diag_set(d, PMK_ESYNTAX, col, (int)len,
 			    "write it with a value, e.g. c=2",
 			    "modifier '%s' needs a value", modtab[id].name);
 	}
@@ -287,12 +272,12 @@ static int parse_token(struct state *st, const char *tok, size_t len, int col,
 		char h[64];
 		snprintf(h, sizeof h, "%s takes 0..%llu", modtab[id].name,
 			 (unsigned long long)modtab[id].max);
-		return fail(d, PMK_ERANGE, col, (int)len, h,
+		return pmk__diag_set(d, PMK_ERANGE, col, (int)len, h,
 			    "value %llu out of range for modifier '%s'",
 			    (unsigned long long)v, modtab[id].name);
 	}
 	if (st->set[id] && st->val[id] != v)
-		return fail(d, PMK_EINVAL, col, (int)len,
+		return pmk__diag_set(d, PMK_EINVAL, col, (int)len,
 			    "give each modifier once",
 			    "modifier '%s' given twice with different values",
 			    modtab[id].name);
@@ -322,7 +307,7 @@ static int implied(struct state *st, int id, uint64_t v, const pmk__umask *u,
 		snprintf(h, sizeof h,
 			 "unit mask %s already sets %s=%llu; drop the modifier",
 			 u->name, modtab[id].name, (unsigned long long)v);
-		return fail(d, PMK_EINVAL, st->col[id], 1, h,
+		return pmk__diag_set(d, PMK_EINVAL, st->col[id], 1, h,
 			    "modifier '%s' conflicts with unit mask %s",
 			    modtab[id].name, u->name);
 	}
@@ -352,7 +337,7 @@ static int encode(struct state *st, const char *core_pmu, pmk_event *ev,
 			char buf[256], h[300];
 			umask_list(e, buf, sizeof buf);
 			snprintf(h, sizeof h, "add one of: %.240s", buf);
-			return fail(d, PMK_EINVAL, col_event,
+			return pmk__diag_set(d, PMK_EINVAL, col_event,
 				    (int)strlen(e->name), h,
 				    "%s needs a unit mask", e->name);
 		}
@@ -376,7 +361,7 @@ static int encode(struct state *st, const char *core_pmu, pmk_event *ev,
 			return rc;
 	}
 	if (intel && st->val[ME] && st->set[ME] && !st->val[MC])
-		return fail(d, PMK_EINVAL, st->col[ME], 1,
+		return pmk__diag_set(d, PMK_EINVAL, st->col[ME], 1,
 			    "add a threshold, e.g. :c=1:e to count the cycles "
 			    "where the event starts",
 			    "edge detect on Intel needs a threshold (c=N)");
@@ -479,7 +464,7 @@ int pmk__native_parse_model(const pmk__model *model, const char *core_pmu,
 				snprintf(h, sizeof h,
 					 "unit masks of %s: %.240s",
 					 st.ev->name, buf);
-				return fail(d, PMK_EINVAL,
+				return pmk__diag_set(d, PMK_EINVAL,
 					    col_event + (int)elen + 1,
 					    (int)(nlen - elen - 1), h,
 					    "unknown unit mask '%.*s' for %s",
