@@ -50,15 +50,14 @@ static int want_user_reads(const pmk_attr *a, const pmk_open_opts *o)
 }
 
 /* arm64: counters are readable at EL0 only when the event asks (config1
- * bit 1) and the administrator allows it (kernel.perf_user_access=1). */
+ * bit 1) and the administrator allows it (kernel.perf_user_access=1). Read
+ * at every open: the setting can change while a program runs. */
 static uint64_t arm64_user_bit(void)
 {
 #if defined(__aarch64__)
-	static int allowed = -1;
-	if (allowed < 0)
-		allowed = pmk__sysctl_int("/proc/sys/kernel/perf_user_access",
-					  0) == 1;
-	return allowed ? 0x2 : 0;
+	return pmk__sysctl_int("/proc/sys/kernel/perf_user_access", 0) == 1
+		       ? 0x2
+		       : 0;
 #else
 	return 0;
 #endif
@@ -132,6 +131,11 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 		void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ,
 			       MAP_SHARED, fd, 0);
 		k->ev[h].page = p == MAP_FAILED ? NULL : p;
+		/* Touch it now: the first read would otherwise take the page
+		 * fault while counting (about 1,500 kernel instructions in the
+		 * emulated tier). */
+		if (k->ev[h].page)
+			(void)*(volatile uint32_t *)&k->ev[h].page->lock;
 	}
 	if (leader) {
 		leader = &k->ev[o->leader]; /* the array may have moved */

@@ -65,6 +65,8 @@ struct pmk_eventset {
 	struct leaf *leaf;
 	int ngroup, cgroup;
 	struct group *grp;
+	double common_rel_sd; /* the set's phases (mpx.c), at the last read */
+	int may_mpx;          /* more counter-limited natives than counters */
 };
 
 int pmk_eventset_new(pmk_eventset **out, unsigned flags)
@@ -453,6 +455,11 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		}
 	}
 	es->opened = 1;
+	int limited = 0;
+	for (int i = 0; i < es->nleaf; i++)
+		limited += is_counter_limited(&es->leaf[i].attr);
+	es->may_mpx = (es->flags & PMK_ES_MULTIPLEX) &&
+		      limited > pmk__core_counters();
 	pthread_mutex_unlock(&es->lock);
 	if (ok == 0 && es->nev > 0) {
 		if (d)
@@ -480,10 +487,21 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Only where it matters: a set that multiplexes. A clock read costs a
+ * variable number of instructions (the vDSO's), which would spoil the
+ * fixed overhead of exact counts. */
 static int counts_self(const pmk_eventset *es)
 {
-	return es->scope.pid == 0 && !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
+	return es->may_mpx && es->scope.pid == 0 &&
+	       !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
 	       strcmp(es->be->ops->name, "kernel") == 0;
+}
+
+/* When a read, reset or accumulate begins: a clock read only where edges
+ * are timed. */
+static uint64_t edge_start(const pmk_eventset *es)
+{
+	return es->started && counts_self(es) ? now_ns() : 0;
 }
 
 /* A call that began at t0 and read or reset every group while started. */
@@ -579,6 +597,22 @@ static void update_slices(struct leaf *l)
 	l->slice_run = l->running;
 }
 
+/* The median relative rate variability of the multiplexed natives that have
+ * slices (pmk__mpx_common_rel_sd), over the first 256 of them. No
+ * allocation: a read's own cost lands in the counts of a region, say. */
+static double common_rel_sd(const pmk_eventset *es)
+{
+	double rel[256];
+	int n = 0;
+	for (int i = 0; i < es->nleaf && n < 256; i++) {
+		const struct leaf *l = &es->leaf[i];
+		if (l->handle >= 0 && l->nslices >= 2 && l->mean > 0 &&
+		    l->running - l->base_run < l->enabled - l->base_en)
+			rel[n++] = sqrt(l->m2 / l->w) / l->mean;
+	}
+	return pmk__mpx_common_rel_sd(rel, n);
+}
+
 static uint64_t leaf_edge(const pmk_eventset *es, const struct leaf *l)
 {
 	return l->group >= 0 ? es->grp[l->group].edge_ns : 0;
@@ -620,6 +654,8 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 		uint64_t en = l->enabled - l->base_en;
 		uint64_t run = l->running - l->base_run;
 		double sd = l->w > 0 ? sqrt(l->m2 / l->w) : 0;
+		if (run < en && l->nslices >= 2 && sd < es->common_rel_sd * l->mean)
+			sd = es->common_rel_sd * l->mean;
 		if (i == 0) {
 			v->raw = raw;
 			v->enabled_ns = en;
@@ -676,13 +712,16 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 	if (!es->opened)
 		return PMK_ESTATE;
 	pthread_mutex_lock(&es->lock);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = edge_start(es);
 	rc = read_groups(es);
 	add_edge(es, t0);
 	if (rc == 0) {
 		for (int i = 0; i < es->nleaf; i++)
 			if (es->leaf[i].handle >= 0)
 				update_slices(&es->leaf[i]);
+		/* only in a set that multiplexes: exact counts keep a fixed
+		 * read cost (a region's counts include it) */
+		es->common_rel_sd = es->may_mpx ? common_rel_sd(es) : 0;
 		for (int e = 0; e < es->nev && e < n; e++)
 			event_value(es, e, &vals[e]);
 		rc = es->nev;
@@ -711,7 +750,7 @@ int pmk_eventset_reset(pmk_eventset *es)
 	if (!es->opened)
 		return PMK_ESTATE;
 	pthread_mutex_lock(&es->lock);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = edge_start(es);
 	rc = read_groups(es);
 	if (rc == 0)
 		set_base(es);
@@ -739,7 +778,7 @@ int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n)
 	int rc;
 	if (!now)
 		return PMK_ENOMEM;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = edge_start(es);
 	rc = pmk_eventset_read(es, now, es->nev);
 	if (rc >= 0) {
 		for (int e = 0; e < es->nev && e < n; e++) {

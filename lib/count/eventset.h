@@ -12,6 +12,9 @@ int pmk__core_counters(void);
  * quadrature, flags or-ed. The caller decides a->running (which depends on
  * what is being summed: CPUs or threads, or successive intervals). */
 void pmk__value_add(pmk_value *a, const pmk_value *b);
+/* The set-wide floor on relative rate variability: the median of `rel`
+ * (n values, sorted in place); 0 when n < 2. */
+double pmk__mpx_common_rel_sd(double *rel, int n);
 /* Whether event i fell back to user-space counting (paranoid level). */
 int pmk_eventset_user_only(const pmk_eventset *es, int i);
 

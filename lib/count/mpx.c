@@ -3,8 +3,33 @@
  * docs/counting.md for the model).
  */
 #include <math.h>
+#include <stdlib.h>
 
+#include "lib/count/eventset.h"
 #include "pmkit/count.h"
+
+/*
+ * The natives of one set count the same task (or CPU) over the same time,
+ * so they share its phases: a phase that one native missed while waiting
+ * for a counter is seen by those on counters then, as variability of their
+ * slice rates. The median of the natives' relative variabilities (sd of the
+ * slice rates / mean rate) is taken as that common part, a floor under each
+ * multiplexed native's own: the median, so that one bursty native (page
+ * faults, say) does not widen the estimates of all the others.
+ */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double pmk__mpx_common_rel_sd(double *rel, int n)
+{
+	if (n < 2)
+		return 0;
+	qsort(rel, (size_t)n, sizeof *rel, cmp_double);
+	return n % 2 ? rel[n / 2] : (rel[n / 2 - 1] + rel[n / 2]) / 2;
+}
 
 /*
  * Edges: for `edge_ns` of the enabled time the thread ran something other

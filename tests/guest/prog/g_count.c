@@ -109,9 +109,12 @@ static void test_group_exact(void)
  * counters: every one multiplexed and each scaled value within 0.1 % of the
  * truth; then (next test) the error estimate covering it: within 3 err
  * (nine 2-sigma intervals would miss the truth somewhere one time in three).
+ * The loop is long against the edges (the 9 enabling and 9 disabling ioctls,
+ * 40 to 130 us here, docs/counting.md), whose share of the time bounds the
+ * scaling error: 100 ms.
  */
 #define MPX_EVENTS 9
-#define MPX_N 25000000u
+#define MPX_N 50000000u
 static pmk_value mpx_vals[MPX_EVENTS];
 
 static void test_multiplexed(void)
@@ -144,6 +147,9 @@ static void test_multiplexed(void)
 		       (unsigned long long)v[i].edge_ns, v[i].value, v[i].err, 100 * rel);
 		T_CHECKF(v[i].flags & PMK_VALUE_MULTIPLEXED, "%s not multiplexed", names[i]);
 		T_CHECK(v[i].running > 0.3 && v[i].running < 1.0);
+		/* the edges: pmkit's own enable and disable calls, a small
+		 * part of the time enabled (docs/counting.md) */
+		T_CHECK(v[i].edge_ns > 0 && v[i].edge_ns < v[i].enabled_ns / 100);
 		/* the library's own instructions are < 0.001 % of the truth */
 		T_CHECKF(fabs(rel) < 0.001, "%s: %.0f is %.4f %% off", names[i],
 			 v[i].value, 100 * rel);
@@ -211,6 +217,8 @@ static double kernel_cost(unsigned flags, int reads)
 
 static void test_user_space_reads(void)
 {
+	char old[16] = "0";
+	g_read_file("/proc/sys/kernel/perf_user_access", old, sizeof old);
 	T_ASSERT(g_write_file("/proc/sys/kernel/perf_user_access", "1") == 0);
 	double r1 = read_delta(PMK_ES_NO_RDPMC, 1000), r2 = read_delta(PMK_ES_NO_RDPMC, 100000);
 	double d1 = read_delta(0, 1000), d2 = read_delta(0, 100000);
@@ -218,6 +226,8 @@ static void test_user_space_reads(void)
 	double dk = (kernel_cost(0, 20) - kernel_cost(0, 0)) / 20;
 	printf("# read(): deltas %.0f %.0f, %.0f kernel instructions per read\n", r1, r2, rk);
 	printf("# default: deltas %.0f %.0f, %.0f kernel instructions per read\n", d1, d2, dk);
+	/* the other programs count as a default system would */
+	g_write_file("/proc/sys/kernel/perf_user_access", old);
 	T_CHECK(r1 > 2002 && r2 - r1 == 2.0 * 99000);
 	T_CHECK(d1 > 2002 && d2 - d1 == 2.0 * 99000);
 	T_CHECKF(rk > 200, "read() costs only %.0f kernel instructions?", rk);
