@@ -47,6 +47,7 @@ typedef struct pmk_value {
 	uint64_t raw;            /* raw count of leaf 0 (unscaled) */
 	uint64_t enabled_ns;     /* time enabled (leaf 0) */
 	uint64_t running_ns;     /* time running (leaf 0) */
+	uint64_t edge_ns;        /* of enabled: in pmkit's own calls (self sets) */
 	double running;          /* min over leaves of running/enabled; 1 = always */
 	unsigned flags;          /* PMK_VALUE_* */
 	int status;              /* 0, or the PMK_E* code why it was not counted */
@@ -104,16 +105,21 @@ int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n);
 /*
  * The error estimate of a multiplexed count (docs/counting.md): a count
  * `raw` seen while running `running_ns` of `enabled_ns`, scaled to
- * raw * enabled / running. Two independent parts, added in quadrature:
+ * raw * enabled / running. Three independent parts, added in quadrature:
  *  - counting noise, events taken as a Poisson process of constant rate:
  *      sqrt(raw * (1 - f)) / f, with f = running / enabled;
  *  - rate variability: the unobserved time (enabled - running) times the
  *    standard error of the mean rate over the `nslices` observed slices,
- *    rate_sd / sqrt(nslices) (omitted when nslices < 2).
+ *    rate_sd / sqrt(nslices) (omitted when nslices < 2);
+ *  - edges: `edge_ns` of the enabled time spent outside the measured code
+ *    (an event set counting the calling thread: the library's own enable,
+ *    disable and read calls), at a rate differing from the observed one by
+ *    up to that rate: r * edge * max(1, (1 - f) / f) / sqrt(3), with
+ *    r = raw / running.
  * Returns 0 for a count that was never multiplexed (f = 1).
  */
 double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
-		     double rate_sd, int nslices);
+		     double rate_sd, int nslices, uint64_t edge_ns);
 
 /*
  * Regions. pmk_region_begin/end count the region's events (chosen by

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/backend/backend.h"
 #include "lib/count/eventset.h"
@@ -47,6 +48,8 @@ struct group {
 	int leader;          /* backend handle */
 	int nleaf;
 	int leaf[PMK_GROUP_MAX];
+	uint64_t edge_ns;    /* time in our own calls while enabled (mpx.c) */
+	uint64_t mark;       /* control_all: when its enable began */
 };
 
 struct pmk_eventset {
@@ -459,13 +462,57 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 	return 0;
 }
 
+/*
+ * Edges: a set counting the calling thread also counts the library's own
+ * enable, disable and read calls on it, made while some of its events run.
+ * Those calls are not the code being measured and their rate is not its
+ * rate; an event that happened to be on a counter during them carries them
+ * into its scaled value, one that was not does not. Each group keeps the
+ * time of those calls while it was enabled: from its own enable to the end
+ * of the enabling loop, every read while started, and from the start of the
+ * disabling loop to its own disable. For the error estimate of multiplexed
+ * counts (pmk_mpx_error).
+ */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int counts_self(const pmk_eventset *es)
+{
+	return es->scope.pid == 0 && !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
+	       strcmp(es->be->ops->name, "kernel") == 0;
+}
+
+/* A call that began at t0 and read or reset every group while started. */
+static void add_edge(pmk_eventset *es, uint64_t t0)
+{
+	if (!es->started || !counts_self(es))
+		return;
+	uint64_t dt = now_ns() - t0;
+	for (int g = 0; g < es->ngroup; g++)
+		es->grp[g].edge_ns += dt;
+}
+
 static int control_all(pmk_eventset *es, int op)
 {
-	int rc = 0;
+	int rc = 0, self = counts_self(es);
+	uint64_t t0 = self ? now_ns() : 0, t;
 	for (int g = 0; g < es->ngroup; g++) {
-		int r = es->be->ops->control(es->be, es->grp[g].leader, op, 1);
+		struct group *gr = &es->grp[g];
+		gr->mark = self && op == PMK_BE_ENABLE ? now_ns() : 0;
+		int r = es->be->ops->control(es->be, gr->leader, op, 1);
 		if (r && !rc)
 			rc = r;
+		if (self && op == PMK_BE_DISABLE)
+			gr->edge_ns += now_ns() - t0;
+	}
+	if (self && op == PMK_BE_ENABLE) {
+		t = now_ns();
+		for (int g = 0; g < es->ngroup; g++)
+			es->grp[g].edge_ns += t - es->grp[g].mark;
 	}
 	return rc;
 }
@@ -532,6 +579,11 @@ static void update_slices(struct leaf *l)
 	l->slice_run = l->running;
 }
 
+static uint64_t leaf_edge(const pmk_eventset *es, const struct leaf *l)
+{
+	return l->group >= 0 ? es->grp[l->group].edge_ns : 0;
+}
+
 static void event_value(pmk_eventset *es, int e, pmk_value *v)
 {
 	struct event *ev = &es->ev[e];
@@ -551,6 +603,7 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 			v->value = v->lo = v->hi = (double)v->raw;
 			v->enabled_ns = en;
 			v->running_ns = run;
+			v->edge_ns = leaf_edge(es, l);
 			v->running = 1;
 			return;
 		}
@@ -571,6 +624,7 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 			v->raw = raw;
 			v->enabled_ns = en;
 			v->running_ns = run;
+			v->edge_ns = leaf_edge(es, l);
 		}
 		if (run == 0 && en > 0) {
 			v->flags |= PMK_VALUE_NOT_COUNTED;
@@ -580,7 +634,8 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 		} else {
 			double f = en ? (double)run / (double)en : 1;
 			val[i] = f > 0 && run < en ? (double)raw / f : (double)raw;
-			err[i] = pmk_mpx_error(raw, en, run, sd, l->nslices);
+			err[i] = pmk_mpx_error(raw, en, run, sd, l->nslices,
+					       leaf_edge(es, l));
 			if (run < en) {
 				v->flags |= PMK_VALUE_MULTIPLEXED;
 				if (f < running)
@@ -621,7 +676,9 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 	if (!es->opened)
 		return PMK_ESTATE;
 	pthread_mutex_lock(&es->lock);
+	uint64_t t0 = now_ns();
 	rc = read_groups(es);
+	add_edge(es, t0);
 	if (rc == 0) {
 		for (int i = 0; i < es->nleaf; i++)
 			if (es->leaf[i].handle >= 0)
@@ -644,6 +701,8 @@ static void set_base(pmk_eventset *es)
 		l->w = l->mean = l->m2 = 0;
 		l->nslices = 0;
 	}
+	for (int g = 0; g < es->ngroup; g++)
+		es->grp[g].edge_ns = 0;
 }
 
 int pmk_eventset_reset(pmk_eventset *es)
@@ -652,9 +711,11 @@ int pmk_eventset_reset(pmk_eventset *es)
 	if (!es->opened)
 		return PMK_ESTATE;
 	pthread_mutex_lock(&es->lock);
+	uint64_t t0 = now_ns();
 	rc = read_groups(es);
 	if (rc == 0)
 		set_base(es);
+	add_edge(es, t0); /* the reset's own reads follow some bases */
 	pthread_mutex_unlock(&es->lock);
 	return rc;
 }
@@ -668,6 +729,7 @@ void pmk__value_add(pmk_value *a, const pmk_value *b)
 	a->raw += b->raw;
 	a->enabled_ns += b->enabled_ns;
 	a->running_ns += b->running_ns;
+	a->edge_ns += b->edge_ns;
 	a->flags |= b->flags;
 }
 
@@ -677,6 +739,7 @@ int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n)
 	int rc;
 	if (!now)
 		return PMK_ENOMEM;
+	uint64_t t0 = now_ns();
 	rc = pmk_eventset_read(es, now, es->nev);
 	if (rc >= 0) {
 		for (int e = 0; e < es->nev && e < n; e++) {
@@ -690,6 +753,7 @@ int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n)
 		}
 		pthread_mutex_lock(&es->lock);
 		set_base(es);
+		add_edge(es, t0);
 		pthread_mutex_unlock(&es->lock);
 	}
 	free(now);

@@ -172,13 +172,52 @@ static void test_user_groups(void)
 static void test_mpx_error_model(void)
 {
 	/* never multiplexed: exact */
-	T_NEAR(pmk_mpx_error(1000, 100, 100, 5, 10), 0, 0);
+	T_NEAR(pmk_mpx_error(1000, 100, 100, 5, 10, 50), 0, 0);
 	/* half the time, constant rate, Poisson part only:
 	 * sqrt(raw * (1 - f)) / f = sqrt(10000 * 0.5) / 0.5 */
-	T_NEAR(pmk_mpx_error(10000, 200, 100, 0, 0), sqrt(5000.0) / 0.5, 1e-9);
+	T_NEAR(pmk_mpx_error(10000, 200, 100, 0, 0, 0), sqrt(5000.0) / 0.5, 1e-9);
 	/* variability adds in quadrature: 100 ns unseen * sd 2 / sqrt(4) */
-	T_NEAR(pmk_mpx_error(10000, 200, 100, 2, 4),
+	T_NEAR(pmk_mpx_error(10000, 200, 100, 2, 4, 0),
 	       sqrt(20000.0 + 100.0 * 100.0), 1e-9);
+	/* edges: rate 100/ns seen, 3 ns of edges; f = 1/2 gives a = r * edge
+	 * (the event may have missed them all), f = 1/4 gives a = r * edge * 3
+	 * (it may have carried them, scaled by 4, in place of the 3/4 unseen) */
+	T_NEAR(pmk_mpx_error(10000, 200, 100, 0, 0, 3),
+	       sqrt(20000.0 + 300.0 * 300.0 / 3), 1e-9);
+	T_NEAR(pmk_mpx_error(10000, 400, 100, 0, 0, 3),
+	       sqrt(10000.0 * 0.75 / 0.0625 + 900.0 * 900.0 / 3), 1e-9);
+}
+
+/* A set counting the calling thread knows how long its own start, reads and
+ * stop took while it counted; one whose counting starts at exec does not. */
+static void test_edges_are_the_library_calls(void)
+{
+	static const char *const names[] = {"task-clock", "page-faults"};
+	pmk_eventset *es;
+	pmk_diag d;
+	pmk_value v[2];
+	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
+	for (int i = 0; i < 2; i++)
+		T_ASSERT(pmk_eventset_add(es, names[i], &d) >= 0);
+	T_ASSERT(pmk_eventset_start(es) == 0);
+	for (int i = 0; i < 5; i++)
+		T_EQ_INT(pmk_eventset_read(es, v, 2), 2);
+	T_ASSERT(pmk_eventset_stop(es) == 0);
+	T_EQ_INT(pmk_eventset_read(es, v, 2), 2);
+	/* each event (its own group here) was enabled from its enable to its
+	 * disable, nearly all of it in those calls: only the loop lies between */
+	for (int i = 0; i < 2; i++) {
+		printf("# %s: edges %llu ns of %llu ns enabled\n", names[i],
+		       (unsigned long long)v[i].edge_ns,
+		       (unsigned long long)v[i].enabled_ns);
+		T_CHECK(v[i].edge_ns > 0);
+		T_CHECK(v[i].enabled_ns <= v[i].edge_ns + 1000000);
+		T_CHECK(v[i].edge_ns <= v[i].enabled_ns + 1000000);
+	}
+	T_EQ_INT(pmk_eventset_reset(es), 0);
+	T_EQ_INT(pmk_eventset_read(es, v, 2), 2);
+	T_EQ_U64(v[0].edge_ns, 0); /* stopped: the reset's reads are no edge */
+	pmk_eventset_free(es);
 }
 
 int main(void)
@@ -188,6 +227,7 @@ int main(void)
 	T_RUN(test_derived_event_over_software);
 	T_RUN(test_unsupported_event_is_kept_with_reason);
 	T_RUN(test_user_groups);
+	T_RUN(test_edges_are_the_library_calls);
 	T_RUN(test_mpx_error_model);
 	return t_done();
 }

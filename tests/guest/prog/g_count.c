@@ -139,9 +139,9 @@ static void test_multiplexed(void)
 	double truth = 2.0 * (double)n + 2;
 	for (int i = 0; i < N; i++) {
 		double rel = (v[i].value - truth) / truth;
-		printf("# %-28s raw %llu running %.4f scaled %.0f err %.0f (%+.4f %%)\n",
+		printf("# %-28s raw %llu running %.4f edges %llu ns scaled %.0f err %.0f (%+.4f %%)\n",
 		       names[i], (unsigned long long)v[i].raw, v[i].running,
-		       v[i].value, v[i].err, 100 * rel);
+		       (unsigned long long)v[i].edge_ns, v[i].value, v[i].err, 100 * rel);
 		T_CHECKF(v[i].flags & PMK_VALUE_MULTIPLEXED, "%s not multiplexed", names[i]);
 		T_CHECK(v[i].running > 0.3 && v[i].running < 1.0);
 		/* the library's own instructions are < 0.001 % of the truth */
