@@ -7,18 +7,20 @@
  * component; base is what is left.
  *
  * FMT (front-end miss event table, Eyerman et al.): a circular table with
- * one entry per correct-path branch in flight, in fetch order. The newest
- * entry is the one at the fetch pointer: it collects the I-side stall
- * cycles (L1I, L2I, I-TLB) of the block being fetched, and the branch that
- * ends the block closes it (the fetch pointer moves to a fresh entry).
- * Dispatching a branch moves the dispatch tail over its entry and records
- * its ROB id; from then on the entry's branch-penalty counter counts the
- * cycles the branch spends in the window. A misprediction's resolution
- * clears the entries after the mispredicted branch (wrong-path counts are
- * lost, as they must be); the mispredicted branch keeps counting until the
- * first correct-path instruction enters the ROB. At commit (dispatch
- * head) the entry's I-side counters go to the global ones, and its branch
- * counter too when the mispredict bit is set.
+ * one entry per branch in flight, wrong-path branches included, in fetch
+ * order. The newest entry is the one at the fetch pointer: it collects the
+ * I-side stall cycles (L1I, L2I, I-TLB) of the block being fetched, and the
+ * branch that ends the block closes it (the fetch pointer moves to a fresh
+ * entry). Dispatching a branch moves the dispatch tail over its entry and
+ * records its ROB id; from that cycle on the entry's branch-penalty counter
+ * counts the cycles the branch spends in the window. When a mispredicted
+ * branch resolves (the core's RESOLVE event), its entry is found by ROB id,
+ * the mispredict bit is set, and the dispatch tail and fetch pointer are
+ * rolled back to it: the younger (wrong-path) entries and their counts are
+ * discarded. Its penalty keeps counting until the first correct-path
+ * instruction enters the ROB. At commit (dispatch head) the entry's I-side
+ * counters go to the global ones, and its branch counter too when the
+ * mispredict bit is set.
  *
  * Back end: a cycle in which the ROB is full and its head is blocked by an
  * L1D, L2D or D-TLB miss or a long-latency unit is charged to that cause.
@@ -27,12 +29,9 @@
  * charged to the I-side only, so that a miss on the refill path after a
  * misprediction is not also counted as branch penalty.
  *
- * Only correct-path branches are entered in the table here: the core does
- * not report wrong-path fetches one by one, and every count a wrong-path
- * entry could hold is discarded at the resolution anyway (the table needs
- * room for them in hardware). Branch counters are kept as a stamp of a
- * running count of chargeable cycles, which gives each entry exactly the
- * value of a per-entry counter incremented every such cycle.
+ * Branch counters are kept as a stamp of a running count of chargeable
+ * cycles, which gives each entry exactly the value of a per-entry counter
+ * incremented every such cycle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +42,10 @@ typedef struct fmt_e {
 	uint64_t seq;		 /* the branch closing this entry */
 	uint64_t l1i, l2i, itlb; /* local I-side stall cycles */
 	uint64_t snap, snap2;	 /* chargeable-cycle stamps at dispatch */
-	uint64_t disp_cycle;
 	uint64_t bp, bp2; /* a mispredicted branch's penalty, once known */
 	uint32_t rob_id;
-	uint8_t mispred, closed, dispatched, bp_known;
+	uint8_t mispred, wrong, dispatched, bp_known;
 } fmt_e;
-
-enum { MISP_NONE, MISP_WINDOW, MISP_RESOLVED };
 
 struct pmk_cpi_acct {
 	pmk_sim_config cfg;
@@ -58,12 +54,15 @@ struct pmk_cpi_acct {
 	uint64_t head, disp, open; /* absolute indices */
 	uint64_t chg, chg2;	   /* chargeable cycles: FMT, sFMT */
 	uint64_t cycles, insns, overlap;
-	/* the mispredicted branch in flight */
-	int misp;
-	uint64_t misp_abs, misp_snap, misp_snap2, misp_pen, misp_pen2;
-	int misp_stopped, misp_committed;
-	/* per-cycle dispatch bookkeeping */
-	uint64_t disp_this_cycle_from;
+	/* fetch is past a mispredicted branch (only for closing the run) */
+	int fetch_wrong;
+	/* the resolved mispredicted branch whose refill is not over: at most
+	 * one (the next one enters the ROB with the refill's end at the
+	 * earliest), kept apart from its entry so that a mispredicted branch
+	 * dispatched in the refill's last cycle starts its own count */
+	int rf, rf_committed;
+	uint64_t rf_abs, rf_snap, rf_snap2;
+	uint64_t overflow; /* branches the table had no room for (never) */
 	/* global counters */
 	uint64_t fmt[PMK_CPI_NCOMP], sfmt[PMK_CPI_NCOMP], p5[PMK_CPI_NCOMP];
 	/* what each ROB slot holds (from dispatch), and the head's slot */
@@ -162,24 +161,54 @@ static void naive_note(pmk_cpi_acct *a, const pmk_sim_uop *u, int k)
 }
 
 /*
- * The penalty goes to the global counter at the later of the branch's
- * commit and the refill's end (the paper's "from then on, the global
- * counter increments until new instructions enter the ROB"). Once the
- * refill is over the penalty waits in the branch's entry, so a younger
- * misprediction can start before the older branch commits.
+ * The refill after a misprediction is over (the first correct-path
+ * instruction entered the ROB this cycle; the cycle is not counted). The
+ * penalty goes to the global counter at the later of the branch's commit
+ * and this point (the paper's "from then on, the global counter increments
+ * until new instructions enter the ROB"); before the commit it waits in
+ * the branch's entry.
  */
-static void misp_stop(pmk_cpi_acct *a)
+static void refill_end(pmk_cpi_acct *a)
 {
-	if (a->misp_committed) {
-		a->fmt[PMK_CPI_BRANCH] += a->misp_pen;
-		a->sfmt[PMK_CPI_BRANCH] += a->misp_pen2;
+	uint64_t pen = a->chg - a->rf_snap, pen2 = a->chg2 - a->rf_snap2;
+	if (a->rf_committed) {
+		a->fmt[PMK_CPI_BRANCH] += pen;
+		a->sfmt[PMK_CPI_BRANCH] += pen2;
 	} else {
-		fmt_e *e = ent(a, a->misp_abs);
-		e->bp = a->misp_pen;
-		e->bp2 = a->misp_pen2;
+		fmt_e *e = ent(a, a->rf_abs);
+		e->bp = pen;
+		e->bp2 = pen2;
 		e->bp_known = 1;
 	}
-	a->misp = MISP_NONE;
+	a->rf = 0;
+}
+
+/* A mispredicted branch resolved: find its entry by ROB id (between the
+ * dispatch head and tail), set the mispredict bit, and roll the dispatch
+ * tail and the fetch pointer back to it. */
+static void fmt_resolve(pmk_cpi_acct *a, const pmk_sim_uop *u)
+{
+	uint64_t i;
+	fmt_e *e = NULL;
+	for (i = a->disp; i > a->head; i--) {
+		e = ent(a, i - 1);
+		if (e->dispatched && e->rob_id == u->rob_id)
+			break;
+	}
+	if (i == a->head || e->seq != u->seq)
+		return; /* not in the table (cannot happen) */
+	i--;
+	if (a->rf)
+		refill_end(a); /* cannot happen: see struct pmk_cpi_acct */
+	e->mispred = 1;
+	a->rf = 1;
+	a->rf_abs = i;
+	a->rf_snap = e->snap;
+	a->rf_snap2 = e->snap2;
+	a->rf_committed = 0;
+	a->disp = a->open = i + 1;
+	memset(ent(a, a->open), 0, sizeof(fmt_e));
+	a->fetch_wrong = 0;
 }
 
 static void on_uop(void *arg, const pmk_sim_uop *u)
@@ -190,13 +219,17 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 	fmt_e *e;
 	switch (u->what) {
 	case PMK_SIM_UOP_FETCH:
-		if (!br || wrong)
+		if (!br)
 			return;
-		if (a->open - a->head + 1 >= a->cap)
-			return; /* cannot happen: sized for a full machine */
+		if (a->open - a->head + 1 >= a->cap) {
+			a->overflow++; /* sized for a full machine */
+			return;
+		}
 		e = ent(a, a->open);
 		e->seq = u->seq;
-		e->closed = 1;
+		e->wrong = (uint8_t)wrong;
+		if (!wrong && (u->flags & PMK_SIM_F_MISPRED))
+			a->fetch_wrong = 1;
 		a->open++;
 		memset(ent(a, a->open), 0, sizeof(fmt_e));
 		return;
@@ -205,22 +238,20 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 			a->rob[u->rob_id].issue = u->issue_cycle;
 			a->rob[u->rob_id].flags = u->flags;
 		}
-		if (wrong || !br || a->disp >= a->open)
+		if (!br || a->disp >= a->open)
 			return;
 		e = ent(a, a->disp);
 		if (e->seq != u->seq)
 			return; /* not ours (cannot happen) */
 		e->dispatched = 1;
 		e->rob_id = u->rob_id;
-		e->disp_cycle = u->cycle;
-		e->snap = e->snap2 = UINT64_MAX; /* set at the cycle's end */
-		if (u->flags & PMK_SIM_F_MISPRED) {
-			e->mispred = 1; /* known here, used at resolution */
-			a->misp = MISP_WINDOW;
-			a->misp_abs = a->disp;
-			a->misp_stopped = a->misp_committed = 0;
-		}
+		/* between the dispatch head and tail from the next cycle on:
+		 * the stamps are taken at this cycle's end */
+		e->snap = e->snap2 = UINT64_MAX;
 		a->disp++;
+		return;
+	case PMK_SIM_UOP_RESOLVE:
+		fmt_resolve(a, u);
 		return;
 	case PMK_SIM_UOP_COMMIT:
 		a->insns++;
@@ -238,8 +269,8 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 		if (e->mispred && e->bp_known) {
 			a->fmt[PMK_CPI_BRANCH] += e->bp;
 			a->sfmt[PMK_CPI_BRANCH] += e->bp2;
-		} else if (e->mispred && a->misp && a->misp_abs == a->head) {
-			a->misp_committed = 1; /* the refill is not over */
+		} else if (e->mispred && a->rf && a->rf_abs == a->head) {
+			a->rf_committed = 1; /* the refill is not over */
 		}
 		a->head++;
 		return;
@@ -325,6 +356,32 @@ static void power5(pmk_cpi_acct *a, const pmk_sim_cycle *c, int fe)
 		a->p5_reason = PMK_CPI_BASE;
 }
 
+/*
+ * A cycle the back end does not claim. An I-side stall goes to the entry at
+ * the fetch pointer (a wrong-path one when fetch is on a wrong path: it is
+ * discarded at the resolution) and to sFMT's shared counters. The branch
+ * counters count every other cycle, and wrong-path I-side stalls (they are
+ * part of the misprediction's penalty); sFMT's branch counters pause in
+ * every I-side stall, since its shared counters already took the cycle.
+ */
+static void fmt_count_fe(pmk_cpi_acct *a, int fe, int fe_right)
+{
+	if (fe != PMK_CPI_BASE) {
+		fmt_e *o = ent(a, a->open);
+		if (fe == PMK_CPI_L1I)
+			o->l1i++;
+		else if (fe == PMK_CPI_L2I)
+			o->l2i++;
+		else
+			o->itlb++;
+		a->sfmt[fe]++;
+	}
+	if (!fe_right)
+		a->chg++;
+	if (fe == PMK_CPI_BASE)
+		a->chg2++;
+}
+
 static void on_cycle(void *arg, const pmk_sim_cycle *c)
 {
 	pmk_cpi_acct *a = arg;
@@ -337,53 +394,24 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 	if (be != PMK_CPI_BASE && fe != PMK_CPI_BASE)
 		a->overlap++;
 	power5(a, c, fe);
-	/* a misprediction was repaired at the start of this cycle: clear the
-	 * entries younger than the mispredicted branch (the open one) */
-	if (c->squash) {
-		fmt_e *o = ent(a, a->open);
-		o->l1i = o->l2i = o->itlb = 0;
-		if (a->misp == MISP_WINDOW)
-			a->misp = MISP_RESOLVED;
-	}
-	/* the first correct-path instruction enters the ROB: the
-	 * mispredicted branch's window time ends (this cycle not counted) */
-	if (a->misp == MISP_RESOLVED && !a->misp_stopped && good > 0) {
-		a->misp_pen = a->chg - a->misp_snap;
-		a->misp_pen2 = a->chg2 - a->misp_snap2;
-		a->misp_stopped = 1;
-		misp_stop(a);
-	}
+	/* the first correct-path instruction enters the ROB: the resolved
+	 * branch's window time ends (this cycle not counted) */
+	if (a->rf && good > 0)
+		refill_end(a);
 	if (be != PMK_CPI_BASE) {
 		a->fmt[be]++;
 		a->sfmt[be]++;
 	} else {
-		if (fe != PMK_CPI_BASE) {
-			fmt_e *o = ent(a, a->open);
-			if (fe == PMK_CPI_L1I)
-				o->l1i++;
-			else if (fe == PMK_CPI_L2I)
-				o->l2i++;
-			else
-				o->itlb++;
-			a->sfmt[fe]++; /* shared counters: no discarding */
-		}
-		if (!fe_right)
-			a->chg++;
-		if (fe == PMK_CPI_BASE)
-			a->chg2++;
+		fmt_count_fe(a, fe, fe_right);
 	}
-	/* stamps of the branches dispatched this cycle: their window time
-	 * starts with the next cycle */
-	for (uint64_t i = a->head; i < a->disp; i++) {
-		fmt_e *e = ent(a, i);
+	/* stamps of the branches dispatched this cycle (the youngest
+	 * dispatched entries) */
+	for (uint64_t i = a->disp; i > a->head; i--) {
+		fmt_e *e = ent(a, i - 1);
 		if (e->snap != UINT64_MAX)
-			continue;
+			break;
 		e->snap = a->chg;
 		e->snap2 = a->chg2;
-		if (a->misp && a->misp_abs == i) {
-			a->misp_snap = a->chg;
-			a->misp_snap2 = a->chg2;
-		}
 	}
 }
 
@@ -428,22 +456,32 @@ static void fill_base(double *comp, uint64_t cycles)
 void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 {
 	memset(out, 0, sizeof *out);
-	/* the last block has no closing branch: its counts are on the
-	 * correct path (the run is over) */
-	if (a->head <= a->open) {
-		for (uint64_t i = a->head; i <= a->open; i++) {
-			fmt_e *e = ent(a, i);
-			a->fmt[PMK_CPI_L1I] += e->l1i;
-			a->fmt[PMK_CPI_L2I] += e->l2i;
-			a->fmt[PMK_CPI_ITLB] += e->itlb;
-			e->l1i = e->l2i = e->itlb = 0;
-		}
+	/* the run stopped with branches in flight: the I-side counts of the
+	 * correct-path entries (those before the fetch went down a wrong
+	 * path) and the open block, if on the correct path, are kept */
+	for (uint64_t i = a->head; i < a->open; i++) {
+		fmt_e *e = ent(a, i);
+		if (e->wrong)
+			break;
+		a->fmt[PMK_CPI_L1I] += e->l1i;
+		a->fmt[PMK_CPI_L2I] += e->l2i;
+		a->fmt[PMK_CPI_ITLB] += e->itlb;
+		e->l1i = e->l2i = e->itlb = 0;
+	}
+	if (!a->fetch_wrong) {
+		fmt_e *e = ent(a, a->open);
+		a->fmt[PMK_CPI_L1I] += e->l1i;
+		a->fmt[PMK_CPI_L2I] += e->l2i;
+		a->fmt[PMK_CPI_ITLB] += e->itlb;
+		e->l1i = e->l2i = e->itlb = 0;
 	}
 	/* a misprediction whose refill the run did not see end */
-	if (a->misp) {
-		a->fmt[PMK_CPI_BRANCH] += a->chg - a->misp_snap;
-		a->sfmt[PMK_CPI_BRANCH] += a->chg2 - a->misp_snap2;
-		a->misp = MISP_NONE;
+	if (a->rf) {
+		a->fmt[PMK_CPI_BRANCH] += a->chg - a->rf_snap;
+		a->sfmt[PMK_CPI_BRANCH] += a->chg2 - a->rf_snap2;
+		if (!a->rf_committed)
+			ent(a, a->rf_abs)->mispred = 0; /* counted here */
+		a->rf = 0;
 	}
 	/* mispredicted branches still in flight whose refill ended */
 	for (uint64_t i = a->head; i < a->disp; i++)

@@ -108,6 +108,160 @@ static void test_branch_only(void)
 	unlink(path);
 }
 
+/*
+ * An observer beside the accountants: it forwards every event to them and
+ * measures, independently, what the FMT rules say they must count.
+ */
+typedef struct watch {
+	pmk_sim_observer acct;
+	/* mispredicted correct-path branches in the window: dispatch cycle,
+	 * resolved yet */
+	uint64_t win_d[8];
+	int win_res[8], nwin;
+	uint64_t penalty;   /* sum of (first correct dispatch - dispatch - 1) */
+	uint64_t back2back; /* a misprediction dispatched in the cycle the
+			     * previous one's refill ended */
+	uint64_t resolves, resolve_late, squash_early, last_resolve_cycle;
+	uint64_t fe_right, fe_all; /* I-side stall cycles the back end leaves */
+} watch;
+
+static void watch_uop(void *arg, const pmk_sim_uop *u)
+{
+	watch *w = arg;
+	w->acct.uop(w->acct.arg, u);
+	switch (u->what) {
+	case PMK_SIM_UOP_DISPATCH:
+		if ((u->flags & PMK_SIM_F_MISPRED) &&
+		    !(u->flags & PMK_SIM_F_WRONG) && w->nwin < 8) {
+			w->win_d[w->nwin] = u->cycle;
+			w->win_res[w->nwin++] = 0;
+		}
+		break;
+	case PMK_SIM_UOP_RESOLVE:
+		w->resolves++;
+		w->last_resolve_cycle = u->cycle;
+		/* resolution is the branch's completion cycle */
+		if (u->cycle != u->done_cycle || !w->nwin)
+			w->resolve_late++;
+		else
+			w->win_res[0] = 1;
+		break;
+	case PMK_SIM_UOP_SQUASH:
+		/* the squashes follow their resolution, in its cycle */
+		if (w->last_resolve_cycle != u->cycle)
+			w->squash_early++;
+		break;
+	}
+}
+
+static void watch_cycle(void *arg, const pmk_sim_cycle *c)
+{
+	watch *w = arg;
+	int good = c->dispatched - c->dispatched_wrong;
+	int hc = c->head_cause;
+	int be = c->rob_full && hc >= PMK_SIM_CAUSE_L1D;
+	int fe =
+	    c->fe_cause >= PMK_SIM_FE_L1I && c->fe_cause <= PMK_SIM_FE_ITLB;
+	w->acct.cycle(w->acct.arg, c);
+	if (w->nwin && w->win_res[0] && good > 0) {
+		w->penalty += c->cycle - w->win_d[0] - 1;
+		if (w->nwin > 1 && w->win_d[1] == c->cycle)
+			w->back2back++;
+		memmove(w->win_d, w->win_d + 1, sizeof w->win_d[0] * 7);
+		memmove(w->win_res, w->win_res + 1, sizeof w->win_res[0] * 7);
+		w->nwin--;
+	}
+	if (fe && !be) {
+		w->fe_all++;
+		w->fe_right += !c->wrong_path;
+	}
+}
+
+/* Run `what` to its end under the accountants and the watch. */
+static int watch_run(const pmk_sim_config *c, const char *what, watch *w,
+		     pmk_cpi_counts *out)
+{
+	pmk_sim_source *src = NULL;
+	pmk_sim *sim = NULL;
+	pmk_cpi_acct *a = NULL;
+	pmk_sim_observer o = {watch_cycle, watch_uop, w};
+	pmk_diag d = {0};
+	int rc;
+	memset(w, 0, sizeof *w);
+	if ((rc = pmk_sim_source_open(&src, what, 0, &d)) < 0)
+		return rc;
+	if ((rc = pmk_sim_new(&sim, c, pmk_sim_source_next, src, &d)) < 0 ||
+	    (rc = pmk_cpi_acct_new(&a, c)) < 0)
+		goto out;
+	pmk_cpi_acct_observer(a, &w->acct);
+	pmk_sim_set_observer(sim, &o);
+	rc = pmk_sim_run(sim, 0);
+	if (rc == 0)
+		pmk_cpi_acct_finish(a, out);
+out:
+	pmk_cpi_acct_free(a);
+	pmk_sim_free(sim);
+	pmk_sim_source_close(src);
+	return rc;
+}
+
+/*
+ * Only mispredictions (everything else idealized): every cycle is
+ * chargeable, so the FMT's branch cycles are exactly the sum, over the
+ * mispredictions, of the cycles from the one after the branch entered the
+ * ROB to the one before the first correct-path instruction entered it,
+ * including the mispredictions dispatched in the very cycle the previous
+ * one's refill ended (their penalties once went missing). The core resolves
+ * a misprediction in the branch's completion cycle, before the squashes.
+ */
+static void test_fmt_branch_windows(void)
+{
+	pmk_sim_config c;
+	pmk_cpi_counts k;
+	watch w;
+	pmk_sim_config_default(&c);
+	for (int i = 1; i < PMK_CPI_NCOMP; i++)
+		if (i != PMK_CPI_BRANCH)
+			c.perfect |= pmk_cpi_comp_perfect(i);
+	T_ASSERT(watch_run(&c, "branchy:n=20000", &w, &k) == 0);
+	T_CHECK(w.resolves > 500);
+	T_EQ_U64(w.resolve_late, 0);
+	T_EQ_U64(w.squash_early, 0);
+	T_CHECKF(w.back2back > 0, "back-to-back mispredictions: %llu",
+		 (unsigned long long)w.back2back);
+	T_EQ_U64(w.nwin, 0);
+	T_NEAR(k.comp[PMK_CPI_FMT][PMK_CPI_BRANCH], (double)w.penalty, 0.5);
+	T_NEAR(k.comp[PMK_CPI_SFMT][PMK_CPI_BRANCH], (double)w.penalty, 0.5);
+}
+
+/*
+ * I-side stalls on a wrong path land in wrong-path FMT entries, which the
+ * resolution discards: the FMT's I-side components are exactly the
+ * correct-path stall cycles the back end does not claim; the shared FMT,
+ * which cannot discard, counts the wrong-path ones too.
+ */
+static void test_fmt_discards_wrong_path(void)
+{
+	pmk_sim_config c;
+	pmk_cpi_counts k;
+	watch w;
+	double fmt_i, sfmt_i;
+	pmk_sim_config_default(&c);
+	T_ASSERT(watch_run(&c, "branchy:n=20000", &w, &k) == 0);
+	fmt_i = k.comp[PMK_CPI_FMT][PMK_CPI_L1I] +
+		k.comp[PMK_CPI_FMT][PMK_CPI_L2I] +
+		k.comp[PMK_CPI_FMT][PMK_CPI_ITLB];
+	sfmt_i = k.comp[PMK_CPI_SFMT][PMK_CPI_L1I] +
+		 k.comp[PMK_CPI_SFMT][PMK_CPI_L2I] +
+		 k.comp[PMK_CPI_SFMT][PMK_CPI_ITLB];
+	T_CHECKF(w.fe_all > w.fe_right,
+		 "I-side stall cycles: %llu, %llu "
+		 "on the correct path",
+		 (unsigned long long)w.fe_all, (unsigned long long)w.fe_right);
+	T_NEAR(fmt_i, (double)w.fe_right, 0.5);
+	T_NEAR(sfmt_i, (double)w.fe_all, 0.5);
+}
+
 static void test_stacks_add_up(void)
 {
 	pmk_sim_config c;
@@ -223,6 +377,8 @@ int main(void)
 {
 	snprintf(path, sizeof path, "/tmp/pmk_cpi_%d.trace", (int)getpid());
 	T_RUN(test_branch_only);
+	T_RUN(test_fmt_branch_windows);
+	T_RUN(test_fmt_discards_wrong_path);
 	T_RUN(test_stacks_add_up);
 	T_RUN(test_sim_inv_consistent);
 	T_RUN(test_deterministic);
