@@ -24,6 +24,9 @@
  *
  * Back end: a cycle in which the ROB is full and its head is blocked by an
  * L1D, L2D or D-TLB miss or a long-latency unit is charged to that cause.
+ * In a mispredicted branch's window, a cycle with a long miss at the head
+ * of a non-full ROB goes to the miss too (shadow(), docs/cpistack.md
+ * choice 11).
  * Such a cycle is charged to nothing else (front-end and branch counting
  * pause), following interval analysis. A correct-path I-side stall cycle is
  * charged to the I-side only, so that a miss on the refill path after a
@@ -42,7 +45,11 @@ typedef struct fmt_e {
 	uint64_t seq;		 /* the branch closing this entry */
 	uint64_t l1i, l2i, itlb; /* local I-side stall cycles */
 	uint64_t snap, snap2;	 /* chargeable-cycle stamps at dispatch */
-	uint64_t bp, bp2; /* a mispredicted branch's penalty, once known */
+	/* stamps of the shadowed cycles (see shadow()), per component */
+	uint64_t ssh[PMK_CPI_NCOMP], ssh2[PMK_CPI_NCOMP];
+	/* a mispredicted branch's penalty, once known: [BRANCH] its own,
+	 * [other] the shadowed cycles going to that back-end component */
+	uint64_t pen[PMK_CPI_NCOMP], pen2[PMK_CPI_NCOMP];
 	uint32_t rob_id;
 	uint8_t mispred, wrong, dispatched, bp_known;
 } fmt_e;
@@ -53,6 +60,8 @@ struct pmk_cpi_acct {
 	uint64_t cap;		   /* power of two */
 	uint64_t head, disp, open; /* absolute indices */
 	uint64_t chg, chg2;	   /* chargeable cycles: FMT, sFMT */
+	/* the shadowed ones among them, per back-end component */
+	uint64_t sh[PMK_CPI_NCOMP], sh2[PMK_CPI_NCOMP];
 	uint64_t cycles, insns, overlap;
 	/* fetch is past a mispredicted branch (only for closing the run) */
 	int fetch_wrong;
@@ -62,6 +71,7 @@ struct pmk_cpi_acct {
 	 * dispatched in the refill's last cycle starts its own count */
 	int rf, rf_committed;
 	uint64_t rf_abs, rf_snap, rf_snap2;
+	uint64_t rf_ssh[PMK_CPI_NCOMP], rf_ssh2[PMK_CPI_NCOMP];
 	uint64_t overflow; /* branches the table had no room for (never) */
 	/* global counters */
 	uint64_t fmt[PMK_CPI_NCOMP], sfmt[PMK_CPI_NCOMP], p5[PMK_CPI_NCOMP];
@@ -170,14 +180,24 @@ static void naive_note(pmk_cpi_acct *a, const pmk_sim_uop *u, int k)
  */
 static void refill_end(pmk_cpi_acct *a)
 {
-	uint64_t pen = a->chg - a->rf_snap, pen2 = a->chg2 - a->rf_snap2;
+	uint64_t pen[PMK_CPI_NCOMP] = {0}, pen2[PMK_CPI_NCOMP] = {0};
+	pen[PMK_CPI_BRANCH] = a->chg - a->rf_snap;
+	pen2[PMK_CPI_BRANCH] = a->chg2 - a->rf_snap2;
+	for (int k = PMK_CPI_BRANCH + 1; k < PMK_CPI_NCOMP; k++) {
+		pen[k] = a->sh[k] - a->rf_ssh[k];
+		pen2[k] = a->sh2[k] - a->rf_ssh2[k];
+		pen[PMK_CPI_BRANCH] -= pen[k];
+		pen2[PMK_CPI_BRANCH] -= pen2[k];
+	}
 	if (a->rf_committed) {
-		a->fmt[PMK_CPI_BRANCH] += pen;
-		a->sfmt[PMK_CPI_BRANCH] += pen2;
+		for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
+			a->fmt[k] += pen[k];
+			a->sfmt[k] += pen2[k];
+		}
 	} else {
 		fmt_e *e = ent(a, a->rf_abs);
-		e->bp = pen;
-		e->bp2 = pen2;
+		memcpy(e->pen, pen, sizeof pen);
+		memcpy(e->pen2, pen2, sizeof pen2);
 		e->bp_known = 1;
 	}
 	a->rf = 0;
@@ -205,6 +225,8 @@ static void fmt_resolve(pmk_cpi_acct *a, const pmk_sim_uop *u)
 	a->rf_abs = i;
 	a->rf_snap = e->snap;
 	a->rf_snap2 = e->snap2;
+	memcpy(a->rf_ssh, e->ssh, sizeof a->rf_ssh);
+	memcpy(a->rf_ssh2, e->ssh2, sizeof a->rf_ssh2);
 	a->rf_committed = 0;
 	a->disp = a->open = i + 1;
 	memset(ent(a, a->open), 0, sizeof(fmt_e));
@@ -267,8 +289,10 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 		a->fmt[PMK_CPI_L2I] += e->l2i;
 		a->fmt[PMK_CPI_ITLB] += e->itlb;
 		if (e->mispred && e->bp_known) {
-			a->fmt[PMK_CPI_BRANCH] += e->bp;
-			a->sfmt[PMK_CPI_BRANCH] += e->bp2;
+			for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
+				a->fmt[k] += e->pen[k];
+				a->sfmt[k] += e->pen2[k];
+			}
 		} else if (e->mispred && a->rf && a->rf_abs == a->head) {
 			a->rf_committed = 1; /* the refill is not over */
 		}
@@ -364,7 +388,7 @@ static void power5(pmk_cpi_acct *a, const pmk_sim_cycle *c, int fe)
  * part of the misprediction's penalty); sFMT's branch counters pause in
  * every I-side stall, since its shared counters already took the cycle.
  */
-static void fmt_count_fe(pmk_cpi_acct *a, int fe, int fe_right)
+static void fmt_count_fe(pmk_cpi_acct *a, int fe, int fe_right, int sh)
 {
 	if (fe != PMK_CPI_BASE) {
 		fmt_e *o = ent(a, a->open);
@@ -376,10 +400,42 @@ static void fmt_count_fe(pmk_cpi_acct *a, int fe, int fe_right)
 			o->itlb++;
 		a->sfmt[fe]++;
 	}
-	if (!fe_right)
+	if (!fe_right) {
 		a->chg++;
-	if (fe == PMK_CPI_BASE)
+		a->sh[sh]++;
+	}
+	if (fe == PMK_CPI_BASE) {
 		a->chg2++;
+		a->sh2[sh]++;
+	}
+}
+
+/*
+ * Shadowed cycles: the ROB is not full, but its head is blocked by a long
+ * back-end miss (a load that missed the last cache level or the D-TLB),
+ * split by phase like the back-end counters. A mispredicted branch in the
+ * window then waits for the data (its resolution depends on them, or the
+ * refill is over before they return), and what enters the window behind it
+ * is wrong-path work: no useful work enters, as when the ROB is full. In a
+ * mispredicted branch's penalty such cycles go to the miss (interval
+ * analysis: a misprediction in the shadow of a long miss is hidden by it);
+ * a correctly predicted branch's counts are dropped anyway, and those
+ * cycles stay base (the window filling with useful work under the miss).
+ * Hardware: a second local counter per entry, moved at commit to the
+ * back-end global counter when the mispredict bit is set. Returns the
+ * component (PMK_CPI_BASE for an unshadowed cycle, whose slot sh[0] is
+ * never read).
+ */
+static int shadow(const pmk_cpi_acct *a, const pmk_sim_cycle *c)
+{
+	const struct slot *h = &a->rob[a->rob_head];
+	int comp = be_comp(c->head_cause);
+	if (c->rob_full || !c->rob_count ||
+	    (comp != PMK_CPI_L2D && comp != PMK_CPI_DTLB &&
+	     comp != PMK_CPI_L1D) ||
+	    !(h->flags & (PMK_SIM_F_L2D_MISS | PMK_SIM_F_DTLB_MISS)))
+		return PMK_CPI_BASE;
+	return be_phase(a, comp, c->cycle);
 }
 
 static void on_cycle(void *arg, const pmk_sim_cycle *c)
@@ -402,7 +458,7 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 		a->fmt[be]++;
 		a->sfmt[be]++;
 	} else {
-		fmt_count_fe(a, fe, fe_right);
+		fmt_count_fe(a, fe, fe_right, shadow(a, c));
 	}
 	/* stamps of the branches dispatched this cycle (the youngest
 	 * dispatched entries) */
@@ -412,6 +468,8 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 			break;
 		e->snap = a->chg;
 		e->snap2 = a->chg2;
+		memcpy(e->ssh, a->sh, sizeof e->ssh);
+		memcpy(e->ssh2, a->sh2, sizeof e->ssh2);
 	}
 }
 
@@ -477,18 +535,18 @@ void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 	}
 	/* a misprediction whose refill the run did not see end */
 	if (a->rf) {
-		a->fmt[PMK_CPI_BRANCH] += a->chg - a->rf_snap;
-		a->sfmt[PMK_CPI_BRANCH] += a->chg2 - a->rf_snap2;
-		if (!a->rf_committed)
-			ent(a, a->rf_abs)->mispred = 0; /* counted here */
-		a->rf = 0;
+		a->rf_committed = 1; /* count it here */
+		if (ent(a, a->rf_abs)->mispred)
+			ent(a, a->rf_abs)->mispred = 0;
+		refill_end(a);
 	}
 	/* mispredicted branches still in flight whose refill ended */
 	for (uint64_t i = a->head; i < a->disp; i++)
-		if (ent(a, i)->mispred && ent(a, i)->bp_known) {
-			a->fmt[PMK_CPI_BRANCH] += ent(a, i)->bp;
-			a->sfmt[PMK_CPI_BRANCH] += ent(a, i)->bp2;
-		}
+		if (ent(a, i)->mispred && ent(a, i)->bp_known)
+			for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
+				a->fmt[k] += ent(a, i)->pen[k];
+				a->sfmt[k] += ent(a, i)->pen2[k];
+			}
 	out->cycles = a->cycles;
 	out->insns = a->insns;
 	out->overlap_cycles = a->overlap;

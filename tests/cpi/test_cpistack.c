@@ -123,6 +123,10 @@ typedef struct watch {
 			     * previous one's refill ended */
 	uint64_t resolves, resolve_late, squash_early, last_resolve_cycle;
 	uint64_t fe_right, fe_all; /* I-side stall cycles the back end leaves */
+	/* cycles inside the windows: back-end (ROB full, head blocked), in a
+	 * long miss's shadow (ROB not full, head waiting on an L2 or D-TLB
+	 * miss), the rest; and all back-end cycles of the D side */
+	uint64_t win_be, win_shadow, win_plain, be_dside;
 } watch;
 
 static void watch_uop(void *arg, const pmk_sim_uop *u)
@@ -163,6 +167,16 @@ static void watch_cycle(void *arg, const pmk_sim_cycle *c)
 	int fe =
 	    c->fe_cause >= PMK_SIM_FE_L1I && c->fe_cause <= PMK_SIM_FE_ITLB;
 	w->acct.cycle(w->acct.arg, c);
+	if (be && hc != PMK_SIM_CAUSE_LONGLAT)
+		w->be_dside++;
+	if (w->nwin && c->cycle > w->win_d[0] && !(w->win_res[0] && good > 0)) {
+		if (be)
+			w->win_be++;
+		else if (hc == PMK_SIM_CAUSE_L2D || hc == PMK_SIM_CAUSE_DTLB)
+			w->win_shadow++;
+		else
+			w->win_plain++;
+	}
 	if (w->nwin && w->win_res[0] && good > 0) {
 		w->penalty += c->cycle - w->win_d[0] - 1;
 		if (w->nwin > 1 && w->win_d[1] == c->cycle)
@@ -232,6 +246,36 @@ static void test_fmt_branch_windows(void)
 	T_EQ_U64(w.nwin, 0);
 	T_NEAR(k.comp[PMK_CPI_FMT][PMK_CPI_BRANCH], (double)w.penalty, 0.5);
 	T_NEAR(k.comp[PMK_CPI_SFMT][PMK_CPI_BRANCH], (double)w.penalty, 0.5);
+}
+
+/*
+ * Mispredictions and D-side misses real, the rest idealized. A window
+ * cycle in which the ROB is not full but its head waits on a long miss (L2
+ * or D-TLB) is in the miss's shadow: the FMT charges it to the D side, not
+ * to the branch. So the FMT's branch cycles are exactly the window cycles
+ * that are neither back-end nor shadowed, and its D-side cycles exactly
+ * the back-end ones plus the shadowed ones.
+ */
+static void test_fmt_shadow_of_long_misses(void)
+{
+	pmk_sim_config c;
+	pmk_cpi_counts k;
+	watch w;
+	pmk_sim_config_default(&c);
+	for (int i = 1; i < PMK_CPI_NCOMP; i++)
+		if (i != PMK_CPI_BRANCH && i != PMK_CPI_L1D &&
+		    i != PMK_CPI_L2D && i != PMK_CPI_DTLB)
+			c.perfect |= pmk_cpi_comp_perfect(i);
+	T_ASSERT(watch_run(&c, "int-mix:n=20000", &w, &k) == 0);
+	printf("# window cycles: %llu back end, %llu shadowed, %llu branch\n",
+	       (unsigned long long)w.win_be, (unsigned long long)w.win_shadow,
+	       (unsigned long long)w.win_plain);
+	T_CHECK(w.win_shadow > 1000);
+	T_NEAR(k.comp[PMK_CPI_FMT][PMK_CPI_BRANCH], (double)w.win_plain, 0.5);
+	T_NEAR(k.comp[PMK_CPI_FMT][PMK_CPI_L1D] +
+		   k.comp[PMK_CPI_FMT][PMK_CPI_L2D] +
+		   k.comp[PMK_CPI_FMT][PMK_CPI_DTLB],
+	       (double)(w.be_dside + w.win_shadow), 0.5);
 }
 
 /*
@@ -379,6 +423,7 @@ int main(void)
 	T_RUN(test_branch_only);
 	T_RUN(test_fmt_branch_windows);
 	T_RUN(test_fmt_discards_wrong_path);
+	T_RUN(test_fmt_shadow_of_long_misses);
 	T_RUN(test_stacks_add_up);
 	T_RUN(test_sim_inv_consistent);
 	T_RUN(test_deterministic);
