@@ -1,8 +1,8 @@
 /*
  * cmd_trace.c: `pmkit trace`: make and inspect instruction traces.
  *
- *   pmkit trace -o FILE [-n N] -- COMMAND...   a real program, through
- *                                              valgrind lackey (+ capstone)
+ *   pmkit trace -o FILE [-n N] [--skip N] -- COMMAND...  a real program,
+ *                                    through valgrind lackey (+ capstone)
  *   pmkit trace gen -o FILE WORKLOAD           a generated workload
  *   pmkit trace import -o FILE CHAMPSIM_TRACE  ChampSim input_instr
  *   pmkit trace dump [--champsim] FILE         records as text
@@ -59,7 +59,8 @@ static int find_in_path(const char *prog)
 	return 0;
 }
 
-static int trace_program(const char *out, unsigned long long max, char **cmd)
+static int trace_program(const char *out, unsigned long long max,
+			 unsigned long long skip, char **cmd)
 {
 	int pfd[2], status = 0, rc = 0, cut = 0;
 	char fdarg[32], *line = NULL;
@@ -86,6 +87,7 @@ static int trace_program(const char *out, unsigned long long max, char **cmd)
 		pmk_trace_finish(w);
 		return 1;
 	}
+	pmk_lackey_skip(l, skip);
 	snprintf(fdarg, sizeof fdarg, "--log-fd=%d", pfd[1]);
 	pid = fork();
 	if (pid == 0) {
@@ -132,9 +134,10 @@ static int trace_program(const char *out, unsigned long long max, char **cmd)
 	{
 		const pmk_lackey_stats *st = pmk_lackey_stats_get(l);
 		fprintf(stderr,
-			"trace: %llu instructions (%llu decoded, %llu "
-			"branches, %llu objects) written to %s\n",
+			"trace: %llu instructions (%llu skipped; %llu decoded, "
+			"%llu branches, %llu objects) written to %s\n",
 			(unsigned long long)st->instructions,
+			(unsigned long long)st->skipped,
 			(unsigned long long)st->decoded,
 			(unsigned long long)st->branches,
 			(unsigned long long)st->objects, out);
@@ -197,7 +200,7 @@ static int dump(const char *path, int kind, unsigned long long max)
 int cmd_trace(int argc, char **argv)
 {
 	const char *out = NULL, *sub = NULL;
-	unsigned long long max = 0;
+	unsigned long long max = 0, skip = 0;
 	int champsim = 0, i;
 	uint64_t n;
 	for (i = 1; i < argc; i++) {
@@ -217,6 +220,9 @@ int cmd_trace(int argc, char **argv)
 		} else if (!strcmp(a, "-n") || !strcmp(a, "--max")) {
 			if (++i == argc || cli_opt_u64("-n", argv[i], &max))
 				return EXIT_USAGE;
+		} else if (!strcmp(a, "--skip")) {
+			if (++i == argc || cli_opt_u64("--skip", argv[i], &skip))
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--champsim")) {
 			champsim = 1;
 		} else if (a[0] == '-') {
@@ -234,7 +240,7 @@ int cmd_trace(int argc, char **argv)
 			cli_error("give -o FILE and a command after --");
 			return cli_usage("trace");
 		}
-		return trace_program(out, max, argv + i);
+		return trace_program(out, max, skip, argv + i);
 	}
 	if (i + 1 != argc) {
 		cli_error("'trace %s' takes one argument", sub);

@@ -124,10 +124,14 @@ int pmk_trace_finish(pmk_trace_writer *w);
 typedef struct pmk_lackey pmk_lackey;
 typedef struct pmk_lackey_stats {
 	uint64_t instructions, decoded, branches, objects, bad_lines;
+	uint64_t skipped; /* decoded but not written (pmk_lackey_skip) */
 } pmk_lackey_stats;
 /* Whether instruction decoding (capstone) is built in. */
 int pmk_lackey_available(void);
 int pmk_lackey_new(pmk_lackey **l, pmk_trace_writer *w);
+/* Drop the first n instructions (a program's start-up, say): decoded, so
+ * the rest is unchanged, but not written. */
+void pmk_lackey_skip(pmk_lackey *l, uint64_t n);
 /* One line of the log, without or with its newline. */
 int pmk_lackey_line(pmk_lackey *l, const char *line);
 int pmk_lackey_finish(pmk_lackey *l);

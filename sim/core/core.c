@@ -1031,24 +1031,24 @@ static void idle_cycles(pmk_sim *s, uint64_t k)
 	}
 }
 
+static int finished(const pmk_sim *s)
+{
+	return s->src_end && !s->have_pend && !s->fq_n && !s->rob_n;
+}
+
 static void step(pmk_sim *s, uint64_t limit)
 {
 	const pmk_sim_cycle *c = &s->cyc;
 	uint64_t t;
 	cycle(s);
 	if (c->fetched || c->dispatched || c->committed || c->squash ||
-	    s->no_ff)
-		return;
+	    s->no_ff || finished(s))
+		return; /* finished: nothing left to wait for (an empty source) */
 	t = next_event(s);
 	if (t > limit)
 		t = limit;
 	if (t > s->now + 1)
 		idle_cycles(s, t - s->now);
-}
-
-static int finished(const pmk_sim *s)
-{
-	return s->src_end && !s->have_pend && !s->fq_n && !s->rob_n;
 }
 
 int pmk_sim_run(pmk_sim *s, uint64_t max_insns)

@@ -61,6 +61,7 @@ struct pmk_lackey {
 	int have_cur;
 	pmk_sim_insn cur;
 	pmk_lackey_stats st;
+	uint64_t skip; /* instructions still to drop before writing */
 	int err;
 #if PMK_HAVE_CAPSTONE
 	csh cs;
@@ -75,6 +76,11 @@ int pmk_lackey_available(void)
 #else
 	return 0;
 #endif
+}
+
+void pmk_lackey_skip(pmk_lackey *l, uint64_t n)
+{
+	l->skip = n;
 }
 
 int pmk_lackey_new(pmk_lackey **out, pmk_trace_writer *w)
@@ -356,6 +362,11 @@ static int flush(pmk_lackey *l, uint64_t next_pc, int have_next)
 	}
 	if (!pmk_sim_op_is_branch(c->op))
 		c->taken = 0;
+	if (l->skip) {
+		l->skip--;
+		l->st.skipped++;
+		return 0;
+	}
 	rc = pmk_trace_write(l->w, c);
 	if (rc < 0)
 		return rc;

@@ -402,6 +402,28 @@ static void test_fast_forward_is_exact(void)
 	}
 }
 
+/* An empty source (a program traced from past its end, say) finishes at
+ * once: the idle fast-forward used to run the clock to the end of time. */
+static int no_insn(void *src, pmk_sim_insn *out)
+{
+	(void)src;
+	(void)out;
+	return 0;
+}
+
+static void test_empty_source_finishes(void)
+{
+	pmk_sim_config c;
+	pmk_sim *sim = NULL;
+	pmk_diag d;
+	pmk_sim_config_default(&c);
+	T_ASSERT(pmk_sim_new(&sim, &c, no_insn, NULL, &d) == 0);
+	T_EQ_INT(pmk_sim_run(sim, 0), 0);
+	T_EQ_U64(pmk_sim_stats_get(sim)->committed, 0);
+	T_CHECK(pmk_sim_stats_get(sim)->cycles <= 1);
+	pmk_sim_free(sim);
+}
+
 static void test_config_file(void)
 {
 	pmk_sim_config c;
@@ -479,6 +501,7 @@ int main(void)
 	T_RUN(test_wrong_path_icache_events);
 	T_RUN(test_instruction_lifetimes);
 	T_RUN(test_fast_forward_is_exact);
+	T_RUN(test_empty_source_finishes);
 	T_RUN(test_config_file);
 	T_RUN(test_counter_strings);
 	return t_done();

@@ -29,6 +29,14 @@ case "$ops" in
 *bcond*call*|*call*bcond*) case "$ops" in *load*) ok "decoded op classes: $ops";; *) nok "op classes" "$ops";; esac;;
 *) nok "op classes" "$ops";;
 esac
+# --skip: the same instructions as records 5,001 to 25,000 of a full trace
+run_pmkit trace -o "$T_TMP/s.trace" --skip 5000 -n 20000 -- sh -c 'exit 3'
+run_pmkit trace -o "$T_TMP/u.trace" -n 25000 -- sh -c 'exit 3'
+"$PMKIT" trace dump "$T_TMP/u.trace" 2>/dev/null | tail -n 20000 >"$T_TMP/u.txt"
+"$PMKIT" trace dump "$T_TMP/s.trace" 2>/dev/null >"$T_TMP/s.txt"
+if printf '%s' "$err" | grep -q "25000 instructions (0 skipped" && [ "$(wc -l <"$T_TMP/s.txt")" = 20000 ] &&
+	cmp -s "$T_TMP/u.txt" "$T_TMP/s.txt"; then ok "trace --skip 5000 -n 20000 is records 5,001-25,000"
+else nok "trace --skip" "err=$err lines=$(wc -l <"$T_TMP/s.txt") $(diff "$T_TMP/u.txt" "$T_TMP/s.txt" | head -3)"; fi
 run_pmkit trace -o "$T_TMP/t2.trace" -- sh -c 'exit 3'
 if [ $rc = 3 ]; then ok "trace exits with the command's status"; else nok "trace status" "rc=$rc"; fi
 run_pmkit sim run -e inst_retired,br_misp_retired "$T_TMP/t.trace"
