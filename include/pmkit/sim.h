@@ -298,8 +298,10 @@ typedef struct pmk_sim pmk_sim;
 enum pmk_sim_cause {
 	PMK_SIM_CAUSE_NONE = 0, /* done, or ROB empty */
 	PMK_SIM_CAUSE_EXEC, /* short op still executing or waiting to issue */
-	PMK_SIM_CAUSE_L1D,  /* load missed L1D, hit L2 */
-	PMK_SIM_CAUSE_L2D,  /* load missed the last cache level */
+	PMK_SIM_CAUSE_L1D,  /* load waits on a line from L2 */
+	PMK_SIM_CAUSE_L2D,  /* load waits on a line from beyond the last
+			     * cache level (its own miss, or an earlier one
+			     * to the same line still under way) */
 	PMK_SIM_CAUSE_DTLB, /* load missed the D-TLB */
 	PMK_SIM_CAUSE_LONGLAT, /* mul/div/FP-div unit */
 };

@@ -259,7 +259,12 @@ static uint64_t data_access(pmk_sim *s, uint64_t addr, int store, uint64_t t,
 		lat += s->cfg.l1d.latency;
 		if (rdy > t + lat)
 			lat = rdy - t; /* the line is still on its way */
-		*cause = tlbmiss    ? PMK_SIM_CAUSE_DTLB
+		/* waiting for a line on its way: from L2 if it arrives no
+		 * later than an L2 hit started now would, else from beyond
+		 * (a long miss, like the one that brought it) */
+		*cause = tlbmiss ? PMK_SIM_CAUSE_DTLB
+			 : rdy > at + s->cfg.l1d.latency + s->cfg.l2.latency
+			     ? PMK_SIM_CAUSE_L2D
 			 : rdy > at ? PMK_SIM_CAUSE_L1D
 				    : PMK_SIM_CAUSE_EXEC;
 		return lat;

@@ -412,7 +412,8 @@ static void fmt_count_fe(pmk_cpi_acct *a, int fe, int fe_right, int sh)
 
 /*
  * Shadowed cycles: the ROB is not full, but its head is blocked by a long
- * back-end miss (a load that missed the last cache level or the D-TLB),
+ * back-end miss (the core's cause: a load waiting on memory or on a
+ * D-TLB walk, its own miss or one already under way for its line),
  * split by phase like the back-end counters. A mispredicted branch in the
  * window then waits for the data (its resolution depends on them, or the
  * refill is over before they return), and what enters the window behind it
@@ -428,12 +429,8 @@ static void fmt_count_fe(pmk_cpi_acct *a, int fe, int fe_right, int sh)
  */
 static int shadow(const pmk_cpi_acct *a, const pmk_sim_cycle *c)
 {
-	const struct slot *h = &a->rob[a->rob_head];
 	int comp = be_comp(c->head_cause);
-	if (c->rob_full || !c->rob_count ||
-	    (comp != PMK_CPI_L2D && comp != PMK_CPI_DTLB &&
-	     comp != PMK_CPI_L1D) ||
-	    !(h->flags & (PMK_SIM_F_L2D_MISS | PMK_SIM_F_DTLB_MISS)))
+	if (c->rob_full || (comp != PMK_CPI_L2D && comp != PMK_CPI_DTLB))
 		return PMK_CPI_BASE;
 	return be_phase(a, comp, c->cycle);
 }
