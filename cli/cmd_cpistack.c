@@ -205,10 +205,26 @@ static void print_json(const pmk_cpistack *s, const char *const *names, int n)
 	fputs("\n]}\n", f);
 }
 
-static int write_svgs(const char *prefix, const pmk_cpistack *s,
-		      const char *const *names, int n)
+/* A bar's label: a trace file's name without its folder and ".trace". */
+static const char *label(const char *what, char *buf, size_t size)
 {
-	char path[4096];
+	const char *b = strrchr(what, '/');
+	size_t len;
+	b = b ? b + 1 : what;
+	len = strlen(b);
+	if (len > 6 && !strcmp(b + len - 6, ".trace"))
+		len -= 6;
+	snprintf(buf, size, "%.*s", (int)len, b);
+	return buf;
+}
+
+static int write_svgs(const char *prefix, const pmk_cpistack *s,
+		      const char *const *what, int n)
+{
+	char path[4096], lab[MAXW][64];
+	const char *names[MAXW];
+	for (int w = 0; w < n && w < MAXW; w++)
+		names[w] = label(what[w], lab[w], sizeof lab[w]);
 	unsigned all = (1u << PMK_CPI_NMETHOD) - 1;
 	const char *suffix[3] = {"-stacks.svg", "-errors-sim.svg",
 				 "-errors-sim-inv.svg"};
