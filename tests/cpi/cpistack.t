@@ -47,6 +47,25 @@ if [ $rc = 0 ] && grep -q 'Maximum CPI component error' "$T_TMP/g-errors-sim.svg
    grep -q '</svg>' "$T_TMP/g-errors-sim-inv.svg"; then ok "svg error charts"
 else nok "svg errors" "rc=$rc err=$err"; fi
 
+# an empty trace is an error, not a hang (the simulator once ran its idle
+# fast-forward to the end of time on an empty source)
+printf 'PMKTRACE\001\000\000\000\000\000\000\000' >"$T_TMP/empty.trace"
+run_pmkit cpistack --sim "$T_TMP/empty.trace"
+if [ $rc = 2 ] && printf '%s' "$err" | grep -q 'no instructions'; then ok "empty trace: error, exit 2"
+else nok "empty trace" "rc=$rc err=$err"; fi
+
+# a real program's trace, past its start-up, through every method
+if command -v valgrind >/dev/null 2>&1; then
+	seq 20000 | sort -R --random-source=/dev/zero >"$T_TMP/nums" 2>/dev/null || seq 20000 >"$T_TMP/nums"
+	run_pmkit trace -o "$T_TMP/sort.trace" --skip 100000 -n 20000 -- sort -n "$T_TMP/nums"
+	run_pmkit cpistack --sim -n 20000 --csv "$T_TMP/sort.trace"
+	if [ $rc = 0 ] && [ "$(printf '%s\n' "$out" | grep -c 'sort.trace,')" = 7 ]; then
+		ok "a real program's trace: every method"
+	else nok "real trace" "rc=$rc err=$err"; fi
+else
+	skip "a real program's trace" "valgrind is not installed"
+fi
+
 run_pmkit cpistack --sim no-such-workload
 if [ $rc = 2 ]; then ok "bad workload exits 2"; else nok "bad workload" "rc=$rc"; fi
 run_pmkit cpistack --bogus
