@@ -50,8 +50,10 @@ enum pmk_cpi_comp {
 enum pmk_cpi_method {
 	PMK_CPI_SIM = 0, /* reference: types enabled front end first */
 	PMK_CPI_SIM_INV, /* reference: the opposite order */
-	PMK_CPI_FMT,
-	PMK_CPI_SFMT,
+	PMK_CPI_FMT,	 /* the seed's FMT and back-end counters */
+	PMK_CPI_SFMT,	 /* its space-efficient (shared) variant */
+	PMK_CPI_FMT_OV,	 /* FMT, a misprediction in a long miss's shadow
+			  * charged to the miss (docs/cpistack.md) */
 	PMK_CPI_NAIVE,
 	PMK_CPI_NAIVE_NONSPEC,
 	PMK_CPI_POWER5,

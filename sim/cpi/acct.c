@@ -75,6 +75,8 @@ struct pmk_cpi_acct {
 	uint64_t overflow; /* branches the table had no room for (never) */
 	/* global counters */
 	uint64_t fmt[PMK_CPI_NCOMP], sfmt[PMK_CPI_NCOMP], p5[PMK_CPI_NCOMP];
+	/* shadowed cycles the overlap variant took from the branch */
+	uint64_t moved[PMK_CPI_NCOMP], moved2[PMK_CPI_NCOMP];
 	/* what each ROB slot holds (from dispatch), and the head's slot */
 	struct slot {
 		uint64_t issue;
@@ -170,6 +172,22 @@ static void naive_note(pmk_cpi_acct *a, const pmk_sim_uop *u, int k)
 	}
 }
 
+/* A mispredicted branch's penalty goes to the global counters: [BRANCH]
+ * its own cycles, [k] those in a long miss's shadow (see shadow()), which
+ * the overlap variant charges to the miss; `moved` keeps them apart so that
+ * the seed's FMT can give them back to the branch. */
+static void add_pen(pmk_cpi_acct *a, const uint64_t *pen, const uint64_t *pen2)
+{
+	for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
+		a->fmt[k] += pen[k];
+		a->sfmt[k] += pen2[k];
+		if (k != PMK_CPI_BRANCH) {
+			a->moved[k] += pen[k];
+			a->moved2[k] += pen2[k];
+		}
+	}
+}
+
 /*
  * The refill after a misprediction is over (the first correct-path
  * instruction entered the ROB this cycle; the cycle is not counted). The
@@ -190,10 +208,7 @@ static void refill_end(pmk_cpi_acct *a)
 		pen2[PMK_CPI_BRANCH] -= pen2[k];
 	}
 	if (a->rf_committed) {
-		for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
-			a->fmt[k] += pen[k];
-			a->sfmt[k] += pen2[k];
-		}
+		add_pen(a, pen, pen2);
 	} else {
 		fmt_e *e = ent(a, a->rf_abs);
 		memcpy(e->pen, pen, sizeof pen);
@@ -289,10 +304,7 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 		a->fmt[PMK_CPI_L2I] += e->l2i;
 		a->fmt[PMK_CPI_ITLB] += e->itlb;
 		if (e->mispred && e->bp_known) {
-			for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
-				a->fmt[k] += e->pen[k];
-				a->sfmt[k] += e->pen2[k];
-			}
+			add_pen(a, e->pen, e->pen2);
 		} else if (e->mispred && a->rf && a->rf_abs == a->head) {
 			a->rf_committed = 1; /* the refill is not over */
 		}
@@ -540,10 +552,7 @@ void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 	/* mispredicted branches still in flight whose refill ended */
 	for (uint64_t i = a->head; i < a->disp; i++)
 		if (ent(a, i)->mispred && ent(a, i)->bp_known)
-			for (int k = PMK_CPI_BRANCH; k < PMK_CPI_NCOMP; k++) {
-				a->fmt[k] += ent(a, i)->pen[k];
-				a->sfmt[k] += ent(a, i)->pen2[k];
-			}
+			add_pen(a, ent(a, i)->pen, ent(a, i)->pen2);
 	out->cycles = a->cycles;
 	out->insns = a->insns;
 	out->overlap_cycles = a->overlap;
@@ -554,8 +563,18 @@ void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 			if (k != PMK_CPI_BRANCH && k != PMK_CPI_LONGLAT)
 				out->events[0][k] = a->spec_ev[k];
 	for (int k = 1; k < PMK_CPI_NCOMP; k++) {
-		out->comp[PMK_CPI_FMT][k] = (double)a->fmt[k];
-		out->comp[PMK_CPI_SFMT][k] = (double)a->sfmt[k];
+		out->comp[PMK_CPI_FMT_OV][k] = (double)a->fmt[k];
+		/* the seed's rule: overlap goes to the front end unless the
+		 * ROB is full */
+		out->comp[PMK_CPI_FMT][k] = (double)(a->fmt[k] - a->moved[k]);
+		out->comp[PMK_CPI_SFMT][k] =
+		    (double)(a->sfmt[k] - a->moved2[k]);
+		if (k != PMK_CPI_BRANCH)
+			for (int m = 0; m < 2; m++) {
+				uint64_t v = m ? a->moved2[k] : a->moved[k];
+				out->comp[m ? PMK_CPI_SFMT : PMK_CPI_FMT]
+					 [PMK_CPI_BRANCH] += (double)v;
+			}
 		out->comp[PMK_CPI_POWER5][k] = (double)a->p5[k];
 		for (int m = 0; m < 2; m++) {
 			int meth = m ? PMK_CPI_NAIVE_NONSPEC : PMK_CPI_NAIVE;
