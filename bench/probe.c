@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/penalty.h"
+#include "lib/core/textout.h"
 #include "pmkit/bench.h"
 
 #define MAXPTS 256
@@ -436,24 +437,10 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 	return ferror(f) ? PMK_EIO : 0;
 }
 
-static void jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 {
 	fprintf(f, "{\"cpu_name\":");
-	jstr(f, p->cpu_name);
+	pmk__json_str(f, p->cpu_name);
 	fprintf(f,
 		",\"cpu\":%d,\"core_ghz\":%.4f,\"seconds\":%.2f,"
 		"\"line_bytes_measured\":%zu,\"levels\":[",
@@ -469,7 +456,7 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 			i ? "," : "", l->level, l->type, l->size_bytes,
 			l->line_bytes, l->latency_ns, l->latency_cycles,
 			l->declared_bytes, l->measured_bytes, l->trusted);
-		jstr(f, l->why);
+		pmk__json_str(f, l->why);
 		fprintf(f, ",\"bw_rd_mb_s\":%.1f}", l->bw_rd_mb_s);
 	}
 	fprintf(f,

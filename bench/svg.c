@@ -6,27 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/core/textout.h"
 #include "pmkit/bench.h"
 
 static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c",
 				     "#9467bd", "#ff7f0e", "#8c564b",
 				     "#e377c2", "#17becf", "#7f7f7f"};
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static void size_label(double b, char *buf, size_t n)
 {
@@ -86,7 +71,7 @@ int pmk_plot_svg(const pmk_plot *p, FILE *f)
 		W, H);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(f, "<text x=\"%g\" y=\"22\" font-size=\"15\">", L);
-	esc(f, p->title);
+	pmk__xml_text(f, p->title);
 	fprintf(f, "</text>\n");
 	/* grid and ticks */
 	if (p->xlog) {
@@ -145,12 +130,12 @@ int pmk_plot_svg(const pmk_plot *p, FILE *f)
 		L, T, W - L - R, H - T - B);
 	fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">",
 		L + (W - L - R) / 2, H - 12);
-	esc(f, p->xlabel);
+	pmk__xml_text(f, p->xlabel);
 	fprintf(f,
 		"</text>\n<text transform=\"translate(16,%g) rotate(-90)\" "
 		"text-anchor=\"middle\">",
 		T + (H - T - B) / 2);
-	esc(f, p->ylabel);
+	pmk__xml_text(f, p->ylabel);
 	fprintf(f, "</text>\n");
 	/* markers */
 	for (int m = 0; m < p->nmarks; m++) {
@@ -170,7 +155,7 @@ int pmk_plot_svg(const pmk_plot *p, FILE *f)
 			"text-anchor=\"%s\">",
 			right ? px - 3 : px + 3, T + 12 + 13 * (m % 6),
 			right ? "end" : "start");
-		esc(f, p->marks_label ? p->marks_label[m] : "");
+		pmk__xml_text(f, p->marks_label ? p->marks_label[m] : "");
 		fprintf(f, "</text>\n");
 	}
 	/* series */
@@ -202,7 +187,7 @@ int pmk_plot_svg(const pmk_plot *p, FILE *f)
 			(int)T + 10 + 18 * s, col);
 		fprintf(f, "<text x=\"%g\" y=\"%d\">", W - R + 35,
 			(int)T + 14 + 18 * s);
-		esc(f, se->name);
+		pmk__xml_text(f, se->name);
 		fprintf(f, "</text>\n");
 	}
 	fprintf(f, "</svg>\n");

@@ -4,20 +4,11 @@
 #include <math.h>
 
 #include "cli/cli.h"
+#include "lib/core/textout.h"
 
 void cli_json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	pmk__json_str(out, s);
 }
 
 void cli_json_num(FILE *out, double v)

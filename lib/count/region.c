@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/core/textout.h"
 #include "lib/count/eventset.h"
 #include "lib/event/parse.h"
 
@@ -314,20 +315,6 @@ static void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
-static void json_name(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 int pmk_region_write(const char *path)
 {
 	FILE *f;
@@ -346,7 +333,7 @@ int pmk_region_write(const char *path)
 	fprintf(f, "{\"schema\":\"pmkit-regions/1\",\"events\":[");
 	for (int e = 0; e < cfg.nev; e++) {
 		fputs(e ? "," : "", f);
-		json_name(f, cfg.ev[e].name);
+		pmk__json_str(f, cfg.ev[e].name);
 	}
 	fprintf(f, "],\"regions\":[");
 	/* one entry per name, summed over threads, with the threads inside */
@@ -357,11 +344,11 @@ int pmk_region_write(const char *path)
 			continue;
 		fprintf(f, "%s\n {\"name\":", first ? "" : ",");
 		first = 0;
-		json_name(f, totals[i].name);
+		pmk__json_str(f, totals[i].name);
 		fprintf(f, ",\"calls\":%llu,\"values\":{", (unsigned long long)calls);
 		for (int e = 0; e < cfg.nev; e++) {
 			fputs(e ? "," : "", f);
-			json_name(f, cfg.ev[e].name);
+			pmk__json_str(f, cfg.ev[e].name);
 			fputc(':', f);
 			json_num(f, event_value(e, sum));
 		}
@@ -375,7 +362,7 @@ int pmk_region_write(const char *path)
 			tfirst = 0;
 			for (int e = 0; e < cfg.nev; e++) {
 				fputs(e ? "," : "", f);
-				json_name(f, cfg.ev[e].name);
+				pmk__json_str(f, cfg.ev[e].name);
 				fputc(':', f);
 				json_num(f, event_value(e, totals[j].sum));
 			}

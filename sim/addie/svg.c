@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "lib/core/textout.h"
 #include "sim/addie/addie_int.h"
 
 enum { W = 720, H = 420, ML = 70, MR = 20, MT = 40, MB = 55 };
@@ -30,20 +31,6 @@ static double ty(const pmk__svg_chart *c, double y)
 		b = log10(b);
 	}
 	return H - MB - (y - a) / (b - a) * (H - MT - MB);
-}
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
 }
 
 /* A "nice" tick step for a range. */
@@ -82,7 +69,7 @@ int pmk__svg_lines(FILE *f, const pmk__svg_chart *in, const pmk__svg_series *s,
 	fputs("<text x=\"360\" y=\"22\" text-anchor=\"middle\" "
 	      "font-size=\"15\">",
 	      f);
-	esc(f, c.title);
+	pmk__xml_text(f, c.title);
 	fputs("</text>\n", f);
 	/* grid and ticks */
 	if (c.ylog) {
@@ -139,12 +126,12 @@ int pmk__svg_lines(FILE *f, const pmk__svg_chart *in, const pmk__svg_series *s,
 		ML, MT, W - ML - MR, H - MT - MB);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
 		(ML + W - MR) / 2, H - 14);
-	esc(f, c.xlabel);
+	pmk__xml_text(f, c.xlabel);
 	fprintf(f,
 		"</text>\n<text transform=\"translate(16 %d) rotate(-90)\" "
 		"text-anchor=\"middle\">",
 		(MT + H - MB) / 2);
-	esc(f, c.ylabel);
+	pmk__xml_text(f, c.ylabel);
 	fputs("</text>\n", f);
 	for (size_t k = 0; k < c.nhlines; k++)
 		fprintf(f,
@@ -195,7 +182,7 @@ int pmk__svg_lines(FILE *f, const pmk__svg_chart *in, const pmk__svg_series *s,
 			s[k].color ? s[k].color : "black",
 			s[k].dashed ? " stroke-dasharray=\"6 4\"" : "", lx + 30,
 			(size_t)ly + 12 + 16 * k);
-		esc(f, s[k].label);
+		pmk__xml_text(f, s[k].label);
 		fputs("</text>\n", f);
 	}
 	fputs("</svg>\n", f);

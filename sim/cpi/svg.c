@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/core/textout.h"
 #include "pmkit/cpistack.h"
 
 static const char *const colors[PMK_CPI_NCOMP] = {
@@ -20,22 +21,6 @@ static const char *const mcolors[PMK_CPI_NMETHOD] = {
     "#4e4e4e", "#8c8c8c", "#4e79a7", "#76b7b2",
     "#b07aa1", "#e15759", "#f28e2b", "#59a14f",
 };
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static int nmeth(const pmk_cpistack *s, int n, unsigned mask, int *list)
 {
@@ -111,7 +96,7 @@ int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 					"width=\"%.1f\" height=\"%.2f\" "
 					"fill=\"%s\"><title>",
 					x, y, bw - 2, h, colors[k]);
-				esc(f, names[w]);
+				pmk__xml_text(f, names[w]);
 				fprintf(f,
 					" %s %s: %.3f CPI (%.1f%%)</title>"
 					"</rect>\n",
@@ -133,7 +118,7 @@ int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" "
 			"font-size=\"11\">",
 			gx + nm * bw / 2, mt + ph + 95);
-		esc(f, names[w]);
+		pmk__xml_text(f, names[w]);
 		fputs("</text>\n", f);
 	}
 	for (int k = 0; k < PMK_CPI_NCOMP; k++) {
@@ -198,7 +183,7 @@ int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				"height=\"%.2f\" fill=\"%s\"><title>",
 				x, mt + ph - h, bw - 2, h, mcolors[m]);
-			esc(f, names[w]);
+			pmk__xml_text(f, names[w]);
 			fprintf(f, " %s: %.2f%%</title></rect>\n",
 				pmk_cpi_method_name(m), e);
 			if (e > ymax)
@@ -212,7 +197,7 @@ int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 		fprintf(f,
 			"<text transform=\"translate(%.1f,%.1f) rotate(40)\">",
 			gx + 4, mt + ph + 14);
-		esc(f, names[w]);
+		pmk__xml_text(f, names[w]);
 		fputs("</text>\n", f);
 	}
 	for (int i = 0; i < nm; i++) {
