@@ -150,6 +150,15 @@ static int is_counter_limited(const pmk_attr *a)
 	       a->type != PMK_TYPE_SIM;
 }
 
+/* Natives of the set that need a counter of the core PMU. */
+static int set_limited(const pmk_eventset *es)
+{
+	int n = 0;
+	for (int i = 0; i < es->nleaf; i++)
+		n += is_counter_limited(&es->leaf[i].attr);
+	return n;
+}
+
 int pmk__core_counters(void)
 {
 	const char *env = getenv("PMK_COUNTERS");
@@ -181,8 +190,7 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 	}
 	for (int i = 0; i < ev->nleaf; i++)
 		limited += is_counter_limited(&ev->leaf[i]);
-	for (int i = 0; i < es->nleaf; i++)
-		total += is_counter_limited(&es->leaf[i].attr);
+	total = set_limited(es);
 	if (!(es->flags & PMK_ES_MULTIPLEX) && es->be == NULL &&
 	    (limited > pmk__core_counters() ||
 	     total + limited > pmk__core_counters())) {
@@ -455,11 +463,8 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		}
 	}
 	es->opened = 1;
-	int limited = 0;
-	for (int i = 0; i < es->nleaf; i++)
-		limited += is_counter_limited(&es->leaf[i].attr);
 	es->may_mpx = (es->flags & PMK_ES_MULTIPLEX) &&
-		      limited > pmk__core_counters();
+		      set_limited(es) > pmk__core_counters();
 	pthread_mutex_unlock(&es->lock);
 	if (ok == 0 && es->nev > 0) {
 		if (d)
