@@ -67,6 +67,7 @@ struct pmk_eventset {
 	struct group *grp;
 	double common_rel_sd; /* the set's phases (mpx.c), at the last read */
 	int may_mpx;          /* more counter-limited natives than counters */
+	int time_edges;       /* may_mpx and counting the calling thread */
 };
 
 int pmk_eventset_new(pmk_eventset **out, unsigned flags)
@@ -465,6 +466,9 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 	es->opened = 1;
 	es->may_mpx = (es->flags & PMK_ES_MULTIPLEX) &&
 		      set_limited(es) > pmk__core_counters();
+	es->time_edges = es->may_mpx && es->scope.pid == 0 &&
+			 !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
+			 strcmp(es->be->ops->name, "kernel") == 0;
 	pthread_mutex_unlock(&es->lock);
 	if (ok == 0 && es->nev > 0) {
 		if (d)
@@ -492,27 +496,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Only where it matters: a set that multiplexes. A clock read costs a
- * variable number of instructions (the vDSO's), which would spoil the
- * fixed overhead of exact counts. */
-static int counts_self(const pmk_eventset *es)
-{
-	return es->may_mpx && es->scope.pid == 0 &&
-	       !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
-	       strcmp(es->be->ops->name, "kernel") == 0;
-}
-
-/* When a read, reset or accumulate begins: a clock read only where edges
- * are timed. */
+/* Edges are timed only where they matter, a set that multiplexes
+ * (time_edges, set at open): a clock read costs a variable number of
+ * instructions (the vDSO's), which would spoil the fixed overhead of exact
+ * counts. When a read, reset or accumulate begins: */
 static uint64_t edge_start(const pmk_eventset *es)
 {
-	return es->started && counts_self(es) ? now_ns() : 0;
+	return es->started && es->time_edges ? now_ns() : 0;
 }
 
 /* A call that began at t0 and read or reset every group while started. */
 static void add_edge(pmk_eventset *es, uint64_t t0)
 {
-	if (!es->started || !counts_self(es))
+	if (!es->started || !es->time_edges)
 		return;
 	uint64_t dt = now_ns() - t0;
 	for (int g = 0; g < es->ngroup; g++)
@@ -521,7 +517,7 @@ static void add_edge(pmk_eventset *es, uint64_t t0)
 
 static int control_all(pmk_eventset *es, int op)
 {
-	int rc = 0, self = counts_self(es);
+	int rc = 0, self = es->time_edges;
 	uint64_t t0 = self ? now_ns() : 0, t;
 	for (int g = 0; g < es->ngroup; g++) {
 		struct group *gr = &es->grp[g];
