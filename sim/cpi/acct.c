@@ -72,7 +72,6 @@ struct pmk_cpi_acct {
 	int rf, rf_committed;
 	uint64_t rf_abs, rf_snap, rf_snap2;
 	uint64_t rf_ssh[PMK_CPI_NCOMP], rf_ssh2[PMK_CPI_NCOMP];
-	uint64_t overflow; /* branches the table had no room for (never) */
 	/* global counters */
 	uint64_t fmt[PMK_CPI_NCOMP], sfmt[PMK_CPI_NCOMP], p5[PMK_CPI_NCOMP];
 	/* shadowed cycles the overlap variant took from the branch */
@@ -258,10 +257,8 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 	case PMK_SIM_UOP_FETCH:
 		if (!br)
 			return;
-		if (a->open - a->head + 1 >= a->cap) {
-			a->overflow++; /* sized for a full machine */
-			return;
-		}
+		if (a->open - a->head + 1 >= a->cap)
+			return; /* cannot happen: sized for a full machine */
 		e = ent(a, a->open);
 		e->seq = u->seq;
 		e->wrong = (uint8_t)wrong;
