@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sample/profile.h"
+#include "lib/core/textout.h"
 
 static const char *sort_names[] = {"function", "line", "address", "dso"};
 
@@ -197,21 +198,6 @@ oom:
 	return PMK_ENOMEM;
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 {
 	const pmk_profile_row *rows;
@@ -223,7 +209,7 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 			pmk_sort_name(sort));
 		for (int e = 0; e < p->nevents; e++) {
 			fprintf(out, "%s{\"name\": ", e ? ", " : "");
-			json_str(out, pmk_profile_event_name(p, e));
+			pmk__json_str(out, pmk_profile_event_name(p, e));
 			fprintf(out, ", \"samples\": %llu, \"period\": %llu}",
 				(unsigned long long)p->st.samples[e],
 				(unsigned long long)p->st.period[e]);
@@ -237,16 +223,16 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 				(unsigned long long)p->st.finish.duration_ns);
 		if (p->st.command[0]) {
 			fprintf(out, ", \"command\": ");
-			json_str(out, p->st.command);
+			pmk__json_str(out, p->st.command);
 		}
 		fprintf(out, ", \"rows\": [");
 		for (int r = 0; r < n; r++) {
 			fprintf(out, "%s\n  {\"key\": ", r ? "," : "");
-			json_str(out, rows[r].key);
+			pmk__json_str(out, rows[r].key);
 			fprintf(out, ", \"function\": ");
-			json_str(out, rows[r].function);
+			pmk__json_str(out, rows[r].function);
 			fprintf(out, ", \"dso\": ");
-			json_str(out, rows[r].dso);
+			pmk__json_str(out, rows[r].dso);
 			fprintf(out, ", \"samples\": [");
 			for (int e = 0; e < p->nevents; e++)
 				fprintf(out, "%s%llu", e ? ", " : "",
