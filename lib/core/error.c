@@ -1,10 +1,11 @@
 /*
  * error.c: messages for PMK_E* codes and formatting of diagnostics.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "pmkit/error.h"
+#include "lib/core/diag.h"
 
 const char *pmk_strerror(int err)
 {
@@ -34,6 +35,30 @@ void pmk_diag_clear(pmk_diag *d)
 {
 	if (d)
 		memset(d, 0, sizeof *d);
+}
+
+int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
+		 const char *input, int col, int len, const char *hint,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	if (!d)
+		return code;
+	pmk_diag_clear(d);
+	d->code = code;
+	d->line = line;
+	d->column = col;
+	d->length = len > 0 ? len : 1;
+	snprintf(d->file, sizeof d->file, "%s", file ? file : "");
+	snprintf(d->input, sizeof d->input, "%s", input ? input : "");
+	for (char *p = d->input; *p; p++)
+		if ((unsigned char)*p < 32)
+			*p = ' ';
+	snprintf(d->hint, sizeof d->hint, "%s", hint ? hint : "");
+	va_start(ap, fmt);
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 int pmk_diag_format(const pmk_diag *d, char *buf, unsigned long size)

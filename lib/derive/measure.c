@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/core/diag.h"
 #include "lib/derive/defs.h"
 
 struct pmk_measure {
@@ -123,22 +124,6 @@ static int missing(const char *s, size_t len)
 	return len == 0 || (len > 2 && s[0] == '<' && s[len - 1] == '>');
 }
 
-static void fail(pmk_diag *d, const char *file, int line, const char *input,
-		 int col, const char *msg)
-{
-	if (!d)
-		return;
-	pmk_diag_clear(d);
-	d->code = PMK_EFORMAT;
-	d->line = line;
-	d->column = col;
-	d->length = 1;
-	snprintf(d->file, sizeof d->file, "%s", file);
-	if (input)
-		snprintf(d->input, sizeof d->input, "%s", input);
-	snprintf(d->message, sizeof d->message, "%s", msg);
-}
-
 /* ---- JSON ---- */
 
 struct js {
@@ -164,7 +149,8 @@ static int js_fail(struct js *j, const char *msg)
 		else
 			col++;
 	}
-	fail(j->d, j->file, line, NULL, col, msg);
+	pmk__diag_at(j->d, PMK_EFORMAT, j->file, line, NULL, col, 1, NULL, "%s",
+		     msg);
 	return PMK_EFORMAT;
 }
 
@@ -454,10 +440,10 @@ static int parse_lines(pmk_measure *m, const char *file, const char *text,
 					 missing(f[1], fl[1]))) {
 				snprintf(buf, sizeof buf, "%.*s", (int)(le - p),
 					 p);
-				fail(d, file, lineno, buf,
-				     nf >= 2 ? (int)(f[1] - p) + 1 : 1,
-				     "expected 'NAME VALUE'");
-				return PMK_EFORMAT;
+				return pmk__diag_at(
+				    d, PMK_EFORMAT, file, lineno, buf,
+				    nf >= 2 ? (int)(f[1] - p) + 1 : 1, 1, NULL,
+				    "expected 'NAME VALUE'");
 			}
 			if (!number(f[1], fl[1], &v))
 				v = NAN;

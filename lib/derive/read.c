@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/core/diag.h"
 #include "lib/derive/defs.h"
 
 #define INCLUDE_DEPTH_MAX 8
@@ -30,26 +31,17 @@ void pmk__defs_error(pmk_diag *d, int code, const pmk_defs *defs, int file,
 		     int line, const char *input, int col, int len,
 		     const char *fmt, ...)
 {
+	char msg[sizeof d->message];
 	va_list ap;
 	if (!d)
 		return;
-	pmk_diag_clear(d);
-	d->code = code;
-	d->line = line;
-	d->column = col;
-	d->length = len > 0 ? len : 1;
-	if (defs && file >= 0 && file < defs->nfiles)
-		snprintf(d->file, sizeof d->file, "%s", defs->files[file]);
-	if (input) {
-		/* Tabs would misplace the marker: show them as spaces. */
-		snprintf(d->input, sizeof d->input, "%s", input);
-		for (char *p = d->input; *p; p++)
-			if (*p == '\t' || (unsigned char)*p < 32)
-				*p = ' ';
-	}
 	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	pmk__diag_at(
+	    d, code,
+	    defs && file >= 0 && file < defs->nfiles ? defs->files[file] : NULL,
+	    line, input, col, len, NULL, "%s", msg);
 }
 
 int pmk__read_whole(const char *path, char **out, size_t *len, pmk_diag *d)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/core/diag.h"
 #include "pmkit/sim.h"
 
 #define F(x) offsetof(pmk_sim_config, x)
@@ -120,19 +121,11 @@ void pmk_sim_config_default(pmk_sim_config *c)
 	c->freq_mhz = 2000;
 }
 
+/* The argument order of this file's many calls; see pmk__diag_at. */
 static void diag_set(pmk_diag *d, int code, const char *file, int line, int col,
 		     const char *input, const char *msg, const char *hint)
 {
-	if (!d)
-		return;
-	pmk_diag_clear(d);
-	d->code = code;
-	d->line = line;
-	d->column = col;
-	snprintf(d->file, sizeof d->file, "%s", file ? file : "");
-	snprintf(d->input, sizeof d->input, "%s", input ? input : "");
-	snprintf(d->message, sizeof d->message, "%s", msg);
-	snprintf(d->hint, sizeof d->hint, "%s", hint ? hint : "");
+	pmk__diag_at(d, code, file, line, input, col, 1, hint, "%s", msg);
 }
 
 static int parse_u32(const char *s, uint32_t *out)

@@ -1,0 +1,20 @@
+/*
+ * diag.h: filling a pmk_diag from the readers of files and strings.
+ * Internal.
+ */
+#ifndef PMK_CORE_DIAG_H
+#define PMK_CORE_DIAG_H
+
+#include "pmkit/error.h"
+
+/* Clear `d` and fill it: the code, where (file may be NULL; line 0 when
+ * not in a file; column 1-based, 0 for none; length at least 1), the input
+ * line shown under the message (NULL for none; tabs and other control
+ * characters shown as spaces so that the marker stays under its column),
+ * a hint (NULL for none) and a printf-style message. Returns `code`. A NULL
+ * `d` is allowed and left alone. */
+int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
+		 const char *input, int col, int len, const char *hint,
+		 const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+
+#endif
