@@ -308,11 +308,12 @@ enum pmk_sim_cause {
 
 /* Why the front end delivered nothing new into its pipe this cycle. */
 enum pmk_sim_fe_cause {
-	PMK_SIM_FE_NONE = 0,   /* fetched */
-	PMK_SIM_FE_L1I,	       /* waiting on an L1I miss that hit L2 */
-	PMK_SIM_FE_L2I,	       /* waiting on an I-miss beyond L2 */
-	PMK_SIM_FE_ITLB,       /* waiting on an I-TLB walk */
-	PMK_SIM_FE_FULL,       /* front-end queue full (back end) */
+	PMK_SIM_FE_NONE = 0, /* fetched */
+	/* A fetch that misses several levels waits on them in turn: */
+	PMK_SIM_FE_L1I,	 /* an L1I miss, for the L2's latency */
+	PMK_SIM_FE_L2I,	 /* then beyond L2 (a miss, or a line on its way) */
+	PMK_SIM_FE_ITLB, /* first the I-TLB walk */
+	PMK_SIM_FE_FULL, /* front-end queue full (back end) */
 	PMK_SIM_FE_WRONG_STOP, /* wrong path left the known code */
 	PMK_SIM_FE_END,	       /* trace exhausted */
 };

@@ -90,7 +90,9 @@ struct pmk_sim {
 	uint64_t squash_at;
 	uint32_t misp_rob;
 	uint64_t fetch_block_until;
-	uint8_t fetch_block_cause;
+	/* the phases of the wait (fe_phase): I-TLB walk until walk_end, the
+	 * L2's latency until l1_end, beyond L2 after */
+	uint64_t fetch_walk_end, fetch_l1_end;
 	uint64_t cur_line, cur_page;
 	uint64_t now, seq;
 	pmk__pmu pmu;
@@ -292,14 +294,14 @@ static uint64_t data_access(pmk_sim *s, uint64_t addr, int store, uint64_t t,
 }
 
 /* Instruction-side access for the block of pc at the current cycle.
- * Returns the cycles fetch must wait (0 = go on). */
+ * Returns the cycles fetch must wait (0 = go on); *walk is the part of
+ * them spent on an I-TLB walk. */
 static uint64_t inst_access(pmk_sim *s, uint64_t pc, int kernel,
-			    uint16_t *flags, uint8_t *cause)
+			    uint16_t *flags, uint64_t *walk)
 {
 	uint64_t lat = 0, line = (pc >> s->l1i.shift) + 1,
 		 page = pc / s->cfg.page_bytes + 1, rdy;
 	int l2miss = 0;
-	*cause = PMK_SIM_FE_NONE;
 	if (page != s->cur_page) {
 		s->cur_page = page;
 		if (!(s->cfg.perfect & PMK_SIM_PERFECT_ITLB) &&
@@ -307,11 +309,11 @@ static uint64_t inst_access(pmk_sim *s, uint64_t pc, int kernel,
 			pmk__sa_insert(&s->itlb, pc, 0);
 			lat += s->cfg.itlb.miss_latency;
 			*flags |= PMK_SIM_F_ITLB_MISS;
-			*cause = PMK_SIM_FE_ITLB;
 			s->st.itlb_miss++;
 			pmk__pmu_add(&s->pmu, EV_ITLB_MISS, 1, kernel, 0);
 		}
 	}
+	*walk = lat;
 	if (line != s->cur_line) {
 		s->cur_line = line;
 		s->st.l1i_access++;
@@ -319,11 +321,8 @@ static uint64_t inst_access(pmk_sim *s, uint64_t pc, int kernel,
 		if (s->cfg.perfect & PMK_SIM_PERFECT_L1I)
 			return lat;
 		if (pmk__sa_lookup(&s->l1i, pc, &rdy)) {
-			if (rdy > s->now + lat) {
-				lat = rdy - s->now;
-				if (*cause == PMK_SIM_FE_NONE)
-					*cause = PMK_SIM_FE_L1I;
-			}
+			if (rdy > s->now + lat)
+				lat = rdy - s->now; /* the line is on its way */
 			return lat;
 		}
 		*flags |= PMK_SIM_F_L1I_MISS;
@@ -331,12 +330,33 @@ static uint64_t inst_access(pmk_sim *s, uint64_t pc, int kernel,
 		pmk__pmu_add(&s->pmu, EV_L1I_MISS, 1, kernel, 0);
 		lat += outer(s, pc, s->now + lat, 1, 0, kernel, flags, &l2miss);
 		pmk__sa_insert(&s->l1i, pc, s->now + lat);
-		if (l2miss)
-			*cause = PMK_SIM_FE_L2I;
-		else if (*cause == PMK_SIM_FE_NONE)
-			*cause = PMK_SIM_FE_L1I;
 	}
 	return lat;
+}
+
+/* Fetch is blocked for `wait` cycles from now, `walk` of them on an I-TLB
+ * walk. */
+static void fetch_block(pmk_sim *s, uint64_t wait, uint64_t walk)
+{
+	s->fetch_block_until = s->now + wait;
+	s->fetch_walk_end = s->now + walk;
+	s->fetch_l1_end = s->fetch_walk_end + s->cfg.l2.latency;
+}
+
+/*
+ * What a blocked fetch waits on this cycle. A fetch that misses several
+ * levels waits on them one after the other: the I-TLB walk, then the L2
+ * lookup (the L2's latency: an L1I miss), then what lies beyond (an L2
+ * miss, or a line already on its way from there). The same phases as the
+ * back-end counters' (docs/cpistack.md, choices 5 and 13).
+ */
+static uint8_t fe_phase(const pmk_sim *s)
+{
+	if (s->now < s->fetch_walk_end)
+		return PMK_SIM_FE_ITLB;
+	if (s->now < s->fetch_l1_end)
+		return PMK_SIM_FE_L1I;
+	return PMK_SIM_FE_L2I;
 }
 
 /* ------------------------------------------------------------- ProfileMe */
@@ -761,15 +781,14 @@ static void fetch(pmk_sim *s)
 	uint32_t n = 0, nw = 0;
 	s->cyc.fe_cause = PMK_SIM_FE_NONE;
 	if (s->fetch_block_until > s->now) {
-		s->cyc.fe_cause = s->fetch_block_cause;
+		s->cyc.fe_cause = fe_phase(s);
 		goto out;
 	}
 	while (n < s->cfg.fetch_width) {
 		fq_e *f;
 		pmk_sim_insn tmp, *in;
 		uint16_t fl = 0;
-		uint8_t cause;
-		uint64_t wait, pred = 0;
+		uint64_t wait, walk, pred = 0;
 		if (s->fq_n == s->fq_cap) {
 			if (!n)
 				s->cyc.fe_cause = PMK_SIM_FE_FULL;
@@ -789,15 +808,14 @@ static void fetch(pmk_sim *s)
 				break;
 			}
 			in = &tmp;
-			wait = inst_access(s, in->pc, in->kernel, &fl, &cause);
+			wait = inst_access(s, in->pc, in->kernel, &fl, &walk);
 			if (wait) {
 				s->wp_pc =
 				    save; /* fetch it when the line comes */
 				s->pend_flags |= fl;
-				s->fetch_block_until = s->now + wait;
-				s->fetch_block_cause = cause;
+				fetch_block(s, wait, walk);
 				if (!n)
-					s->cyc.fe_cause = cause;
+					s->cyc.fe_cause = fe_phase(s);
 				break;
 			}
 		} else {
@@ -824,13 +842,12 @@ static void fetch(pmk_sim *s)
 				pcm_note(s, &s->pend);
 			}
 			in = &s->pend;
-			wait = inst_access(s, in->pc, in->kernel, &fl, &cause);
+			wait = inst_access(s, in->pc, in->kernel, &fl, &walk);
 			if (wait) {
 				s->pend_flags |= fl;
-				s->fetch_block_until = s->now + wait;
-				s->fetch_block_cause = cause;
+				fetch_block(s, wait, walk);
 				if (!n)
-					s->cyc.fe_cause = cause;
+					s->cyc.fe_cause = fe_phase(s);
 				break;
 			}
 			if (pmk_sim_op_is_branch(in->op))
@@ -1011,7 +1028,10 @@ static void idle_cycles(pmk_sim *s, uint64_t k)
 		memset(c, 0, sizeof *c);
 		c->cycle = s->now;
 		c->wrong_path = (uint8_t)s->wrong;
-		c->fe_cause = fe;
+		c->fe_cause = fe >= PMK_SIM_FE_L1I && fe <= PMK_SIM_FE_ITLB &&
+				      s->fetch_block_until > s->now
+				  ? fe_phase(s)
+				  : fe;
 		cycle_end(s);
 		k--;
 		if (!k || !bulk)
@@ -1048,7 +1068,8 @@ static void step(pmk_sim *s, uint64_t limit)
 	cycle(s);
 	if (c->fetched || c->dispatched || c->committed || c->squash ||
 	    s->no_ff || finished(s))
-		return; /* finished: nothing left to wait for (an empty source) */
+		return; /* finished: nothing left to wait for (an empty source)
+			 */
 	t = next_event(s);
 	if (t > limit)
 		t = limit;

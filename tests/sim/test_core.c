@@ -275,6 +275,91 @@ static void test_wrong_path_icache_events(void)
 	stop(&r);
 }
 
+/* Each I-side stall, as fe_cause shows it cycle by cycle: its phases in
+ * order (I-TLB walk, L2 lookup, beyond L2), the walk lasting the I-TLB's
+ * miss latency and the lookup the L2's latency when more follows. A miss
+ * found after fetch delivered part of a group shows its first cycle as a
+ * fetch cycle: the first phase seen may be one cycle short. */
+typedef struct fe_runs {
+	uint32_t walk_lat, l2_lat;
+	int phase, len[3], bad;
+	uint64_t runs, full, cycles[3];
+	char why[160];
+} fe_runs;
+
+static int fe_phase_index(uint8_t cause)
+{
+	return cause == PMK_SIM_FE_ITLB	 ? 0
+	       : cause == PMK_SIM_FE_L1I ? 1
+	       : cause == PMK_SIM_FE_L2I ? 2
+					 : -1;
+}
+
+static void fe_run_end(fe_runs *f, uint64_t cycle)
+{
+	if (f->phase < 0)
+		return;
+	f->runs++;
+	f->full += f->len[0] && f->len[1] && f->len[2];
+	if (!f->bad && f->len[0] && (f->len[1] || f->len[2]) &&
+	    f->len[0] != (int)f->walk_lat &&
+	    f->len[0] != (int)f->walk_lat - 1) {
+		f->bad = 1;
+		snprintf(f->why, sizeof f->why, "cycle %llu: walk of %d cycles",
+			 (unsigned long long)cycle, f->len[0]);
+	}
+	if (!f->bad && f->len[2] && f->len[1] != (int)f->l2_lat &&
+	    (f->len[0] || f->len[1] != (int)f->l2_lat - 1)) {
+		f->bad = 1;
+		snprintf(f->why, sizeof f->why,
+			 "cycle %llu: L2 lookup of %d cycles before memory",
+			 (unsigned long long)cycle, f->len[1]);
+	}
+	f->phase = -1;
+	memset(f->len, 0, sizeof f->len);
+}
+
+static void on_fe_cycle(void *arg, const pmk_sim_cycle *c)
+{
+	fe_runs *f = arg;
+	int ph = fe_phase_index(c->fe_cause);
+	if (ph < 0) {
+		fe_run_end(f, c->cycle);
+		return;
+	}
+	if (ph < f->phase && !f->bad) {
+		f->bad = 1;
+		snprintf(f->why, sizeof f->why, "cycle %llu: phase %d after %d",
+			 (unsigned long long)c->cycle, ph, f->phase);
+	}
+	f->phase = ph;
+	f->len[ph]++;
+	f->cycles[ph]++;
+}
+
+static void test_fetch_stall_phases(void)
+{
+	run r;
+	pmk_sim_config c;
+	fe_runs f = {0};
+	pmk_sim_observer o = {on_fe_cycle, NULL, &f};
+	pmk_sim_config_default(&c);
+	f.walk_lat = c.itlb.miss_latency;
+	f.l2_lat = c.l2.latency;
+	f.phase = -1;
+	start(&r, "icache:n=20000", &c);
+	pmk_sim_set_observer(r.sim, &o);
+	T_EQ_INT(pmk_sim_run(r.sim, 0), 0);
+	T_CHECKF(!f.bad, "%s", f.why);
+	/* the workload walks 2 MB of code: misses to memory, with and
+	 * without a walk first */
+	T_CHECKF(f.full > 0 && f.runs > f.full && f.cycles[1] > 0 &&
+		     f.cycles[2] > f.cycles[1],
+		 "%llu runs, %llu with all three phases",
+		 (unsigned long long)f.runs, (unsigned long long)f.full);
+	stop(&r);
+}
+
 typedef struct life {
 	uint64_t fetch, fetch_wrong, dispatch, commit, squash, resolve;
 	uint64_t last_commit_seq;
@@ -501,6 +586,7 @@ int main(void)
 	T_RUN(test_wrong_path_icache_events);
 	T_RUN(test_instruction_lifetimes);
 	T_RUN(test_fast_forward_is_exact);
+	T_RUN(test_fetch_stall_phases);
 	T_RUN(test_empty_source_finishes);
 	T_RUN(test_config_file);
 	T_RUN(test_counter_strings);
