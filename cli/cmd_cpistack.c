@@ -226,9 +226,10 @@ static int write_svgs(const char *prefix, const pmk_cpistack *s,
 	for (int w = 0; w < n && w < MAXW; w++)
 		names[w] = label(what[w], lab[w], sizeof lab[w]);
 	unsigned all = (1u << PMK_CPI_NMETHOD) - 1;
-	const char *suffix[3] = {"-stacks.svg", "-errors-sim.svg",
-				 "-errors-sim-inv.svg"};
-	for (int i = 0; i < 3; i++) {
+	const char *suffix[4] = {"-stacks.svg", "-errors-sim.svg",
+				 "-errors-sim-inv.svg", "-errors-band.svg"};
+	const int ref[4] = {0, PMK_CPI_SIM, PMK_CPI_SIM_INV, PMK_CPI_SVG_BAND};
+	for (int i = 0; i < 4; i++) {
 		FILE *f;
 		int rc;
 		if (i && !s[0].have[PMK_CPI_SIM])
@@ -240,9 +241,7 @@ static int write_svgs(const char *prefix, const pmk_cpistack *s,
 				  strerror(errno));
 			return 1;
 		}
-		rc = i ? pmk_cpistack_svg_errors(f, s, names, n, all,
-						 i == 1 ? PMK_CPI_SIM
-							: PMK_CPI_SIM_INV)
+		rc = i ? pmk_cpistack_svg_errors(f, s, names, n, all, ref[i])
 		       : pmk_cpistack_svg_stacks(f, s, names, n, all);
 		if (fclose(f) != 0 || rc < 0) {
 			cli_error("cannot write '%s'", path);

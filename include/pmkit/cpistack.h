@@ -146,8 +146,10 @@ double pmk_cpistack_bound(const pmk_cpistack *s, int method, int comp);
  * SVG pictures of n studies (names[i] labels study i), for the methods in
  * `mask` (bit 1 << pmk_cpi_method): normalized stacked bars (seed 001's
  * Figures 1 and 7), and the largest component error against `ref`
- * (Figure 8). PMK_EIO when writing failed.
+ * (Figure 8): PMK_CPI_SIM, PMK_CPI_SIM_INV, or PMK_CPI_SVG_BAND for the
+ * band between them. PMK_EIO when writing failed.
  */
+#define PMK_CPI_SVG_BAND (-1)
 int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 			    const char *const *names, int n, unsigned mask);
 int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,

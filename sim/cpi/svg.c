@@ -140,7 +140,11 @@ int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 	int list[PMK_CPI_NMETHOD], nm;
 	double bw = 14, gap = 18, ml = 60, mt = 40, ph = 300, mb = 90;
 	double ymax = 20, gw, W, H;
-	mask &= ~(1u << ref);
+	int band = ref == PMK_CPI_SVG_BAND;
+	if (band)
+		mask &= ~(1u << PMK_CPI_SIM | 1u << PMK_CPI_SIM_INV);
+	else
+		mask &= ~(1u << ref);
 	nm = nmeth(s, n, mask, list);
 	if (n <= 0 || nm <= 0)
 		return PMK_EINVAL;
@@ -154,7 +158,10 @@ int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 		"<text x=\"%.0f\" y=\"20\" font-size=\"14\">Maximum CPI "
 		"component error against %s (%% of total CPI; bars clipped "
 		"at %.0f%%)</text>\n",
-		W, H, ml, pmk_cpi_method_name(ref), ymax);
+		W, H, ml,
+		band ? "the band between sim and sim-inv"
+		     : pmk_cpi_method_name(ref),
+		ymax);
 	for (int t = 0; t <= 4; t++) {
 		double y = mt + ph - t * ph / 4;
 		fprintf(f,
@@ -174,7 +181,9 @@ int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 		double gx = ml + w * gw + gap / 2;
 		for (int i = 0; i < nm; i++) {
 			int m = list[i];
-			double e = pmk_cpistack_error(&s[w], m, ref, NULL);
+			double e =
+			    band ? pmk_cpistack_error_band(&s[w], m, NULL)
+				 : pmk_cpistack_error(&s[w], m, ref, NULL);
 			double h, x = gx + i * bw;
 			if (isnan(e))
 				continue;

@@ -46,6 +46,12 @@ run_pmkit cpistack --sim -n 5000 --svg "$T_TMP/g" ilp:n=5000
 if [ $rc = 0 ] && grep -q 'Maximum CPI component error' "$T_TMP/g-errors-sim.svg" &&
    grep -q '</svg>' "$T_TMP/g-errors-sim-inv.svg"; then ok "svg error charts"
 else nok "svg errors" "rc=$rc err=$err"; fi
+# against the band: every method but the two references, which define it
+if grep -q 'against the band between sim and sim-inv' "$T_TMP/g-errors-band.svg" &&
+   grep -q '<title>ilp:n=5000 fmt: ' "$T_TMP/g-errors-band.svg" &&
+   ! grep -q '<title>ilp:n=5000 sim\(-inv\)\?: ' "$T_TMP/g-errors-band.svg"; then
+	ok "svg error chart against the band"
+else nok "svg band" "$(head -c 600 "$T_TMP/g-errors-band.svg" 2>&1)"; fi
 
 # an empty trace is an error, not a hang (the simulator once ran its idle
 # fast-forward to the end of time on an empty source)
