@@ -1,5 +1,5 @@
 /*
- * cmd_report.c: `pmkit report [-i FILE] [--sort function|line|address|dso]
+ * cmd_report.c: `pmkit report [-i FILE] [--sort function|line|address|dso|data]
  * [--json] [--folded [--event NAME]] [--annotate FUNCTION]`: read a record
  * file and print where the samples fell.
  */
@@ -27,7 +27,7 @@ int cmd_report(int argc, char **argv)
 		} else if (!strcmp(a, "-s") || !strcmp(a, "--sort")) {
 			if (!v || pmk_sort_parse(v, &sort) != 0) {
 				cli_error("--sort takes function, line, "
-					  "address or dso, not '%s'",
+					  "address, dso or data, not '%s'",
 					  v ? v : "");
 				return EXIT_USAGE;
 			}
@@ -35,7 +35,7 @@ int cmd_report(int argc, char **argv)
 		} else if (!strncmp(a, "--sort=", 7)) {
 			if (pmk_sort_parse(a + 7, &sort) != 0) {
 				cli_error("--sort takes function, line, "
-					  "address or dso, not '%s'",
+					  "address, dso or data, not '%s'",
 					  a + 7);
 				return EXIT_USAGE;
 			}
@@ -83,6 +83,14 @@ int cmd_report(int argc, char **argv)
 	if (st.lost)
 		cli_warn("%llu samples were lost while recording",
 			 (unsigned long long)st.lost);
+	if (sort == PMK_SORT_DATA && !folded && !annot && !st.data_samples) {
+		cli_error("%s: no sample has a data address", in);
+		fprintf(stderr, "hint: record with --data (page-faults give "
+				"the faulting address anywhere; memory events "
+				"need a PMU with PEBS or IBS)\n");
+		pmk_profile_free(p);
+		return 1;
+	}
 	if (!pmk_profile_can_symbolize())
 		cli_warn("built without elfutils: no symbols or lines, "
 			 "offsets only");

@@ -227,6 +227,7 @@ typedef enum pmk_sort {
 	PMK_SORT_LINE,
 	PMK_SORT_ADDRESS,
 	PMK_SORT_DSO,
+	PMK_SORT_DATA, /* data object of the samples' data addresses */
 } pmk_sort;
 
 typedef struct pmk_profile pmk_profile;
@@ -244,7 +245,8 @@ typedef struct pmk_profile_stats {
 	uint64_t unresolved;   /* samples outside every recorded map */
 	int has_finish;
 	pmk_rec_finish finish;
-	char command[32]; /* name at the first exec seen, or "" */
+	char command[32];      /* name at the first exec seen, or "" */
+	uint64_t data_samples; /* samples with a data address */
 } pmk_profile_stats;
 
 /* Read a whole record file and index its samples. */
@@ -255,7 +257,9 @@ void pmk_profile_stats_get(const pmk_profile *p, pmk_profile_stats *st);
 /* Name of event `i`, or NULL. */
 const char *pmk_profile_event_name(const pmk_profile *p, int i);
 
-/* A histogram row: `key` is the function, "file:line", address or DSO. */
+/* A histogram row: `key` is the function, "file:line", address, DSO, or
+ * data object (a data symbol, "[file]" for data of a file without one, or
+ * the 4 KiB page "0x..." of an address in no file's image). */
 typedef struct pmk_profile_row {
 	const char *key;
 	const char *function; /* the function (address and line sorts) */

@@ -191,7 +191,7 @@ const char *pmk__dso_name(const pmk_profile *p, int dso)
 	return p->dso[dso].base;
 }
 
-static pmk__symtab *dso_symtab(pmk_profile *p, int i)
+pmk__symtab *pmk__dso_symtab(pmk_profile *p, int i)
 {
 	struct pdso *d = &p->dso[i];
 	if (d->tried)
@@ -331,6 +331,11 @@ static int loc_of(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
 	return l;
 }
 
+struct proc *pmk__proc_find(pmk_profile *p, uint32_t pid)
+{
+	return proc_get(p, pid, 0);
+}
+
 static int is_kernel_addr(uint64_t a)
 {
 	return (a >> 63) != 0; /* x86-64 and arm64 kernel half */
@@ -350,6 +355,17 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 	p->loc[leaf].period[s->event] += s->period;
 	p->st.samples[s->event]++;
 	p->st.period[s->event] += s->period;
+	if (s->flags & PMK_SAMPLE_HAS_ADDR) {
+		struct dsample *ds;
+		if (grow((void **)&p->dsamp, &p->capdsamp, p->ndsamp + 1,
+			 sizeof *p->dsamp))
+			return PMK_ENOMEM;
+		ds = &p->dsamp[p->ndsamp++];
+		ds->addr = s->addr;
+		ds->period = s->period;
+		ds->pid = s->pid;
+		ds->event = s->event;
+	}
 	if (s->nchain) {
 		p->has_chains = 1;
 		for (uint32_t i = 0; i < s->nchain; i++) {
@@ -404,7 +420,7 @@ void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines)
 		} else if (l->dso == DSO_UNKNOWN) {
 			l->func = "[unknown]";
 		} else {
-			st = dso_symtab(p, l->dso);
+			st = pmk__dso_symtab(p, l->dso);
 			l->func = NULL;
 			if (st) {
 				l->vaddr = pmk__symtab_vaddr(st, l->off);
@@ -417,7 +433,7 @@ void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines)
 	}
 	if (lines && !l->line_done) {
 		l->line_done = 1;
-		if (l->dso >= 2 && (st = dso_symtab(p, l->dso)) != NULL)
+		if (l->dso >= 2 && (st = pmk__dso_symtab(p, l->dso)) != NULL)
 			pmk__symtab_line(st, l->vaddr, &l->file, &l->line);
 	}
 }
@@ -553,6 +569,7 @@ int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
 void pmk_profile_stats_get(const pmk_profile *p, pmk_profile_stats *st)
 {
 	*st = p->st;
+	st->data_samples = p->ndsamp;
 }
 
 const char *pmk_profile_event_name(const pmk_profile *p, int i)
@@ -580,6 +597,7 @@ void pmk_profile_free(pmk_profile *p)
 	free(p->loc);
 	free(p->stk);
 	free(p->frames);
+	free(p->dsamp);
 	pmk__idx_free(&p->proc_idx);
 	pmk__idx_free(&p->loc_idx);
 	pmk__idx_free(&p->stk_idx);

@@ -51,6 +51,13 @@ struct stack {
 	uint64_t samples[PMK_REC_MAX_EVENTS];
 };
 
+/* A sample's data address (PMK_SAMPLE_HAS_ADDR), kept for the data sort;
+ * resolved when a histogram asks (daddr.c). */
+struct dsample {
+	uint64_t addr, period;
+	uint32_t pid, event;
+};
+
 struct idx {
 	uint32_t *slot; /* index+1, 0 empty */
 	uint64_t *hv;	/* hash of each slot's entry */
@@ -82,6 +89,8 @@ struct pmk_profile {
 	uint32_t *frames;
 	size_t nframes, capframes;
 	int has_chains;
+	struct dsample *dsamp;
+	size_t ndsamp, capdsamp;
 	/* last histogram */
 	pmk_profile_row *rows;
 	char **keys;
@@ -97,5 +106,14 @@ void pmk__idx_free(struct idx *ix);
 /* Resolve a location's function (and, when `lines`, its source line). */
 void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines);
 const char *pmk__dso_name(const pmk_profile *p, int dso);
+/* A recorded process (NULL when none), and a DSO's symbols (NULL when the
+ * file cannot be read), opened on first use. */
+struct proc *pmk__proc_find(pmk_profile *p, uint32_t pid);
+pmk__symtab *pmk__dso_symtab(pmk_profile *p, int dso);
+/* The data object holding `addr` in process `pid` (daddr.c): the row key
+ * goes to key[size], and the DSO index is returned (DSO_KERNEL,
+ * DSO_UNKNOWN, or the file whose image holds the address). */
+int pmk__data_key(pmk_profile *p, uint32_t pid, uint64_t addr, char *key,
+		  size_t size);
 
 #endif

@@ -1,8 +1,8 @@
 /*
- * report.c: histograms of a loaded profile (by function, line, address or
- * DSO), and their output as a table, JSON, folded stacks or an annotated
- * function. Rows are built from the distinct locations, so the cost grows
- * with the number of distinct addresses, not with the number of samples.
+ * report.c: histograms of a loaded profile (by function, line, address,
+ * DSO or data object), and their output as a table, JSON, folded stacks or an
+ * annotated function. Rows are built from the distinct locations, so the cost
+ * grows with the number of distinct addresses, not with the number of samples.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +10,18 @@
 #include "sample/profile.h"
 #include "lib/core/textout.h"
 
-static const char *sort_names[] = {"function", "line", "address", "dso"};
+static const char *sort_names[] = {"function", "line", "address", "dso",
+				   "data"};
+#define NSORT ((int)(sizeof sort_names / sizeof *sort_names))
 
 const char *pmk_sort_name(pmk_sort s)
 {
-	return (unsigned)s < 4 ? sort_names[s] : "?";
+	return (unsigned)s < NSORT ? sort_names[s] : "?";
 }
 
 int pmk_sort_parse(const char *s, pmk_sort *out)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NSORT; i++)
 		if (!strcmp(s, sort_names[i])) {
 			*out = (pmk_sort)i;
 			return 0;
@@ -30,6 +32,10 @@ int pmk_sort_parse(const char *s, pmk_sort *out)
 	}
 	if (!strcmp(s, "srcline")) {
 		*out = PMK_SORT_LINE;
+		return 0;
+	}
+	if (!strcmp(s, "daddr") || !strcmp(s, "symbol_daddr")) {
+		*out = PMK_SORT_DATA;
 		return 0;
 	}
 	return PMK_EINVAL;
@@ -99,6 +105,59 @@ static void rows_clear(pmk_profile *p)
 	p->nrows = 0;
 }
 
+/* The row of (key, dso), added when new; -1 when out of memory. */
+static int row_at(pmk_profile *p, struct idx *ix, size_t *cap, const char *key,
+		  const char *dso, const char *fn)
+{
+	struct row_ctx c = {p, key, dso};
+	int ins, r;
+	if (p->nrows >= (int)*cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		void *nr = realloc(p->rows, nc * sizeof *p->rows);
+		void *nk;
+		if (!nr)
+			return -1;
+		p->rows = nr;
+		nk = realloc(p->keys, nc * sizeof *p->keys);
+		if (!nk)
+			return -1;
+		p->keys = nk;
+		*cap = nc;
+	}
+	r = pmk__idx_find(ix, str_hash(key, dso), row_eq, &c,
+			  (uint32_t)p->nrows, &ins);
+	if (r < 0)
+		return -1;
+	if (ins) {
+		pmk_profile_row *row = &p->rows[r];
+		memset(row, 0, sizeof *row);
+		p->keys[r] = strdup(key);
+		if (!p->keys[r])
+			return -1;
+		row->key = p->keys[r];
+		row->dso = dso;
+		row->function = fn ? fn : row->key;
+		p->nrows++;
+	}
+	return r;
+}
+
+/* Rows by data object, from the samples that carry a data address. */
+static int data_rows(pmk_profile *p, struct idx *ix, size_t *cap)
+{
+	for (size_t i = 0; i < p->ndsamp; i++) {
+		const struct dsample *s = &p->dsamp[i];
+		char key[512];
+		int dso = pmk__data_key(p, s->pid, s->addr, key, sizeof key);
+		int r = row_at(p, ix, cap, key, pmk__dso_name(p, dso), NULL);
+		if (r < 0)
+			return -1;
+		p->rows[r].samples[s->event]++;
+		p->rows[r].period[s->event] += s->period;
+	}
+	return 0;
+}
+
 int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
 			  const pmk_profile_row **rows, int *nrows)
 {
@@ -106,14 +165,15 @@ int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
 	size_t cap = 0;
 	memset(&ix, 0, sizeof ix);
 	rows_clear(p);
-	if ((unsigned)sort > PMK_SORT_DSO)
+	if ((unsigned)sort >= NSORT)
 		return PMK_EINVAL;
-	for (size_t i = 0; i < p->nloc; i++) {
+	if (sort == PMK_SORT_DATA && data_rows(p, &ix, &cap) < 0)
+		goto oom;
+	for (size_t i = 0; sort != PMK_SORT_DATA && i < p->nloc; i++) {
 		struct loc *l = &p->loc[i];
 		char key[512];
 		const char *dso = pmk__dso_name(p, l->dso), *fn;
-		struct row_ctx c;
-		int any = 0, ins, r;
+		int any = 0, r;
 		for (int e = 0; e < p->nevents; e++)
 			any |= l->samples[e] != 0;
 		if (!any)
@@ -122,6 +182,7 @@ int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
 		fn = l->func;
 		switch (sort) {
 		case PMK_SORT_FUNCTION:
+		case PMK_SORT_DATA:
 			snprintf(key, sizeof key, "%s", fn);
 			break;
 		case PMK_SORT_LINE:
@@ -140,37 +201,9 @@ int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
 			snprintf(key, sizeof key, "%s", dso);
 			break;
 		}
-		c.p = p;
-		c.key = key;
-		c.dso = dso;
-		if (p->nrows >= (int)cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			void *nr = realloc(p->rows, nc * sizeof *p->rows);
-			void *nk;
-			if (!nr)
-				goto oom;
-			p->rows = nr;
-			nk = realloc(p->keys, nc * sizeof *p->keys);
-			if (!nk)
-				goto oom;
-			p->keys = nk;
-			cap = nc;
-		}
-		r = pmk__idx_find(&ix, str_hash(key, dso), row_eq, &c,
-				  (uint32_t)p->nrows, &ins);
+		r = row_at(p, &ix, &cap, key, dso, fn);
 		if (r < 0)
 			goto oom;
-		if (ins) {
-			pmk_profile_row *row = &p->rows[r];
-			memset(row, 0, sizeof *row);
-			p->keys[r] = strdup(key);
-			if (!p->keys[r])
-				goto oom;
-			row->key = p->keys[r];
-			row->dso = dso;
-			row->function = fn;
-			p->nrows++;
-		}
 		for (int e = 0; e < p->nevents; e++) {
 			p->rows[r].samples[e] += l->samples[e];
 			p->rows[r].period[e] += l->period[e];
@@ -261,6 +294,11 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 		fprintf(out, "# %s: %llu samples\n",
 			pmk_profile_event_name(p, e),
 			(unsigned long long)p->st.samples[e]);
+	if (sort == PMK_SORT_DATA)
+		fprintf(out,
+			"# %llu samples with a data address (objects by "
+			"symbol; other addresses by 4 KiB page)\n",
+			(unsigned long long)p->ndsamp);
 	if (p->st.lost)
 		fprintf(out, "# lost records: %llu\n",
 			(unsigned long long)p->st.lost);
@@ -274,6 +312,7 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 		sort == PMK_SORT_DSO	   ? ""
 		: sort == PMK_SORT_LINE	   ? "line"
 		: sort == PMK_SORT_ADDRESS ? "address"
+		: sort == PMK_SORT_DATA	   ? "data object"
 					   : "function",
 		sort == PMK_SORT_DSO ? "dso" : "dso");
 	for (int r = 0; r < n; r++) {

@@ -1,7 +1,8 @@
 /*
  * symtab.c: load one ELF file's function symbols (.symtab, else .dynsym)
- * into a sorted array, its PT_LOAD segments for offset translation, and its
- * DWARF for source lines. Each file is opened once by the profile layer and
+ * and its data objects into sorted arrays, its PT_LOAD segments for offset
+ * translation and for the extent of its image, and its DWARF for source
+ * lines. Each file is opened once by the profile layer and
  * every lookup after that is a binary search.
  */
 #include <fcntl.h>
@@ -23,15 +24,15 @@ struct sym {
 };
 
 struct seg {
-	uint64_t off, filesz, vaddr;
+	uint64_t off, filesz, vaddr, memsz;
 };
 
 struct pmk__symtab {
 	int fd;
 	Elf *elf;
-	Dwarf *dw; /* NULL without debug info */
-	struct sym *sym;
-	size_t nsym;
+	Dwarf *dw;	       /* NULL without debug info */
+	struct sym *sym, *obj; /* functions; sized data objects */
+	size_t nsym, nobj;
 	struct seg seg[32];
 	int nseg;
 	uint8_t build_id[20];
@@ -52,8 +53,8 @@ static int sym_cmp(const void *a, const void *b)
 static void load_syms(pmk__symtab *st, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t n, k = 0;
-	struct sym *v;
+	size_t n;
+	struct sym *v, *o;
 	if (!data || sh->sh_entsize == 0)
 		return;
 	n = sh->sh_size / sh->sh_entsize;
@@ -63,25 +64,33 @@ static void load_syms(pmk__symtab *st, Elf_Scn *scn, GElf_Shdr *sh)
 	if (!v)
 		return;
 	st->sym = v;
+	o = realloc(st->obj, (st->nobj + n) * sizeof *o);
+	if (!o)
+		return;
+	st->obj = o;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		const char *name;
+		int type, func;
+		struct sym *to;
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
-		if (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
-		    GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC)
+		type = GELF_ST_TYPE(s.st_info);
+		func = type == STT_FUNC || type == STT_GNU_IFUNC;
+		/* data objects only with a size: an address is in one or
+		 * not (thread-local ones have no fixed address) */
+		if (!func && (type != STT_OBJECT || s.st_size == 0))
 			continue;
 		if (s.st_shndx == SHN_UNDEF || s.st_value == 0)
 			continue;
 		name = elf_strptr(st->elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		v[st->nsym + k].addr = s.st_value;
-		v[st->nsym + k].size = s.st_size;
-		v[st->nsym + k].name = name;
-		k++;
+		to = func ? &v[st->nsym++] : &o[st->nobj++];
+		to->addr = s.st_value;
+		to->size = s.st_size;
+		to->name = name;
 	}
-	st->nsym += k;
 }
 
 static void load_build_id(pmk__symtab *st)
@@ -141,6 +150,7 @@ pmk__symtab *pmk__symtab_open(const char *path)
 				st->seg[st->nseg].off = ph.p_offset;
 				st->seg[st->nseg].filesz = ph.p_filesz;
 				st->seg[st->nseg].vaddr = ph.p_vaddr;
+				st->seg[st->nseg].memsz = ph.p_memsz;
 				st->nseg++;
 			}
 		}
@@ -162,6 +172,8 @@ pmk__symtab *pmk__symtab_open(const char *path)
 	}
 	if (st->nsym)
 		qsort(st->sym, st->nsym, sizeof *st->sym, sym_cmp);
+	if (st->nobj)
+		qsort(st->obj, st->nobj, sizeof *st->obj, sym_cmp);
 	load_build_id(st);
 	st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
 	return st;
@@ -181,6 +193,7 @@ void pmk__symtab_free(pmk__symtab *st)
 	if (st->fd >= 0)
 		close(st->fd);
 	free(st->sym);
+	free(st->obj);
 	free(st);
 }
 
@@ -193,24 +206,25 @@ uint64_t pmk__symtab_vaddr(const pmk__symtab *st, uint64_t off)
 	return off;
 }
 
-const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
-				 uint64_t *start, uint64_t *size)
+/* The symbol of `v[0..n)` (sorted by sym_cmp) holding `vaddr`. */
+static const char *lookup(const struct sym *v, size_t n, uint64_t vaddr,
+			  uint64_t *start, uint64_t *size)
 {
-	size_t lo = 0, hi = st->nsym;
+	size_t lo = 0, hi = n;
 	const struct sym *s;
 	/* last symbol with addr <= vaddr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (st->sym[mid].addr <= vaddr)
+		if (v[mid].addr <= vaddr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0)
 		return NULL;
-	s = &st->sym[lo - 1];
+	s = &v[lo - 1];
 	/* prefer the sized symbol at the same address */
-	while (s > st->sym && s[-1].addr == s->addr)
+	while (s > v && s[-1].addr == s->addr)
 		s--;
 	if (s->size && vaddr - s->addr >= s->size)
 		return NULL;
@@ -219,6 +233,34 @@ const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
 	if (size)
 		*size = s->size;
 	return s->name;
+}
+
+const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
+				 uint64_t *start, uint64_t *size)
+{
+	return lookup(st->sym, st->nsym, vaddr, start, size);
+}
+
+const char *pmk__symtab_object(const pmk__symtab *st, uint64_t vaddr,
+			       uint64_t *start)
+{
+	return lookup(st->obj, st->nobj, vaddr, start, NULL);
+}
+
+int pmk__symtab_image(const pmk__symtab *st, uint64_t *lo, uint64_t *hi)
+{
+	if (!st->nseg)
+		return -1;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (int i = 0; i < st->nseg; i++) {
+		const struct seg *s = &st->seg[i];
+		if (s->vaddr < *lo)
+			*lo = s->vaddr;
+		if (s->vaddr + s->memsz > *hi)
+			*hi = s->vaddr + s->memsz;
+	}
+	return 0;
 }
 
 int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
@@ -297,6 +339,17 @@ const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
 {
 	(void)st, (void)vaddr, (void)start, (void)size;
 	return NULL;
+}
+const char *pmk__symtab_object(const pmk__symtab *st, uint64_t vaddr,
+			       uint64_t *start)
+{
+	(void)st, (void)vaddr, (void)start;
+	return NULL;
+}
+int pmk__symtab_image(const pmk__symtab *st, uint64_t *lo, uint64_t *hi)
+{
+	(void)st, (void)lo, (void)hi;
+	return -1;
 }
 int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 		     int *line)

@@ -21,6 +21,13 @@ uint64_t pmk__symtab_vaddr(const pmk__symtab *st, uint64_t off);
  * when none. */
 const char *pmk__symtab_function(const pmk__symtab *st, uint64_t vaddr,
 				 uint64_t *start, uint64_t *size);
+/* The sized data object (STT_OBJECT) holding `vaddr`: its name and start;
+ * NULL when none. */
+const char *pmk__symtab_object(const pmk__symtab *st, uint64_t vaddr,
+			       uint64_t *start);
+/* Link-time extent of the file's image: [lo, hi) over its PT_LOAD segments
+ * (memory sizes: .bss included); -1 when it has none. */
+int pmk__symtab_image(const pmk__symtab *st, uint64_t *lo, uint64_t *hi);
 /* Source file (owned by `st`'s DWARF) and line of `vaddr`; -1 when none. */
 int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 		     int *line);

@@ -25,11 +25,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pmk_profile_load_mem(&p, data, size, &d) == 0) {
 		const pmk_profile_row *rows;
 		int n;
-		for (int s = 0; s < 4; s++)
+		for (int s = 0; s <= PMK_SORT_DATA; s++)
 			pmk_profile_histogram(p, (pmk_sort)s, &rows, &n);
 		if (null) {
 			pmk_profile_print(p, PMK_SORT_FUNCTION, 1, null);
 			pmk_profile_print(p, PMK_SORT_LINE, 0, null);
+			pmk_profile_print(p, PMK_SORT_DATA, 0, null);
 			pmk_profile_print_folded(p, NULL, null);
 			pmk_profile_annotate(p, "[unknown]", null, &d);
 		}
