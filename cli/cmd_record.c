@@ -1,5 +1,6 @@
 /*
- * cmd_record.c: `pmkit record [-e EVENT[,EVENT...]] [-c N | -F HZ] [-g]
+ * cmd_record.c: `pmkit record [-e EVENT[,EVENT...]] [-c N | -F HZ] [-g |
+ * --call-graph fp|dwarf[,SIZE]]
  * [--data] [-o FILE] [-p PID | -a] [-- COMMAND...]`: sample a command (or a
  * running process, or every CPU) into a record file.
  *
@@ -27,11 +28,42 @@
 struct ropts {
 	pmk_attr ev[PMK_REC_MAX_EVENTS];
 	int nev;
-	unsigned long long period, freq, pages;
-	int callchain, data, all, quiet;
+	unsigned long long period, freq, pages, stack_bytes;
+	int callchain, dwarf, data, all, quiet;
 	long pid;
 	const char *out;
 };
+
+/* fp (frame pointers, the kernel walks them) or dwarf[,SIZE] (copy SIZE
+ * bytes of user stack per sample and unwind them at report time). */
+static int call_graph_mode(const char *mode, struct ropts *o)
+{
+	char *end;
+	unsigned long long n;
+	if (!mode || !strcmp(mode, "fp")) {
+		o->callchain = 1;
+		return 0;
+	}
+	if (strncmp(mode, "dwarf", 5) || (mode[5] && mode[5] != ',')) {
+		cli_error("--call-graph takes fp or dwarf[,SIZE], not '%s'",
+			  mode);
+		return -1;
+	}
+	o->dwarf = 1;
+	if (!mode[5])
+		return 0;
+	n = strtoull(mode + 6, &end, 10);
+	if (*end || end == mode + 6 || n < 8 || n > PMK_REC_MAX_USTACK ||
+	    n % 8) {
+		cli_error("--call-graph dwarf,SIZE: SIZE is the user stack "
+			  "copied per sample, a multiple of 8 from 8 to %u "
+			  "bytes, not '%s'",
+			  PMK_REC_MAX_USTACK, mode + 6);
+		return -1;
+	}
+	o->stack_bytes = n;
+	return 0;
+}
 
 static volatile sig_atomic_t stop_sig;
 static volatile pid_t child_pid;
@@ -270,8 +302,19 @@ int cmd_record(int argc, char **argv)
 				return EXIT_USAGE;
 			o.pid = (long)p;
 			i++;
-		} else if (!strcmp(a, "-g") || !strcmp(a, "--call-graph")) {
+		} else if (!strcmp(a, "-g")) {
 			o.callchain = 1;
+		} else if (!strcmp(a, "--call-graph") ||
+			   !strncmp(a, "--call-graph=", 13)) {
+			/* --call-graph alone is -g; a mode may follow */
+			const char *mode = a[12] == '=' ? a + 13 : NULL;
+			if (!mode && v &&
+			    (!strcmp(v, "fp") || !strncmp(v, "dwarf", 5))) {
+				mode = v;
+				i++;
+			}
+			if (call_graph_mode(mode, &o) != 0)
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--data") || !strcmp(a, "-d")) {
 			o.data = 1;
 		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
@@ -285,6 +328,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (i < argc)
 		cmd = argv + i;
+	if (o.dwarf && o.callchain) {
+		cli_error("-g (frame pointers) and --call-graph dwarf exclude "
+			  "each other");
+		return EXIT_USAGE;
+	}
+	if (o.dwarf && !pmk_sampler_can_unwind()) {
+		cli_error("--call-graph dwarf is not supported on this "
+			  "architecture (x86-64 and arm64 only); use -g");
+		return EXIT_USAGE;
+	}
 	if (o.period && o.freq) {
 		cli_error("-c and -F exclude each other");
 		return EXIT_USAGE;
@@ -338,10 +391,15 @@ int cmd_record(int argc, char **argv)
 	so.all_cpus = o.all;
 	so.pid = o.all ? -1 : cmd ? (int)pid : (int)o.pid;
 	so.callchain = (unsigned)o.callchain;
+	so.callchain_dwarf = (unsigned)o.dwarf;
+	so.stack_bytes = (unsigned)o.stack_bytes;
 	so.data_addr = (unsigned)o.data;
 	so.inherit = !o.all;
 	so.enable_on_exec = cmd && !o.all;
 	so.ring_pages = (unsigned)o.pages;
+	/* a stack copy per sample fills the default rings in milliseconds */
+	if (o.dwarf && !o.pages)
+		so.ring_pages = 1024;
 	if (pmk_sampler_open(&s, o.ev, o.nev, &so, w, &d) < 0) {
 		cli_error("%s", d.message[0] ? d.message : "cannot sample");
 		if (d.hint[0])

@@ -55,6 +55,11 @@ typedef struct pmk_rec_event {
 #define PMK_SAMPLE_KERNEL   0x1u /* the IP is in the kernel */
 #define PMK_SAMPLE_HAS_ADDR 0x2u /* `addr` is a data address */
 #define PMK_SAMPLE_GUEST    0x4u /* taken in a guest */
+/* the user registers and a copy of the user stack (for DWARF unwinding) */
+#define PMK_SAMPLE_HAS_USTACK 0x8u
+
+#define PMK_REC_MAX_UREGS  40	  /* user registers kept per sample */
+#define PMK_REC_MAX_USTACK 65528u /* user stack bytes kept per sample */
 
 typedef struct pmk_sample {
 	uint32_t event; /* index of its pmk_rec_event */
@@ -67,6 +72,12 @@ typedef struct pmk_sample {
 	uint64_t addr;	 /* data address, when PMK_SAMPLE_HAS_ADDR */
 	uint32_t nchain; /* call chain, innermost first, user and kernel */
 	const uint64_t *chain; /* addresses only (context markers removed) */
+	/* with PMK_SAMPLE_HAS_USTACK: the user registers in the kernel's
+	 * perf_regs order for `uarch` (ELF e_machine), and the bytes of the
+	 * user stack from the stack pointer up */
+	uint32_t uarch, nuregs, ustack_len;
+	const uint64_t *uregs;
+	const uint8_t *ustack;
 } pmk_sample;
 
 /* An executable mapping of a process, with the identity of its file. */
@@ -190,10 +201,15 @@ typedef struct pmk_sample_opts {
 	int pid;		/* task to follow (-1 with `all_cpus`) */
 	unsigned all_cpus : 1;	/* every CPU (needs privilege) */
 	unsigned callchain : 1; /* PERF_SAMPLE_CALLCHAIN (frame pointers) */
-	unsigned data_addr : 1; /* PERF_SAMPLE_ADDR */
-	unsigned inherit : 1;	/* follow children and threads */
+	/* user registers and stack, unwound with DWARF CFI at report time
+	 * (kernel frames still from the kernel's call chain) */
+	unsigned callchain_dwarf : 1;
+	unsigned data_addr : 1;	     /* PERF_SAMPLE_ADDR */
+	unsigned inherit : 1;	     /* follow children and threads */
 	unsigned enable_on_exec : 1; /* start at the task's next exec */
-	unsigned ring_pages; /* data pages per ring (power of 2); 0: 128 */
+	unsigned ring_pages;  /* data pages per ring (power of 2); 0: 128 */
+	unsigned stack_bytes; /* user stack copied per sample with
+				 callchain_dwarf (multiple of 8); 0: 8192 */
 } pmk_sample_opts;
 
 /* Open one sampling event per CPU (the task's, or all) for each attr, with
@@ -214,6 +230,9 @@ int pmk_sampler_poll(pmk_sampler *s, int timeout_ms);
 uint64_t pmk_sampler_lost(const pmk_sampler *s);
 uint64_t pmk_sampler_samples(const pmk_sampler *s);
 void pmk_sampler_close(pmk_sampler *s);
+/* Whether this build can record user stacks for DWARF unwinding (x86-64
+ * and arm64). */
+int pmk_sampler_can_unwind(void);
 
 /* Resolve an event name for sampling without the full event parser: the
  * software events and the generic hardware names. Fills `a` (name, type,

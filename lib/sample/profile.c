@@ -343,9 +343,21 @@ static int is_kernel_addr(uint64_t a)
 
 static int add_sample(pmk_profile *p, const pmk_sample *s)
 {
-	uint32_t f[PMK_REC_MAX_CHAIN + 1], n = 0;
+	uint32_t f[PMK_REC_MAX_CHAIN + 1], n = 0, nchain = s->nchain;
+	uint64_t both[PMK_REC_MAX_CHAIN];
+	const uint64_t *chain = s->chain;
 	int leaf;
 	int kern = (s->flags & PMK_SAMPLE_KERNEL) != 0;
+	if (s->flags & PMK_SAMPLE_HAS_USTACK) {
+		/* the kernel's frames, then the user frames unwound from the
+		 * stack copy */
+		uint32_t k = nchain < PMK_REC_MAX_CHAIN ? nchain : 0;
+		memcpy(both, s->chain, k * sizeof *both);
+		k += (uint32_t)pmk__unwind(p, &p->uw, s, both + k,
+					   PMK_REC_MAX_CHAIN - (int)k);
+		chain = both;
+		nchain = k;
+	}
 	if ((int)s->event >= p->nevents)
 		return PMK_EFORMAT;
 	leaf = loc_of(p, s->pid, s->ip, kern);
@@ -366,10 +378,10 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		ds->pid = s->pid;
 		ds->event = s->event;
 	}
-	if (s->nchain) {
+	if (nchain) {
 		p->has_chains = 1;
-		for (uint32_t i = 0; i < s->nchain; i++) {
-			uint64_t a = s->chain[i];
+		for (uint32_t i = 0; i < nchain; i++) {
+			uint64_t a = chain[i];
 			int k = is_kernel_addr(a);
 			/* callers: look up the call, not the return address */
 			int l = loc_of(p, s->pid, i && a ? a - 1 : a, k);
@@ -598,6 +610,7 @@ void pmk_profile_free(pmk_profile *p)
 	free(p->stk);
 	free(p->frames);
 	free(p->dsamp);
+	pmk__unwinder_free(p->uw);
 	pmk__idx_free(&p->proc_idx);
 	pmk__idx_free(&p->loc_idx);
 	pmk__idx_free(&p->stk_idx);

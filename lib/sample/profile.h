@@ -7,6 +7,7 @@
 
 #include "pmkit/sample.h"
 #include "sample/symtab.h"
+#include "sample/unwind.h"
 
 enum { DSO_KERNEL = 0, DSO_UNKNOWN = 1 };
 
@@ -91,6 +92,7 @@ struct pmk_profile {
 	int has_chains;
 	struct dsample *dsamp;
 	size_t ndsamp, capdsamp;
+	pmk__unwinder *uw; /* for samples with a user stack */
 	/* last histogram */
 	pmk_profile_row *rows;
 	char **keys;

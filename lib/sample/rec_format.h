@@ -22,6 +22,9 @@
 /* Fixed payload sizes (after the 8-byte record header). */
 #define PMK__EVENT_FIXED  32u /* then the name, NUL-terminated */
 #define PMK__SAMPLE_FIXED 56u /* then nchain u64 */
+/* With PMK_SAMPLE_HAS_USTACK, after the chain: u32 uarch, u32 nuregs,
+ * u32 ustack_len, u32 0, nuregs u64, then the stack bytes padded to 8. */
+#define PMK__USTACK_FIXED 16u
 #define PMK__MAP_FIXED	  96u /* then the path, NUL-terminated */
 #define PMK__COMM_FIXED	  56u
 #define PMK__TASK_FIXED	  24u

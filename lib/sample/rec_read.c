@@ -24,6 +24,7 @@ struct pmk_rec_reader {
 	uint32_t skip_kind; /* 0: none */
 	char producer[64];
 	uint64_t chain[PMK_REC_MAX_CHAIN];
+	uint64_t uregs[PMK_REC_MAX_UREGS];
 };
 
 static int bad(pmk_diag *d, int code, uint64_t off, const char *what)
@@ -276,6 +277,32 @@ int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 				r->chain[i] =
 				    pmk__get64(p + PMK__SAMPLE_FIXED + 8u * i);
 			s->chain = r->chain;
+			if (s->flags & PMK_SAMPLE_HAS_USTACK) {
+				const uint8_t *x =
+				    p + PMK__SAMPLE_FIXED + 8u * s->nchain;
+				uint64_t room = n - PMK__SAMPLE_FIXED -
+						8u * (uint64_t)s->nchain;
+				if (room < PMK__USTACK_FIXED)
+					return bad(d, PMK_EFORMAT, off,
+						   "sample without its stack");
+				s->uarch = pmk__get32(x);
+				s->nuregs = pmk__get32(x + 4);
+				s->ustack_len = pmk__get32(x + 8);
+				if (s->nuregs > PMK_REC_MAX_UREGS ||
+				    s->ustack_len > PMK_REC_MAX_USTACK ||
+				    PMK__USTACK_FIXED +
+					    8u * (uint64_t)s->nuregs +
+					    s->ustack_len >
+					room)
+					return bad(d, PMK_EFORMAT, off,
+						   "bad user stack length");
+				for (uint32_t i = 0; i < s->nuregs; i++)
+					r->uregs[i] = pmk__get64(
+					    x + PMK__USTACK_FIXED + 8u * i);
+				s->uregs = r->uregs;
+				s->ustack =
+				    x + PMK__USTACK_FIXED + 8u * s->nuregs;
+			}
 			return 1;
 		}
 		case PMK_REC_MAP: {

@@ -187,10 +187,14 @@ int pmk_rec_write_sample(pmk_rec_writer *w, const pmk_sample *s)
 {
 	uint32_t n =
 	    s->nchain > PMK_REC_MAX_CHAIN ? PMK_REC_MAX_CHAIN : s->nchain;
-	uint8_t *p;
-	if (s->event >= PMK_REC_MAX_EVENTS)
+	int us = (s->flags & PMK_SAMPLE_HAS_USTACK) != 0;
+	uint32_t nr = us ? s->nuregs : 0, sl = us ? s->ustack_len : 0;
+	size_t ext = us ? PMK__USTACK_FIXED + 8u * nr + round8(sl) : 0;
+	uint8_t *p, *x;
+	if (s->event >= PMK_REC_MAX_EVENTS || nr > PMK_REC_MAX_UREGS ||
+	    sl > PMK_REC_MAX_USTACK)
 		return PMK_ERANGE;
-	p = reserve(w, PMK_REC_SAMPLE, 8 + PMK__SAMPLE_FIXED + 8u * n);
+	p = reserve(w, PMK_REC_SAMPLE, 8 + PMK__SAMPLE_FIXED + 8u * n + ext);
 	if (!p)
 		return w->err ? w->err : PMK_ERANGE;
 	pmk__put32(p, s->event);
@@ -205,6 +209,16 @@ int pmk_rec_write_sample(pmk_rec_writer *w, const pmk_sample *s)
 	pmk__put64(p + 48, s->addr);
 	for (uint32_t i = 0; i < n; i++)
 		pmk__put64(p + PMK__SAMPLE_FIXED + 8u * i, s->chain[i]);
+	if (us) {
+		x = p + PMK__SAMPLE_FIXED + 8u * n;
+		pmk__put32(x, s->uarch);
+		pmk__put32(x + 4, nr);
+		pmk__put32(x + 8, sl);
+		for (uint32_t i = 0; i < nr; i++)
+			pmk__put64(x + PMK__USTACK_FIXED + 8u * i, s->uregs[i]);
+		if (sl)
+			memcpy(x + PMK__USTACK_FIXED + 8u * nr, s->ustack, sl);
+	}
 	w->samples++;
 	return 0;
 }

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -36,10 +37,30 @@ struct pmk_sampler {
 	struct ring ring[MAX_RINGS];
 	struct pollfd pfd[MAX_RINGS];
 	uint64_t lost, samples;
-	int want_addr, want_chain;
+	int want_addr, want_chain, want_ustack;
 	uint8_t tmp[65536]; /* a wrapped record, reassembled */
 	uint64_t chain[PMK_REC_MAX_CHAIN];
+	uint64_t uregs[PMK_REC_MAX_UREGS];
 };
+
+/* The user registers a DWARF unwinder starts from, as a perf_regs mask
+ * (the kernel's arch/<arch>/include/uapi/asm/perf_regs.h numbering), and
+ * this machine's ELF e_machine. 0 where pmkit does not unwind. */
+#if defined(__x86_64__)
+#define UREGS_MASK (0x1ffull | 0xffull << 16) /* ax..ip, r8..r15 */
+#define UREGS_MACH 62u			      /* EM_X86_64 */
+#elif defined(__aarch64__)
+#define UREGS_MASK ((1ull << 33) - 1) /* x0..x30, sp, pc */
+#define UREGS_MACH 183u		      /* EM_AARCH64 */
+#else
+#define UREGS_MASK 0ull
+#define UREGS_MACH 0u
+#endif
+
+int pmk_sampler_can_unwind(void)
+{
+	return UREGS_MASK != 0;
+}
 
 static int ncpus(void)
 {
@@ -129,8 +150,17 @@ static void fill_attr(struct perf_event_attr *pa, const pmk_attr *a,
 	}
 	pa->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (o->callchain)
+	if (o->callchain || o->callchain_dwarf)
 		pa->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->callchain_dwarf) {
+		/* the kernel's chain for kernel frames only; user frames come
+		 * from unwinding the copied stack */
+		pa->exclude_callchain_user = 1;
+		pa->sample_type |=
+		    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		pa->sample_regs_user = UREGS_MASK;
+		pa->sample_stack_user = o->stack_bytes ? o->stack_bytes : 8192;
+	}
 	if (o->data_addr)
 		pa->sample_type |= PERF_SAMPLE_ADDR;
 	pa->disabled = 1;
@@ -165,7 +195,13 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		return PMK_ENOMEM;
 	s->w = w;
 	s->want_addr = o->data_addr;
-	s->want_chain = o->callchain;
+	s->want_chain = o->callchain || o->callchain_dwarf;
+	s->want_ustack = o->callchain_dwarf;
+	if (o->callchain_dwarf && (!UREGS_MASK || (o->stack_bytes & 7) ||
+				   o->stack_bytes > PMK_REC_MAX_USTACK)) {
+		free(s);
+		return PMK_EINVAL;
+	}
 	for (int e = 0; e < nattr; e++) {
 		struct perf_event_attr pa;
 		int opened = 0, last_err = 0;
@@ -336,6 +372,33 @@ static void emit_sample(pmk_sampler *s, const struct ring *r,
 				s->chain[sm.nchain++] = ip;
 		}
 		sm.chain = s->chain;
+	}
+	if (s->want_ustack) {
+		/* REGS_USER: abi, then the masked registers when abi != 0;
+		 * STACK_USER: size, the bytes, and how many are valid */
+		uint64_t abi = take64(&c), size;
+		uint32_t nr = (uint32_t)__builtin_popcountll(UREGS_MASK);
+		if (abi) {
+			for (uint32_t i = 0; i < nr && i < PMK_REC_MAX_UREGS;
+			     i++)
+				s->uregs[i] = take64(&c);
+		}
+		size = take64(&c);
+		if (size && c.end - c.p >= (ptrdiff_t)(size + 8)) {
+			const uint8_t *stack = c.p;
+			uint64_t dyn;
+			c.p += size;
+			dyn = take64(&c);
+			if (abi && nr <= PMK_REC_MAX_UREGS && dyn <= size &&
+			    dyn <= PMK_REC_MAX_USTACK) {
+				sm.flags |= PMK_SAMPLE_HAS_USTACK;
+				sm.uarch = UREGS_MACH;
+				sm.nuregs = nr;
+				sm.uregs = s->uregs;
+				sm.ustack_len = (uint32_t)dyn;
+				sm.ustack = stack;
+			}
+		}
 	}
 	if (c.p > c.end)
 		return; /* short record: drop it */

@@ -168,6 +168,55 @@ fi
 run_pmkit report -i stk.rec
 check "lib_spin attributed to libspin.so" sh -c "printf '%s\n' \"\$1\" | grep -Eq 'lib_spin +libspin.so'" _ "$out"
 
+# --- the same stacks without frame pointers (-O2 -fomit-frame-pointer, as
+# distributions build): the kernel's frame-pointer walk cannot follow
+# them; --call-graph dwarf copies the user stack and unwinds it with the
+# files' call-frame information at report time
+cat > dwmain.c <<'C'
+#include <stdlib.h>
+#include <time.h>
+void lib_spin(long n);
+/* the empty asm after the call keeps it a call, not a tail jump */
+__attribute__((noinline)) void via_a(long n) { lib_spin(4 * n); __asm__ volatile(""); }
+__attribute__((noinline)) void via_b(long n) { lib_spin(n); __asm__ volatile(""); }
+int main(int argc, char **argv)
+{
+	double want = argc > 1 ? atof(argv[1]) : 0.3;
+	struct timespec ts;
+	do {
+		via_a(100000);
+		via_b(100000);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	} while (ts.tv_sec + ts.tv_nsec / 1e9 < want);
+	return 0;
+}
+C
+F="-O2 -g -fomit-frame-pointer"
+run_pmkit record -q --call-graph dwarf -o x.rec -- true
+if [ "$rc" = 2 ] && printf '%s' "$err" | grep -q 'not supported on this architecture'; then
+	skip "--call-graph dwarf" "$err"
+elif $CC $F -shared -fPIC -o libspin2.so lib.c &&
+     $CC $F -o dwstk dwmain.c -L. -lspin2 -Wl,-rpath,"$T_TMP"; then
+	run_pmkit record -q --call-graph dwarf -o dw.rec -- ./dwstk 0.3
+	check "record --call-graph dwarf exits with the workload's status" [ "$rc" = 0 ]
+	run_pmkit report -i dw.rec --folded
+	a=$(awk '/(^|;)main;via_a;lib_spin [0-9]+$/ { s += $NF } END { print s + 0 }' "$T_TMP/out")
+	b=$(awk '/(^|;)main;via_b;lib_spin [0-9]+$/ { s += $NF } END { print s + 0 }' "$T_TMP/out")
+	all=$(awk '{ s += $NF } END { print s + 0 }' "$T_TMP/out")
+	# 4:1 work: via_a's stacks above via_b's, and most samples unwound
+	# through both frames
+	if [ "$a" -gt "$b" ] && [ "$b" -gt 0 ] && [ $((2 * (a + b))) -gt "$all" ]; then
+		ok "--call-graph dwarf without frame pointers: main;via_a;lib_spin ($a), main;via_b;lib_spin ($b) of $all"
+	else
+		nok "--call-graph dwarf without frame pointers" "a=$a b=$b all=$all: $(head -20 "$T_TMP/out")"
+	fi
+	run_pmkit record -q --call-graph dwarf,100 -o x.rec -- true
+	check "--call-graph dwarf,SIZE: SIZE not a multiple of 8 is a usage error" \
+		sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "multiple of 8"' _ "$rc" "$err"
+else
+	nok "build dwstk" "cc failed"
+fi
+
 # --- SIGKILL of the workload, and of pmkit itself
 cat > spin.c <<'C'
 #include <stdio.h>

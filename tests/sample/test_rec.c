@@ -348,6 +348,88 @@ static void test_event_lookup(void)
 	T_EQ_INT(d.column, 8);
 }
 
+/* A sample's user registers and stack copy come back as written; a stack
+ * length past the record's end is an error, not a read out of bounds. */
+static void test_user_stack_roundtrip_and_bounds(void)
+{
+	pmk_rec_writer *w;
+	pmk_rec_reader *r;
+	pmk_rec_item it;
+	pmk_rec_event e;
+	pmk_sample s;
+	pmk_diag d;
+	uint64_t regs[17];
+	uint8_t stack[40];
+	unsigned char *buf;
+	size_t n;
+	int rc, seen = 0;
+	tmp_path("us");
+	memset(&e, 0, sizeof e);
+	snprintf(e.name, sizeof e.name, "cpu-clock");
+	memset(&s, 0, sizeof s);
+	for (int i = 0; i < 17; i++)
+		regs[i] = 0x1000u + (uint64_t)i;
+	for (int i = 0; i < 40; i++)
+		stack[i] = (uint8_t)(i * 7);
+	s.ip = 0x1010;
+	s.pid = s.tid = 5;
+	s.flags = PMK_SAMPLE_HAS_USTACK;
+	s.uarch = 62;
+	s.nuregs = 17;
+	s.uregs = regs;
+	s.ustack_len = 37; /* not a multiple of 8: padded in the file */
+	s.ustack = stack;
+	T_ASSERT(pmk_rec_writer_open(&w, path, "test", &d) == 0);
+	T_EQ_INT(pmk_rec_write_event(w, &e), 0);
+	T_EQ_INT(pmk_rec_write_sample(w, &s), 0);
+	s.nuregs = PMK_REC_MAX_UREGS + 1;
+	T_EQ_INT(pmk_rec_write_sample(w, &s), PMK_ERANGE);
+	T_EQ_INT(pmk_rec_writer_close(w), 0);
+	T_ASSERT(pmk_rec_reader_open(&r, path, &d) == 0);
+	while ((rc = pmk_rec_next(r, &it, &d)) == 1) {
+		const pmk_sample *g = &it.u.sample;
+		if (it.kind != PMK_REC_SAMPLE)
+			continue;
+		seen++;
+		T_CHECK(g->flags & PMK_SAMPLE_HAS_USTACK);
+		T_EQ_INT(g->uarch, 62);
+		T_EQ_INT(g->nuregs, 17);
+		T_EQ_INT(g->ustack_len, 37);
+		T_CHECK(g->uregs && g->uregs[16] == 0x1010);
+		T_CHECK(g->ustack && !memcmp(g->ustack, stack, 37));
+	}
+	T_EQ_INT(rc, 0);
+	T_EQ_INT(seen, 1);
+	pmk_rec_reader_close(r);
+	/* the stack length field of the sample (after its 56 fixed bytes and
+	 * no chain: +8 in the extension) made larger than the record */
+	buf = slurp(path, &n);
+	T_ASSERT(buf != NULL);
+	uint32_t hdr;
+	memcpy(&hdr, buf + 12, 4);
+	for (size_t off = hdr; off + 8 <= n; off += 8) {
+		uint32_t kind, size;
+		memcpy(&kind, buf + off, 4);
+		memcpy(&size, buf + off + 4, 4);
+		if (kind == PMK_REC_SAMPLE) {
+			uint32_t big = 4096;
+			memcpy(buf + off + 8 + 56 + 8, &big, 4);
+			break;
+		}
+		if (size < 8)
+			break;
+		off += size - 8;
+	}
+	T_ASSERT(pmk_rec_reader_open_mem(&r, buf, n, &d) == 0);
+	while ((rc = pmk_rec_next(r, &it, &d)) == 1)
+		;
+	T_EQ_INT(rc, PMK_EFORMAT);
+	T_CHECK(strstr(d.message, "bad user stack length") != NULL);
+	pmk_rec_reader_close(r);
+	free(buf);
+	unlink(path);
+}
+
 int main(void)
 {
 	T_RUN(test_roundtrip_every_kind);
@@ -355,5 +437,6 @@ int main(void)
 	T_RUN(test_bad_files);
 	T_RUN(test_profile_resolves_through_maps);
 	T_RUN(test_event_lookup);
+	T_RUN(test_user_stack_roundtrip_and_bounds);
 	return t_done();
 }
