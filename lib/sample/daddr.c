@@ -4,10 +4,14 @@
  * bias follows from one of them (its start against the link-time address
  * of its file offset), and an address inside the file's image (its
  * PT_LOAD segments, .data and .bss included) is looked up among the file's
- * sized data symbols. Addresses in no file's image (heap, stack, anonymous
- * mappings) are grouped by 4 KiB page.
+ * sized data symbols. Other addresses are named by the data mapping that
+ * holds them, where the recording has data maps (pmkit record --data asks
+ * the kernel for them): an anonymous mapping (a large heap allocation) by
+ * its size and address, [heap] and [stack] by name. The rest are grouped
+ * by 4 KiB page.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "sample/profile.h"
 
@@ -33,6 +37,32 @@ static int image_of(pmk_profile *p, const struct proc *pr, uint64_t addr,
 	return -1;
 }
 
+/* The newest data map of `pr` holding `addr`, or NULL. */
+static const struct pmap *data_map(const struct proc *pr, uint64_t addr)
+{
+	for (int i = pr->nmap - 1; i >= 0; i--)
+		if (pr->maps[i].data && addr >= pr->maps[i].start &&
+		    addr < pr->maps[i].end)
+			return &pr->maps[i];
+	return NULL;
+}
+
+static void map_key(const pmk_profile *p, const struct pmap *m, char *key,
+		    size_t size)
+{
+	const char *path = p->dso[m->dso].path;
+	uint64_t kb = (m->end - m->start) >> 10;
+	if (path[0] == '[') /* [heap], [stack], from /proc/PID/maps */
+		snprintf(key, size, "%s", path);
+	else if (path[0] != '/' || !strcmp(path, "//anon"))
+		snprintf(key, size, "[anon %llu %s at 0x%llx]",
+			 (unsigned long long)(kb >= 10240 ? kb >> 10 : kb),
+			 kb >= 10240 ? "MB" : "KB",
+			 (unsigned long long)m->start);
+	else
+		snprintf(key, size, "%s", p->dso[m->dso].unk);
+}
+
 int pmk__data_key(pmk_profile *p, uint32_t pid, uint64_t addr, char *key,
 		  size_t size)
 {
@@ -53,6 +83,13 @@ int pmk__data_key(pmk_profile *p, uint32_t pid, uint64_t addr, char *key,
 			snprintf(key, size, "%s",
 				 name ? name : p->dso[dso].unk);
 			return dso;
+		}
+		{
+			const struct pmap *m = data_map(pr, addr);
+			if (m) {
+				map_key(p, m, key, size);
+				return m->dso;
+			}
 		}
 		/* a child shares its parent's mappings until it execs */
 		if (!pr->has_parent || pr->ppid == pid)

@@ -234,6 +234,9 @@ static void add_map(pmk_profile *p, const pmk_rec_map *m)
 	pr->maps[pr->nmap].end = m->start + m->len;
 	pr->maps[pr->nmap].pgoff = m->pgoff;
 	pr->maps[pr->nmap].dso = dso_get(p, m);
+	/* files written before --data recorded data maps, and writers that
+	 * leave prot 0, have executable maps only */
+	pr->maps[pr->nmap].data = m->prot && !(m->prot & 4);
 	pr->nmap++;
 }
 
@@ -251,7 +254,7 @@ static int resolve_ip(pmk_profile *p, uint32_t pid, uint64_t ip, int kernel,
 			break;
 		for (int i = pr->nmap - 1; i >= 0; i--) {
 			const struct pmap *m = &pr->maps[i];
-			if (ip >= m->start && ip < m->end) {
+			if (!m->data && ip >= m->start && ip < m->end) {
 				*off = ip - m->start + m->pgoff;
 				return m->dso;
 			}

@@ -24,6 +24,8 @@ struct pdso {
 struct pmap {
 	uint64_t start, end, pgoff;
 	int dso;
+	int data; /* not executable (recorded with --data): for data
+		     addresses only */
 };
 
 struct proc {

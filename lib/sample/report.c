@@ -297,7 +297,8 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 	if (sort == PMK_SORT_DATA)
 		fprintf(out,
 			"# %llu samples with a data address (objects by "
-			"symbol; other addresses by 4 KiB page)\n",
+			"symbol, else by data mapping, else by 4 KiB "
+			"page)\n",
 			(unsigned long long)p->ndsamp);
 	if (p->st.lost)
 		fprintf(out, "# lost records: %llu\n",

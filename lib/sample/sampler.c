@@ -174,6 +174,9 @@ static void fill_attr(struct perf_event_attr *pa, const pmk_attr *a,
 		pa->comm = 1;
 		pa->comm_exec = 1;
 		pa->task = 1;
+		/* with data addresses, the data mappings too (anonymous
+		 * ones name heap allocations in the data report) */
+		pa->mmap_data = o->data_addr;
 	}
 }
 
@@ -553,14 +556,17 @@ static void synth_maps(pmk_sampler *s, int pid)
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &a, &b,
 			   perms, &off, &maj, &min, &ino, &pos) < 7)
 			continue;
-		if (perms[2] != 'x')
+		/* executable maps; with data addresses, data maps too */
+		if (perms[2] != 'x' &&
+		    (!s->want_addr || (perms[0] != 'r' && perms[1] != 'w')))
 			continue;
 		memset(&m, 0, sizeof m);
 		m.pid = (uint32_t)pid;
 		m.start = a;
 		m.len = b - a;
 		m.pgoff = off;
-		m.prot = 4 | (perms[0] == 'r') | (perms[1] == 'w') << 1;
+		m.prot = (perms[2] == 'x') << 2 | (perms[0] == 'r') |
+			 (perms[1] == 'w') << 1;
 		m.dev = ((uint64_t)maj << 32) | min;
 		m.ino = ino;
 		line[strcspn(line, "\n")] = 0;
