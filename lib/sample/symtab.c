@@ -2,10 +2,14 @@
  * symtab.c: load one ELF file's function symbols (.symtab, else .dynsym)
  * and its data objects into sorted arrays, its PT_LOAD segments for offset
  * translation and for the extent of its image, and its DWARF for source
- * lines. Each file is opened once by the profile layer and
- * every lookup after that is a binary search.
+ * lines. A file stripped of its symbol table or debug information (a
+ * distribution's library) takes them from its separate debug file, found
+ * by build id under /usr/lib/debug/.build-id (Debian's -dbg and -dbgsym
+ * packages), when one is installed. Each file is opened once by the profile
+ * layer and every lookup after that is a binary search.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +25,7 @@
 struct sym {
 	uint64_t addr, size;
 	const char *name;
+	int rank; /* among aliases at one address, the lowest is shown */
 };
 
 struct seg {
@@ -28,11 +33,13 @@ struct seg {
 };
 
 struct pmk__symtab {
-	int fd;
-	Elf *elf;
+	int fd, dbg_fd;
+	Elf *elf, *dbg;	       /* the file; its separate debug file, or NULL */
 	Dwarf *dw;	       /* NULL without debug info */
 	struct sym *sym, *obj; /* functions; sized data objects */
 	size_t nsym, nobj;
+	char **owned; /* names made here (versions stripped) */
+	size_t nowned;
 	struct seg seg[32];
 	int nseg;
 	uint8_t build_id[20];
@@ -44,13 +51,46 @@ static int sym_cmp(const void *a, const void *b)
 	const struct sym *x = a, *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* a sized symbol before an unsized alias; then by name, stable */
+	/* a sized symbol before an unsized alias; then the better name (see
+	 * name_rank), then by name, stable */
 	if ((x->size == 0) != (y->size == 0))
 		return x->size == 0 ? 1 : -1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
-static void load_syms(pmk__symtab *st, Elf_Scn *scn, GElf_Shdr *sh)
+/* Aliases at one address (common in a C library's full symbol table): a
+ * global before a local, an unversioned global before a versioned one
+ * ("f@@GLIBC_2.34", shown as "f"), an ordinary local before glibc's
+ * internal "__GI_" ones. */
+static int name_rank(const char *name, int bind, int versioned)
+{
+	if (bind != STB_LOCAL)
+		return versioned;
+	return 2 + !strncmp(name, "__GI_", 5);
+}
+
+/* `name` without its "@VERSION" or "@@VERSION" suffix, owned by `st`;
+ * `name` itself when it has none or memory is short. */
+static const char *unversioned(pmk__symtab *st, const char *name)
+{
+	const char *at = strchr(name, '@');
+	char **v, *c;
+	if (!at || at == name)
+		return name;
+	v = realloc(st->owned, (st->nowned + 1) * sizeof *v);
+	if (!v)
+		return name;
+	st->owned = v;
+	c = strndup(name, (size_t)(at - name));
+	if (!c)
+		return name;
+	st->owned[st->nowned++] = c;
+	return c;
+}
+
+static void load_syms(pmk__symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n;
@@ -83,14 +123,57 @@ static void load_syms(pmk__symtab *st, Elf_Scn *scn, GElf_Shdr *sh)
 			continue;
 		if (s.st_shndx == SHN_UNDEF || s.st_value == 0)
 			continue;
-		name = elf_strptr(st->elf, sh->sh_link, s.st_name);
+		name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
 		to = func ? &v[st->nsym++] : &o[st->nobj++];
 		to->addr = s.st_value;
 		to->size = s.st_size;
-		to->name = name;
+		to->rank = name_rank(name, GELF_ST_BIND(s.st_info),
+				     strchr(name, '@') != NULL);
+		to->name = unversioned(st, name);
 	}
+}
+
+/* Every section of `type` of `elf` into the tables; how many there were. */
+static int load_sections(pmk__symtab *st, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	int n = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type) {
+			load_syms(st, elf, scn, &sh);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The separate debug file of `st` by its build id, when installed. */
+static void open_debug_file(pmk__symtab *st)
+{
+	char path[128];
+	int n;
+	if (st->build_id_len < 2)
+		return;
+	n = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+		     st->build_id[0]);
+	for (int i = 1; i < st->build_id_len; i++)
+		n += snprintf(path + n, sizeof path - (size_t)n, "%02x",
+			      st->build_id[i]);
+	snprintf(path + n, sizeof path - (size_t)n, ".debug");
+	st->dbg_fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (st->dbg_fd < 0)
+		return;
+	st->dbg = elf_begin(st->dbg_fd, ELF_C_READ_MMAP, NULL);
+	if (st->dbg && elf_kind(st->dbg) == ELF_K_ELF)
+		return;
+	if (st->dbg)
+		elf_end(st->dbg);
+	st->dbg = NULL;
+	close(st->dbg_fd);
+	st->dbg_fd = -1;
 }
 
 static void load_build_id(pmk__symtab *st)
@@ -125,7 +208,6 @@ static void load_build_id(pmk__symtab *st)
 pmk__symtab *pmk__symtab_open(const char *path)
 {
 	pmk__symtab *st;
-	Elf_Scn *scn = NULL;
 	int have_symtab = 0;
 	size_t nph;
 	struct stat sb;
@@ -135,7 +217,7 @@ pmk__symtab *pmk__symtab_open(const char *path)
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return NULL;
-	st->fd = -1;
+	st->fd = st->dbg_fd = -1;
 	st->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (st->fd < 0 || fstat(st->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
 		goto fail;
@@ -155,27 +237,21 @@ pmk__symtab *pmk__symtab_open(const char *path)
 			}
 		}
 	}
-	while ((scn = elf_nextscn(st->elf, scn))) {
-		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
-			load_syms(st, scn, &sh);
-			have_symtab = 1;
-		}
-	}
-	if (!have_symtab) {
-		scn = NULL;
-		while ((scn = elf_nextscn(st->elf, scn))) {
-			GElf_Shdr sh;
-			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
-				load_syms(st, scn, &sh);
-		}
-	}
+	load_build_id(st);
+	have_symtab = load_sections(st, st->elf, SHT_SYMTAB) > 0;
+	st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+	if (!have_symtab || !st->dw)
+		open_debug_file(st);
+	if (!have_symtab && st->dbg)
+		have_symtab = load_sections(st, st->dbg, SHT_SYMTAB) > 0;
+	if (!have_symtab)
+		load_sections(st, st->elf, SHT_DYNSYM);
 	if (st->nsym)
 		qsort(st->sym, st->nsym, sizeof *st->sym, sym_cmp);
 	if (st->nobj)
 		qsort(st->obj, st->nobj, sizeof *st->obj, sym_cmp);
-	load_build_id(st);
-	st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+	if (!st->dw && st->dbg)
+		st->dw = dwarf_begin_elf(st->dbg, DWARF_C_READ, NULL);
 	return st;
 fail:
 	pmk__symtab_free(st);
@@ -190,10 +266,17 @@ void pmk__symtab_free(pmk__symtab *st)
 		dwarf_end(st->dw);
 	if (st->elf)
 		elf_end(st->elf);
+	if (st->dbg)
+		elf_end(st->dbg);
 	if (st->fd >= 0)
 		close(st->fd);
+	if (st->dbg_fd >= 0)
+		close(st->dbg_fd);
 	free(st->sym);
 	free(st->obj);
+	for (size_t i = 0; i < st->nowned; i++)
+		free(st->owned[i]);
+	free(st->owned);
 	free(st);
 }
 

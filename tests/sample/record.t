@@ -192,6 +192,17 @@ elif $CC $F -shared -fPIC -o libspin2.so lib.c &&
 	else
 		nok "--call-graph dwarf without frame pointers" "a=$a b=$b all=$all: $(head -20 "$T_TMP/out")"
 	fi
+	# a stripped libc names its frames from its separate debug file (by
+	# build id), where one is installed (Debian's libc6-dbg)
+	libc=$(ldd ./dwstk 2>/dev/null | awk '$1 ~ /^libc\.so/ { print $3 }')
+	bid=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	dbg=/usr/lib/debug/.build-id/$(printf '%s' "$bid" | cut -c1-2)/$(printf '%s' "$bid" | cut -c3-).debug
+	if [ -n "$bid" ] && [ -f "$dbg" ]; then
+		check "a stripped libc's frames named from its debug file ($dbg)" \
+			grep -q '__libc_start_call_main;main;via_a;lib_spin ' "$T_TMP/out"
+	else
+		skip "libc frames from a debug file" "no debug file for ${libc:-libc} (install libc6-dbg)"
+	fi
 	run_pmkit record -q --call-graph dwarf,100 -o x.rec -- true
 	check "--call-graph dwarf,SIZE: SIZE not a multiple of 8 is a usage error" \
 		sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "multiple of 8"' _ "$rc" "$err"
