@@ -1,8 +1,9 @@
 #!/bin/sh
 # dwarf_report.sh: DWARF call stacks, pmkit against perf on one program.
 #   bench/compare/dwarf_report.sh [SECONDS] [REPEATS] [PMKIT]
-# Builds a program and a shared library with -O2 -fomit-frame-pointer
-# (main -> via_a | via_b -> lib_spin, 4:1 work), records SECONDS of CPU
+# Builds tests/sample/prog/spin_main.c and spin_lib.c (the program of the
+# stack tests) with -O2 -fomit-frame-pointer (main -> via_a | via_b ->
+# lib_spin, 4:1 work), records SECONDS of CPU
 # time (default 2) at 4000 Hz with `pmkit record --call-graph dwarf` and,
 # when installed, `perf record --call-graph dwarf`, then prints for each:
 # samples, samples unwound through main;via_X;lib_spin, file size, and the
@@ -12,36 +13,11 @@ secs=${1:-2}
 reps=${2:-3}
 pmkit=$(cd "$(dirname "${3:-build/pmkit}")" && pwd)/$(basename "${3:-build/pmkit}")
 cc=${CC:-cc}
+root=$(cd "$(dirname "$0")/../.." && pwd) # the program: tests/sample/prog
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-cat > lib.c <<'C'
-volatile double lsink;
-void lib_spin(long n)
-{
-	double x = 0;
-	for (long i = 0; i < n; i++)
-		x += (double)i * 0.5;
-	lsink = x;
-}
-C
-cat > main.c <<'C'
-#include <stdlib.h>
-#include <time.h>
-void lib_spin(long n);
-__attribute__((noinline)) void via_a(long n) { lib_spin(4 * n); __asm__ volatile(""); }
-__attribute__((noinline)) void via_b(long n) { lib_spin(n); __asm__ volatile(""); }
-int main(int argc, char **argv)
-{
-	double want = argc > 1 ? atof(argv[1]) : 0.3;
-	struct timespec ts;
-	do {
-		via_a(100000);
-		via_b(100000);
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	} while (ts.tv_sec + ts.tv_nsec / 1e9 < want);
-	return 0;
-}
-C
+cp "$root/tests/sample/prog/spin_lib.c" lib.c &&
+	cp "$root/tests/sample/prog/spin_main.c" main.c || exit 1
 F="-O2 -g -fomit-frame-pointer"
 $cc $F -shared -fPIC -o libspin.so lib.c && $cc $F -o prog main.c -L. -lspin -Wl,-rpath,"$tmp" ||
 	{ echo "cannot build the program"; exit 1; }

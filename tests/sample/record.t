@@ -3,6 +3,7 @@
 # library, kills, exit statuses, refusal of unsampleable events, and damaged
 # record files.
 . tests/support/t.sh
+prog=$(pwd)/tests/sample/prog # sources shared with bench/compare
 cd "$T_TMP" || exit 1
 CC=${CC:-cc}
 if ! command -v "$CC" >/dev/null 2>&1; then
@@ -123,36 +124,7 @@ check "--sort data --json names the object and its file" \
 
 # --- call stacks through a shared library (-O0 keeps a frame in every
 # function; GCC drops it in leaf functions at -O1 and above)
-cat > lib.c <<'C'
-volatile double lsink;
-void lib_spin(long n)
-{
-	double x = 0;
-	for (long i = 0; i < n; i++)
-		x += (double)i * 0.5;
-	lsink = x;
-}
-C
-cat > main.c <<'C'
-#include <stdlib.h>
-#include <time.h>
-void lib_spin(long n);
-/* the empty asm after the call keeps it a call, not a tail jump, at -O2
- * too (the DWARF test below builds this file again) */
-__attribute__((noinline)) void via_a(long n) { lib_spin(4 * n); __asm__ volatile(""); }
-__attribute__((noinline)) void via_b(long n) { lib_spin(n); __asm__ volatile(""); }
-int main(int argc, char **argv)
-{
-	double want = argc > 1 ? atof(argv[1]) : 0.3;
-	struct timespec ts;
-	do {
-		via_a(100000);
-		via_b(100000);
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	} while (ts.tv_sec + ts.tv_nsec / 1e9 < want);
-	return 0;
-}
-C
+cp "$prog/spin_lib.c" lib.c && cp "$prog/spin_main.c" main.c || { nok "copy stk sources" "cp failed"; exit 0; }
 F="-O0 -g -fno-omit-frame-pointer"
 $CC $F -shared -fPIC -o libspin.so lib.c && $CC $F -o stk main.c -L. -lspin -Wl,-rpath,"$T_TMP" ||
 	{ nok "build stk" "cc failed"; exit 0; }
