@@ -395,6 +395,7 @@ int cmd_record(int argc, char **argv)
 	so.stack_bytes = (unsigned)o.stack_bytes;
 	so.data_addr = (unsigned)o.data;
 	so.inherit = !o.all;
+	so.threads = o.pid != 0; /* -p: every thread the process has now */
 	so.enable_on_exec = cmd && !o.all;
 	so.ring_pages = (unsigned)o.pages;
 	/* a stack copy per sample fills the default rings in milliseconds */

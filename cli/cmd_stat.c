@@ -516,6 +516,11 @@ static int make_sets(struct opts *o, struct run *r, pid_t child)
 {
 	unsigned flags = PMK_ES_MULTIPLEX;
 	char label[24];
+	/* As perf: every counter inherits unless --no-inherit, so threads
+	 * and children that an attached thread creates later are counted
+	 * too (their counts fold into the attached thread's counter). */
+	if (!o->no_inherit)
+		flags |= PMK_ES_INHERIT;
 	if (o->all_cpus) {
 		int cpus[MAX_SETS], n;
 		if (o->cpus)
@@ -562,8 +567,6 @@ static int make_sets(struct opts *o, struct run *r, pid_t child)
 		snprintf(label, sizeof label, "%d", (int)o->tid);
 		return add_set(r, (pmk_scope){o->tid, -1}, flags, label) ? 1 : 0;
 	}
-	if (!o->no_inherit)
-		flags |= PMK_ES_INHERIT;
 	if (o->argv)
 		flags |= PMK_ES_ENABLE_ON_EXEC;
 	return add_set(r, (pmk_scope){child, -1}, flags, "workload") ? 1 : 0;

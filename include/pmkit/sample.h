@@ -207,6 +207,10 @@ typedef struct pmk_sample_opts {
 	unsigned data_addr : 1;	     /* PERF_SAMPLE_ADDR */
 	unsigned inherit : 1;	     /* follow children and threads */
 	unsigned enable_on_exec : 1; /* start at the task's next exec */
+	/* `pid` is a running process: follow every thread it has now (each
+	 * with `inherit`, so their later threads and children too), as perf
+	 * record -p does; otherwise only the task `pid` itself */
+	unsigned threads : 1;
 	unsigned ring_pages;  /* data pages per ring (power of 2); 0: 128 */
 	unsigned stack_bytes; /* user stack copied per sample with
 				 callchain_dwarf (multiple of 8); 0: 8192 */

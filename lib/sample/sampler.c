@@ -180,9 +180,34 @@ static void fill_attr(struct perf_event_attr *pa, const pmk_attr *a,
 	}
 }
 
+/* The tasks to open: -1 (every task, with all_cpus), the pid alone, or
+ * with `threads` every thread of the process now (the pid first). */
+static int task_list(const pmk_sample_opts *o, int *tids, int max)
+{
+	char path[64];
+	DIR *dir;
+	struct dirent *de;
+	int n = 1;
+	tids[0] = o->all_cpus ? -1 : o->pid;
+	if (o->all_cpus || !o->threads)
+		return 1;
+	snprintf(path, sizeof path, "/proc/%d/task", o->pid);
+	if (!(dir = opendir(path)))
+		return -1;
+	while ((de = readdir(dir)) != NULL && n < max) {
+		int t = atoi(de->d_name);
+		if (t > 0 && t != o->pid)
+			tids[n++] = t;
+	}
+	closedir(dir);
+	return n;
+}
+
 int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		     const pmk_sample_opts *o, pmk_rec_writer *w, pmk_diag *d)
 {
+	int tids[MAX_RINGS];
+	int ntid;
 	pmk_sampler *s;
 	unsigned pages = o->ring_pages ? o->ring_pages : 128;
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
@@ -205,17 +230,24 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		free(s);
 		return PMK_EINVAL;
 	}
+	ntid = task_list(o, tids, MAX_RINGS);
+	if (ntid < 0 || (size_t)nattr * (size_t)n * (size_t)ntid > MAX_RINGS) {
+		free(s);
+		return ntid < 0 ? PMK_ENOENT : PMK_ETOOMANY;
+	}
 	for (int e = 0; e < nattr; e++) {
 		struct perf_event_attr pa;
 		int opened = 0, last_err = 0;
 		pmk_rec_event re;
 		fill_attr(&pa, &attrs[e], o, e == 0, pages * psz);
+		for (int t = 0; t < ntid; t++)
 		for (int c = 0; c < n; c++) {
 			struct ring *r = &s->ring[s->nring];
-			int fd = (int)syscall(SYS_perf_event_open, &pa,
-					      o->all_cpus ? -1 : o->pid, c, -1,
-					      PERF_FLAG_FD_CLOEXEC);
+			int fd = (int)syscall(SYS_perf_event_open, &pa, tids[t],
+					      c, -1, PERF_FLAG_FD_CLOEXEC);
 			void *m;
+			if (fd < 0 && errno == ESRCH && t > 0)
+				continue; /* that thread ended meanwhile */
 			if (fd < 0) {
 				last_err = errno;
 				if (errno == ENODEV || errno == EINVAL) {
