@@ -16,15 +16,20 @@
 /* pmkit-command: stat | count events while a command runs */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/stat_output.h"
 #include "cli/workload.h"
 #include "lib/backend/backend.h"
@@ -36,13 +41,20 @@
 struct opts {
 	char *lists[MAX_EVENTS];
 	int nlists;
-	unsigned long long repeat, interval_ms;
+	unsigned long long repeat, interval_ms, interval_count;
 	const char *sep, *outfile, *cpus;
-	int json, all_cpus, per_thread, no_inherit;
+	int json, perf_json, extended, all_cpus, no_inherit;
+	int aggr; /* enum stat_aggr */
 	pid_t pid, tid;
 	char **argv; /* the command, or NULL for the built-in workload */
 	int sim;     /* --sim: count on the simulated core */
 	const char *sim_config, *sim_workload;
+	const char *metrics[MAX_EVENTS]; /* -M */
+	int nmetrics, topdown, detailed, verbose, null_run;
+	int all_user, all_kernel;
+	long delay_ms; /* -D: 0 none, -1 start disabled (never enabled) */
+	const char *cgroup, *pre, *post;
+	int log_fd;    /* --log-fd N, or -1 */
 };
 
 struct run {
@@ -51,7 +63,12 @@ struct run {
 	int ngroups, group_first[MAX_EVENTS], group_last[MAX_EVENTS];
 	pmk_eventset *set[MAX_SETS];
 	char label[MAX_SETS][24];
+	int set_unit[MAX_SETS]; /* the aggregation unit of each set */
 	int nset;
+	/* aggregation units (one when aggregated) */
+	char unit_label[MAX_SETS][40];
+	int unit_n[MAX_SETS]; /* CPUs in the unit */
+	int nunit;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -156,25 +173,221 @@ static const char *const default_sw[] = {"task-clock", "context-switches",
 static const char *const default_hw[] = {"cycles", "instructions", "branches",
 					 "branch-misses"};
 
+/* perf's -d, -dd, -ddd: the detailed default set, level by level */
+static const char *const detailed[3][6] = {
+	{"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads",
+	 "LLC-load-misses"},
+	{"L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses",
+	 "iTLB-loads", "iTLB-load-misses"},
+	{"L1-dcache-prefetches", "L1-dcache-prefetch-misses"},
+};
+
+/* The metric library: $PMK_METRICS_DIR, else metrics/ beside the build
+ * directory (a source tree) or share/pmkit/metrics beside bin/. */
+static int metrics_dir(char *buf, size_t size)
+{
+	const char *env = getenv("PMK_METRICS_DIR");
+	char exe[4096], *slash;
+	ssize_t n;
+	static const char *const rel[] = {"/../metrics", "/../share/pmkit/metrics",
+					  "/../../metrics"};
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	if ((slash = strrchr(exe, '/')) != NULL)
+		*slash = 0;
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		char probe[4200];
+		snprintf(probe, sizeof probe, "%s%s/basic.def", exe, rel[i]);
+		if (access(probe, R_OK) == 0) {
+			snprintf(buf, size, "%s%s", exe, rel[i]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The library's files, in the order -M searches them. */
+static const char *const metric_files[] = {"basic", "topdown", "power",
+					   "roofline", "perfexpert"};
+
+/* Add metric NAME (a definition of the library) or every metric of group
+ * NAME (a file: basic, topdown; TopdownL1 is topdown) as derived rows.
+ * 0, 1 when not found, or EXIT_USAGE after an error. */
+static int add_metric(struct run *r, const char *dir, const char *name,
+		      int *found_group_empty)
+{
+	int group = !strcasecmp(name, "TopdownL1") ? 1 : 0;
+	for (size_t f = 0; f < sizeof metric_files / sizeof metric_files[0];
+	     f++) {
+		char path[4300];
+		pmk_defs *defs;
+		pmk_diag d;
+		int in_group = group ? !strcmp(metric_files[f], "topdown")
+				     : !strcmp(metric_files[f], name);
+		snprintf(path, sizeof path, "%s/%s.def", dir, metric_files[f]);
+		if (pmk_defs_parse_file(&defs, path, NULL, &d) < 0)
+			continue;
+		for (int i = 0; i < pmk_defs_count(defs); i++) {
+			const char *m = pmk_defs_name(defs, i);
+			if (!in_group && strcmp(m, name))
+				continue;
+			if (group && !strcmp(m, "tma_slots"))
+				continue;
+			if (in_group && !strncmp(m, "tma_metric", 10))
+				continue;
+			if (r->nev == MAX_EVENTS) {
+				cli_error("more than %d events", MAX_EVENTS);
+				pmk_defs_free(defs);
+				return EXIT_USAGE;
+			}
+			if (pmk_defs_event(defs, i, &r->ev[r->nev], &d) < 0) {
+				cli_diag(&d);
+				pmk_defs_free(defs);
+				return EXIT_USAGE;
+			}
+			snprintf(r->ev[r->nev].name, sizeof r->ev[0].name, "%s", m);
+			r->nev++;
+			if (!in_group) {
+				pmk_defs_free(defs);
+				return 0;
+			}
+		}
+		pmk_defs_free(defs);
+		if (in_group) {
+			if (found_group_empty)
+				*found_group_empty = 1;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void print_metric_list(const char *dir)
+{
+	printf("%-28s %-10s %s\n", "metric", "group", "definition");
+	for (size_t f = 0; f < sizeof metric_files / sizeof metric_files[0];
+	     f++) {
+		char path[4300];
+		pmk_defs *defs;
+		pmk_diag d;
+		pmk_defs_opts op = {0};
+		op.symbolic = 1; /* every metric, countable here or not */
+		snprintf(path, sizeof path, "%s/%s.def", dir, metric_files[f]);
+		if (pmk_defs_parse_file(&defs, path, &op, &d) < 0)
+			continue;
+		for (int i = 0; i < pmk_defs_count(defs); i++)
+			printf("%-28s %-10s %s\n", pmk_defs_name(defs, i),
+			       metric_files[f], pmk_defs_text(defs, i));
+		pmk_defs_free(defs);
+	}
+	printf("\ngroups: -M basic, -M topdown (also -M TopdownL1, --topdown);"
+	       " the CPU model's section of a file is used\n");
+}
+
+static int add_named(struct run *r, const char *name)
+{
+	if (r->nev == MAX_EVENTS)
+		return -1;
+	return pmk_event_parse(pmk_target_host(), name, &r->ev[r->nev++], NULL);
+}
+
+/* -M and --topdown. 0, -1 for `-M list` (printed), or an exit code. */
+static int build_metrics(struct opts *o, struct run *r)
+{
+	char dir[4096];
+	int nlist = o->nmetrics + (o->topdown != 0);
+	if (!nlist)
+		return 0;
+	if (metrics_dir(dir, sizeof dir) != 0) {
+		cli_error("cannot find pmkit's metric library (metrics/*.def)");
+		fprintf(stderr, "hint: set PMK_METRICS_DIR to its directory\n");
+		return 1;
+	}
+	for (int k = 0; k < nlist; k++) {
+		char buf[1024], *save = NULL, *tok;
+		const char *arg = k < o->nmetrics ? o->metrics[k] : "TopdownL1";
+		snprintf(buf, sizeof buf, "%s", arg);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			int empty = 0, before = r->nev, rc;
+			if (!strcmp(tok, "list")) {
+				print_metric_list(dir);
+				return -1;
+			}
+			if ((!strcasecmp(tok, "TopdownL1") ||
+			     !strcmp(tok, "topdown")) &&
+			    !hardware_counts()) {
+				cli_error("%s needs hardware counters: the core "
+					  "PMU's cycle and slot events "
+					  "(metrics/topdown.def); this machine "
+					  "counts none (%s)",
+					  k < o->nmetrics ? tok : "--topdown",
+					  pmk_target_core_pmu(pmk_target_host())
+					      ? "the core PMU refused to count"
+					      : "no hardware PMU: virtual "
+						"machine?");
+				return 1;
+			}
+			rc = add_metric(r, dir, tok, &empty);
+			if (rc == EXIT_USAGE)
+				return rc;
+			if (rc == 1) {
+				cli_error("no metric or metric group '%s'", tok);
+				fprintf(stderr, "hint: 'pmkit stat -M list' lists "
+						"them\n");
+				return EXIT_USAGE;
+			}
+			if (r->nev == before && empty) {
+				const char *model = pmk_defs_host_model();
+				cli_error("%s needs the events of a CPU model that "
+					  "metrics/topdown.def describes (Intel "
+					  "Skylake, Ice Lake and later; AMD Zen 4, "
+					  "Zen 5) and a core PMU to count them; "
+					  "this machine has %s%s%s",
+					  k < o->nmetrics ? tok : "--topdown",
+					  model[0] ? "model " : "",
+					  model[0] ? model : "no hardware PMU",
+					  model[0] ? ", which it does not describe"
+						   : " (virtual machine?)");
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int build_events(struct opts *o, struct run *r, const char **note)
 {
-	static char note_buf[160];
-	if (o->nlists == 0 && !o->sim) {
+	static char note_buf[200];
+	int rc;
+	if (o->null_run)
+		return 0;
+	if (o->nlists == 0 && !o->sim && !o->nmetrics && !o->topdown) {
 		int hw = hardware_counts();
 		for (size_t i = 0; i < 4; i++)
-			pmk_event_parse(pmk_target_host(), default_sw[i],
-					&r->ev[r->nev++], NULL);
-		if (hw)
+			add_named(r, default_sw[i]);
+		if (hw) {
 			for (size_t i = 0; i < 4; i++)
-				pmk_event_parse(pmk_target_host(), default_hw[i],
-						&r->ev[r->nev++], NULL);
-		else {
+				add_named(r, default_hw[i]);
+			for (int l = 0; l < o->detailed && l < 3; l++)
+				for (int i = 0; i < 6 && detailed[l][i]; i++)
+					add_named(r, detailed[l][i]);
+		} else {
 			snprintf(note_buf, sizeof note_buf,
 				 "hardware counters are unavailable here (%s): "
-				 "counted software events only",
+				 "counted software events only%s",
 				 pmk_target_core_pmu(pmk_target_host())
 					 ? "the core PMU refused to count"
-					 : "no hardware PMU: virtual machine?");
+					 : "no hardware PMU: virtual machine?",
+				 o->detailed ? " (-d adds hardware cache "
+					       "events: none counted)"
+					     : "");
 			*note = note_buf;
 		}
 		return 0;
@@ -194,7 +407,27 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 			return EXIT_USAGE;
 		}
 	}
+	for (int l = 0; l < o->detailed && l < 3 && !o->sim; l++)
+		for (int i = 0; i < 6 && detailed[l][i]; i++)
+			add_named(r, detailed[l][i]);
+	if ((rc = build_metrics(o, r)) != 0)
+		return rc;
 	return 0;
+}
+
+/* --all-user / --all-kernel: every native counts one privilege level. */
+static void restrict_levels(struct opts *o, struct run *r)
+{
+	if (!o->all_user && !o->all_kernel)
+		return;
+	for (int e = 0; e < r->nev; e++)
+		for (int l = 0; l < r->ev[e].nleaf; l++) {
+			pmk_attr *a = &r->ev[e].leaf[l];
+			if (o->all_user)
+				a->exclude_kernel = a->exclude_hv = 1;
+			else
+				a->exclude_user = 1;
+		}
 }
 
 static int add_set(struct run *r, pmk_scope scope, unsigned flags,
@@ -255,16 +488,20 @@ static int parse_cpus(const char *s, int *cpus, int max)
 	return n;
 }
 
-/* Sum set values event by event (errors in quadrature). */
-static void sum_sets(struct run *r, int first, int nsets, pmk_value *out)
+/* Sum the values of the sets of unit `u` (every set when u < 0) event by
+ * event (errors in quadrature). */
+static void sum_sets(struct run *r, int u, pmk_value *out)
 {
-	pmk_value *tmp = calloc((size_t)r->nev, sizeof *tmp);
+	pmk_value *tmp = calloc((size_t)r->nev + 1, sizeof *tmp);
+	int first = 1;
 	memset(out, 0, sizeof *out * (size_t)r->nev);
-	for (int s = first; s < first + nsets; s++) {
+	for (int s = 0; s < r->nset; s++) {
+		if (u >= 0 && r->set_unit[s] != u)
+			continue;
 		pmk_eventset_read(r->set[s], tmp, r->nev);
 		for (int e = 0; e < r->nev; e++) {
 			pmk_value *a = &out[e], *b = &tmp[e];
-			if (s == first) {
+			if (first) {
 				*a = *b;
 				continue;
 			}
@@ -272,12 +509,26 @@ static void sum_sets(struct run *r, int first, int nsets, pmk_value *out)
 				a->flags |= b->flags & PMK_VALUE_NOT_COUNTED;
 				continue;
 			}
+			if (a->status) { /* a set where it could not open */
+				*a = *b;
+				continue;
+			}
 			pmk__value_add(a, b);
 			if (b->running < a->running)
 				a->running = b->running;
 		}
+		first = 0;
 	}
 	free(tmp);
+}
+
+/* The first set of unit u (for its diagnostics). */
+static int unit_set(const struct run *r, int u)
+{
+	for (int s = 0; s < r->nset; s++)
+		if (r->set_unit[s] == u)
+			return s;
+	return 0;
 }
 
 static void fill_rows(struct run *r, const pmk_value *v, struct stat_row *rows,
@@ -303,73 +554,154 @@ static void fill_rows(struct run *r, const pmk_value *v, struct stat_row *rows,
 		w->status = v[e].status;
 		w->reason = why ? why->message : NULL;
 		w->user_only = pmk_eventset_user_only(r->set[set], e);
-		w->derived = r->ev[e].nops > 0;
+		w->derived = r->ev[e].nops > 0 || r->ev[e].kind == PMK_KIND_USER;
+	}
+}
+
+/* Rows of every unit, event by event (perf's order): vals holds nunit
+ * blocks of nev values. */
+static void unit_rows(struct run *r, const struct opts *o,
+		      const pmk_value *vals, struct stat_row *rows)
+{
+	for (int u = 0; u < r->nunit; u++) {
+		struct stat_row tmp[MAX_EVENTS];
+		fill_rows(r, vals + (size_t)u * (size_t)r->nev, tmp,
+			  unit_set(r, u));
+		for (int e = 0; e < r->nev; e++) {
+			struct stat_row *w = &rows[(size_t)e * (size_t)r->nunit + (size_t)u];
+			*w = tmp[e];
+			if (o->aggr) {
+				w->aggr = r->unit_label[u];
+				w->aggr_n = r->unit_n[u];
+			}
+		}
 	}
 }
 
 struct output {
 	FILE *out;
 	const struct opts *o;
+	const char *target; /* the header's "for ..." */
+	int nprints;        /* interval prints so far */
 };
 
-static void emit(const struct output *out, const struct stat_result *res)
+static void emit(struct output *out, struct stat_result *res)
 {
+	res->target = out->target;
+	res->aggr = out->o->aggr;
+	res->extended = out->o->extended;
+	res->null_run = out->o->null_run;
+	res->first_interval = res->interval_s >= 0 && out->nprints == 0;
 	if (out->o->json)
 		stat_print_json(out->out, res);
+	else if (out->o->perf_json)
+		stat_print_perf_json(out->out, res);
 	else if (out->o->sep)
 		stat_print_csv(out->out, out->o->sep, res);
 	else
 		stat_print_text(out->out, res);
+	if (res->interval_s >= 0)
+		out->nprints++;
 	fflush(out->out);
+}
+
+/* Whether an attached process or thread is gone (a zombie counts as gone:
+ * it runs no more, and its parent may never reap it). */
+static int task_gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
 }
 
 /* Wait for the end of the measurement (workload exit, target exit or
  * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
  * printing intervals when asked. Returns the workload status. */
 static int measure(struct opts *o, struct run *r, struct workload *w,
-		   const struct output *out, const char *cmd, double t0)
+		   struct output *out, const char *cmd, double t0)
 {
-	double next_print = t0 + (double)o->interval_ms / 1e3;
-	pmk_value *v = calloc((size_t)r->nev, sizeof *v);
-	pmk_value *prev = calloc((size_t)r->nev, sizeof *prev);
-	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
+	double next_print = t0 + (double)o->interval_ms / 1e3, last = t0;
+	size_t nv = (size_t)r->nev * (size_t)(r->nunit ? r->nunit : 1) + 1;
+	pmk_value *v = calloc(nv, sizeof *v);
+	pmk_value *prev = calloc(nv, sizeof *prev);
+	pmk_value *tmp = calloc((size_t)r->nev + 1, sizeof *tmp);
+	struct stat_row *rows = calloc(nv, sizeof *rows);
 	int status = 0;
+	unsigned long long prints = 0;
 	long sleep_ns = 500 * 1000; /* short first waits: quick commands end quick */
+#ifdef SYS_pidfd_open
+	int pidfd = w ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
+#else
+	int pidfd = -1;
+#endif
 	for (;;) {
 		struct timespec ts = {0, sleep_ns};
 		if (sleep_ns < 10 * 1000 * 1000)
 			sleep_ns *= 2;
 		if (w && workload_poll(w, &status))
 			break;
-		if (!w && o->argv == NULL && (o->pid || o->tid) &&
-		    kill(o->pid ? o->pid : o->tid, 0) != 0)
+		if (!w && (o->pid || o->tid) && task_gone(o->pid ? o->pid : o->tid))
 			break;
 		if (interrupted)
 			break;
-		nanosleep(&ts, NULL);
+		if (o->interval_count && prints >= o->interval_count)
+			break;
+		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
+			struct pollfd pf = {pidfd, POLLIN, 0};
+			poll(&pf, 1, (int)(sleep_ns / 1000000) + 1);
+		} else {
+			nanosleep(&ts, NULL);
+		}
 		for (int s = 0; s < r->nset; s++)
-			pmk_eventset_read(r->set[s], v, r->nev);
+			pmk_eventset_read(r->set[s], tmp, r->nev);
 		if (o->interval_ms && now_s() >= next_print) {
-			struct stat_result res = {cmd, 0, 1, 0, -1, -1, 0, 0, NULL, NULL};
-			sum_sets(r, 0, r->nset, v);
-			for (int e = 0; e < r->nev; e++) {
+			struct stat_result res;
+			double t = now_s();
+			memset(&res, 0, sizeof res);
+			for (int u = 0; u < r->nunit; u++)
+				sum_sets(r, u, v + (size_t)u * (size_t)r->nev);
+			for (size_t e = 0; e + 1 < nv; e++) {
 				pmk_value d = v[e];
 				d.value -= prev[e].value;
 				d.lo -= prev[e].value;
 				d.hi -= prev[e].value;
+				d.raw -= prev[e].raw;
+				d.running_ns -= prev[e].running_ns;
+				d.enabled_ns -= prev[e].enabled_ns;
 				prev[e] = v[e];
+				/* nothing ran in this interval: perf's
+				 * <not counted> */
+				if (d.running_ns == 0 && d.status == 0)
+					d.flags |= PMK_VALUE_NOT_COUNTED;
 				v[e] = d;
 			}
-			fill_rows(r, v, rows, 0);
-			res.interval_s = now_s() - t0;
+			unit_rows(r, o, v, rows);
+			res.command = cmd;
+			res.repeats = 1;
+			res.user_s = -1;
+			res.interval_s = t - t0;
+			res.span_s = t - last;
+			last = t;
 			res.rows = rows;
-			res.nrows = r->nev;
+			res.nrows = (int)(nv - 1);
 			emit(out, &res);
+			prints++;
 			next_print += (double)o->interval_ms / 1e3;
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	free(v);
 	free(prev);
+	free(tmp);
 	free(rows);
 	return status;
 }
@@ -380,109 +712,303 @@ static int usage_error(const char *msg)
 	return cli_usage("stat");
 }
 
+enum {
+	OPT_JSON = 256, OPT_EXTENDED, OPT_PER_CORE, OPT_PER_SOCKET,
+	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
+	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
+	OPT_WORKLOAD, OPT_NO_BIG_NUM,
+};
+
+static const struct cli_opt stat_opts[] = {
+	{'e', "event", CLI_ARG},
+	{'r', "repeat", CLI_ARG},
+	{'I', "interval-print", CLI_ARG},
+	{OPT_INTERVAL_COUNT, "interval-count", CLI_ARG},
+	{'x', "field-separator", CLI_ARG},
+	{'j', "json-output", CLI_NOARG},
+	{OPT_JSON, "json", CLI_NOARG},
+	{OPT_EXTENDED, "extended", CLI_NOARG},
+	{'o', "output", CLI_ARG},
+	{OPT_LOG_FD, "log-fd", CLI_ARG},
+	{'p', "pid", CLI_ARG},
+	{'t', "tid", CLI_ARG},
+	{'a', "all-cpus", CLI_NOARG},
+	{'C', "cpu", CLI_ARG},
+	{'A', "no-aggr", CLI_NOARG},
+	{OPT_PER_CORE, "per-core", CLI_NOARG},
+	{OPT_PER_SOCKET, "per-socket", CLI_NOARG},
+	{OPT_PER_THREAD, "per-thread", CLI_NOARG},
+	{'i', "no-inherit", CLI_NOARG},
+	{'G', "cgroup", CLI_ARG},
+	{'M', "metrics", CLI_ARG},
+	{OPT_TOPDOWN, "topdown", CLI_NOARG},
+	{'d', "detailed", CLI_NOARG},
+	{'D', "delay", CLI_ARG},
+	{OPT_ALL_USER, "all-user", CLI_NOARG},
+	{OPT_ALL_KERNEL, "all-kernel", CLI_NOARG},
+	{'v', "verbose", CLI_NOARG},
+	{'n', "null", CLI_NOARG},
+	{OPT_PRE, "pre", CLI_ARG},
+	{OPT_POST, "post", CLI_ARG},
+	{'B', "big-num", CLI_NOARG},
+	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
+	{OPT_DEFS, "defs", CLI_ARG},
+	{OPT_SIM, "sim", CLI_OPTARG},
+	{OPT_WORKLOAD, "workload", CLI_ARG},
+	{0, NULL, 0},
+};
+
+/* A process or thread id of -p/-t: a number above 0 naming a live task. */
+static int parse_task(const char *val, pid_t *out)
+{
+	unsigned long long p;
+	char path[64];
+	if (cli_parse_u64(val, &p) != 0 || p > 0x7fffffff) {
+		cli_error("option '%s' needs a process id, not '%s'",
+			  cli_opt_current(), val);
+		return EXIT_USAGE;
+	}
+	if (p == 0) {
+		cli_error("option '%s' needs a process id above 0 (0 names no "
+			  "process)", cli_opt_current());
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof path, "/proc/%llu", p);
+	if (access(path, F_OK) != 0) {
+		cli_error("no process or thread %llu", p);
+		return EXIT_USAGE;
+	}
+	*out = (pid_t)p;
+	return 0;
+}
+
+static int on_opt(int key, const char *val, void *arg)
+{
+	struct opts *o = arg;
+	unsigned long long n;
+	switch (key) {
+	case 'e':
+		if (o->nlists == MAX_EVENTS)
+			return usage_error("too many -e options");
+		o->lists[o->nlists++] = (char *)val;
+		break;
+	case 'r':
+		if (cli_opt_u64(cli_opt_current(), val, &o->repeat))
+			return EXIT_USAGE;
+		if (o->repeat == 0) {
+			cli_error("option '%s' needs a count of 1 or more "
+				  "(runs of the command)", cli_opt_current());
+			return EXIT_USAGE;
+		}
+		break;
+	case 'I':
+		if (cli_opt_u64(cli_opt_current(), val, &o->interval_ms))
+			return EXIT_USAGE;
+		if (o->interval_ms < 10)
+			return usage_error("-I needs at least 10 (ms)");
+		break;
+	case OPT_INTERVAL_COUNT:
+		if (cli_opt_u64(cli_opt_current(), val, &o->interval_count))
+			return EXIT_USAGE;
+		if (o->interval_count == 0)
+			return usage_error("--interval-count needs 1 or more");
+		break;
+	case 'x':
+		o->sep = val;
+		break;
+	case 'j':
+		o->perf_json = 1;
+		break;
+	case OPT_JSON:
+		o->json = 1;
+		break;
+	case OPT_EXTENDED:
+		o->extended = 1;
+		break;
+	case 'o':
+		o->outfile = val;
+		break;
+	case OPT_LOG_FD:
+		if (cli_opt_u64(cli_opt_current(), val, &n) || n > 1024)
+			return EXIT_USAGE;
+		if (fcntl((int)n, F_GETFD) < 0) {
+			cli_error("--log-fd %llu: no such open file descriptor", n);
+			return EXIT_USAGE;
+		}
+		o->log_fd = (int)n;
+		break;
+	case 'p':
+		return parse_task(val, &o->pid);
+	case 't':
+		return parse_task(val, &o->tid);
+	case 'a':
+		o->all_cpus = 1;
+		break;
+	case 'C':
+		o->cpus = val;
+		break;
+	case 'A':
+		o->aggr = STAT_AGGR_CPU;
+		break;
+	case OPT_PER_CORE:
+		o->aggr = STAT_AGGR_CORE;
+		break;
+	case OPT_PER_SOCKET:
+		o->aggr = STAT_AGGR_SOCKET;
+		break;
+	case OPT_PER_THREAD:
+		o->aggr = STAT_AGGR_THREAD;
+		break;
+	case 'i':
+		o->no_inherit = 1;
+		break;
+	case 'G':
+		o->cgroup = val;
+		break;
+	case 'M':
+		if (o->nmetrics == MAX_EVENTS)
+			return usage_error("too many -M options");
+		o->metrics[o->nmetrics++] = val;
+		break;
+	case OPT_TOPDOWN:
+		o->topdown = 1;
+		break;
+	case 'd':
+		o->detailed++;
+		break;
+	case 'D': {
+		char *end;
+		long v = strtol(val, &end, 10);
+		if (*end || end == val || v < -1) {
+			cli_error("option '%s' needs milliseconds, not '%s'",
+				  cli_opt_current(), val);
+			return EXIT_USAGE;
+		}
+		if (v == -1) {
+			cli_error("'-D -1' starts disabled for perf's --control, "
+				  "which pmkit has not: not supported");
+			return EXIT_USAGE;
+		}
+		o->delay_ms = v;
+		break;
+	}
+	case OPT_ALL_USER:
+		o->all_user = 1;
+		break;
+	case OPT_ALL_KERNEL:
+		o->all_kernel = 1;
+		break;
+	case 'v':
+		o->verbose++;
+		break;
+	case 'n':
+		o->null_run = 1;
+		break;
+	case OPT_PRE:
+		o->pre = val;
+		break;
+	case OPT_POST:
+		o->post = val;
+		break;
+	case 'B':
+	case OPT_NO_BIG_NUM:
+		break; /* pmkit prints no thousands separators either way */
+	case OPT_DEFS:
+		if (cli_defs_load(val))
+			return EXIT_USAGE;
+		break;
+	case OPT_SIM:
+		o->sim = 1;
+		o->sim_config = val;
+		break;
+	case OPT_WORKLOAD:
+		o->sim_workload = val;
+		break;
+	}
+	return 0;
+}
+
+/* The CPUs of this machine that exist: 1 + the highest possible CPU. */
+static int cpus_possible(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	int a = 0, b = -1;
+	char c;
+	if (f) {
+		if (fscanf(f, "%d%c%d", &a, &c, &b) < 3)
+			b = a;
+		fclose(f);
+	}
+	if (b < 0) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+		b = (int)(n > 0 ? n - 1 : 0);
+	}
+	return b + 1;
+}
+
+static int parse_cpus(const char *s, int *cpus, int max);
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	int i;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		char shortopt[3];
-		int attached = 0;
-		/* -x, -r5, -I100, -eLIST: short options with their value */
-		if (a[0] == '-' && a[1] && strchr("erIxoptC", a[1]) && a[2]) {
-			shortopt[0] = '-';
-			shortopt[1] = a[1];
-			shortopt[2] = 0;
-			val = a + 2;
-			a = shortopt;
-			attached = 1;
-		}
-#define NEED_VAL()                                                             \
-	do {                                                                   \
-		if (!val)                                                      \
-			return usage_error("option needs a value");            \
-		if (!attached)                                                 \
-			i++;                                                   \
-	} while (0)
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
-			NEED_VAL();
-			if (o->nlists == MAX_EVENTS)
-				return usage_error("too many -e options");
-			o->lists[o->nlists++] = (char *)val;
-		} else if (!strcmp(a, "-r") || !strcmp(a, "--repeat")) {
-			NEED_VAL();
-			if (cli_opt_u64(a, val, &o->repeat) || o->repeat == 0)
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "-I") || !strcmp(a, "--interval")) {
-			NEED_VAL();
-			if (cli_opt_u64(a, val, &o->interval_ms) ||
-			    o->interval_ms < 10)
-				return usage_error("-I needs at least 10 (ms)");
-		} else if (!strcmp(a, "-x") || !strcmp(a, "--field-separator")) {
-			NEED_VAL();
-			o->sep = val;
-		} else if (!strcmp(a, "--json") || !strcmp(a, "-j")) {
-			o->json = 1;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			NEED_VAL();
-			o->outfile = val;
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid") ||
-			   !strcmp(a, "-t") || !strcmp(a, "--tid")) {
-			unsigned long long p;
-			NEED_VAL();
-			if (cli_opt_u64(a, val, &p) || p == 0)
-				return EXIT_USAGE;
-			if (a[1] == 'p' || a[2] == 'p')
-				o->pid = (pid_t)p;
-			else
-				o->tid = (pid_t)p;
-		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
-			o->all_cpus = 1;
-		} else if (!strcmp(a, "-C") || !strcmp(a, "--cpu")) {
-			NEED_VAL();
-			o->cpus = val;
-		} else if (!strcmp(a, "--defs")) {
-			NEED_VAL();
-			if (cli_defs_load(val))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--sim") || !strncmp(a, "--sim=", 6)) {
-			o->sim = 1;
-			if (a[5] == '=')
-				o->sim_config = a + 6;
-		} else if (!strcmp(a, "--workload")) {
-			NEED_VAL();
-			o->sim_workload = val;
-		} else if (!strcmp(a, "--per-thread")) {
-			o->per_thread = 1;
-		} else if (!strcmp(a, "--no-inherit") || !strcmp(a, "-i")) {
-			o->no_inherit = 1;
-		} else {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("stat");
-		}
-#undef NEED_VAL
-	}
+	o->log_fd = -1;
+	i = cli_opt_parse("stat", argc, argv, stat_opts, on_opt, o);
+	if (i < 0)
+		return -i;
 	o->argv = i < argc ? argv + i : NULL;
-	if (o->json && o->sep)
-		return usage_error("choose one of -x and --json");
+	if ((o->json != 0) + (o->sep != NULL) + (o->perf_json != 0) > 1)
+		return usage_error("choose one of -x, -j and --json");
+	if (o->outfile && o->log_fd >= 0)
+		return usage_error("choose one of -o and --log-fd");
 	if ((o->pid != 0) + (o->tid != 0) + o->all_cpus > 1)
 		return usage_error("choose one of -p, -t and -a");
 	if (o->cpus && !o->all_cpus)
-		return usage_error("-C goes with -a");
-	if (o->per_thread && !o->pid)
-		return usage_error("--per-thread goes with -p");
+		o->all_cpus = 1; /* as perf: -C alone counts those CPUs */
+	if ((o->pid || o->tid) && o->cpus)
+		return usage_error("-C counts CPUs; not with -p or -t");
+	if ((o->aggr == STAT_AGGR_CPU || o->aggr == STAT_AGGR_CORE ||
+	     o->aggr == STAT_AGGR_SOCKET) && !o->all_cpus)
+		return usage_error("-A, --per-core and --per-socket aggregate "
+				   "CPUs: they go with -a (or -C)");
+	if (o->aggr == STAT_AGGR_THREAD && !o->pid && !o->tid)
+		return usage_error("--per-thread goes with -p or -t");
+	if (o->cgroup && !o->all_cpus)
+		return usage_error("-G counts a cgroup on every CPU: it goes "
+				   "with -a (or -C)");
+	if (o->interval_count && !o->interval_ms)
+		return usage_error("--interval-count goes with -I");
+	if (o->all_user && o->all_kernel)
+		return usage_error("choose one of --all-user and --all-kernel");
+	if (o->null_run && (o->nlists || o->nmetrics || o->topdown ||
+			    o->detailed))
+		return usage_error("-n counts nothing: not with -e, -M, "
+				   "--topdown or -d");
+	if (o->cpus) {
+		int cpus[MAX_SETS], n = parse_cpus(o->cpus, cpus, MAX_SETS);
+		int have = cpus_possible();
+		if (n <= 0) {
+			cli_error("bad CPU list '%s' (e.g. 0-3,6)", o->cpus);
+			return EXIT_USAGE;
+		}
+		for (int c = 0; c < n; c++)
+			if (cpus[c] >= have) {
+				if (have > 1)
+					cli_error("CPU %d is out of range: this "
+						  "machine has CPUs 0-%d",
+						  cpus[c], have - 1);
+				else
+					cli_error("CPU %d is out of range: this "
+						  "machine has CPU 0 only",
+						  cpus[c]);
+				return EXIT_USAGE;
+			}
+	}
 	if (!o->repeat)
 		o->repeat = 1;
 	if (o->sim_workload && !o->sim)
 		return usage_error("--workload goes with --sim");
 	if (o->sim && (o->pid || o->tid || o->all_cpus || o->interval_ms ||
-		       o->per_thread || o->repeat > 1))
+		       o->aggr || o->repeat > 1))
 		return usage_error("--sim runs a workload or trace; not with "
 				   "-p, -t, -a, -I, -r or --per-thread");
 	if (o->sim && o->argv && (o->sim_workload || o->argv[1]))
@@ -492,10 +1018,19 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void command_string(struct opts *o, char *buf, size_t size)
+static void command_string(struct opts *o, char *buf, size_t size,
+			   char *target, size_t tsize)
 {
 	size_t n = 0;
 	buf[0] = 0;
+	if (o->pid)
+		snprintf(target, tsize, "process id '%d'", (int)o->pid);
+	else if (o->tid)
+		snprintf(target, tsize, "thread id '%d'", (int)o->tid);
+	else if (o->cpus)
+		snprintf(target, tsize, "'CPU(s) %s'", o->cpus);
+	else if (o->all_cpus)
+		snprintf(target, tsize, "'system wide'");
 	if (!o->argv) {
 		snprintf(buf, size, "%s",
 			 o->pid ? "process" : o->tid ? "thread"
@@ -504,22 +1039,109 @@ static void command_string(struct opts *o, char *buf, size_t size)
 		if (o->pid || o->tid)
 			snprintf(buf + strlen(buf), size - strlen(buf), " %d",
 				 (int)(o->pid ? o->pid : o->tid));
-		return;
+	} else {
+		for (char **a = o->argv; *a && n + 2 < size; a++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+					      a == o->argv ? "" : " ", *a);
 	}
-	for (char **a = o->argv; *a && n + 2 < size; a++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s",
-				      a == o->argv ? "" : " ", *a);
+	if (!o->pid && !o->tid && !o->all_cpus)
+		snprintf(target, tsize, "'%s'", buf);
+}
+
+/* An integer of /sys/devices/system/cpu/cpuCPU/topology/NAME. */
+static int read_int_file(const char *name, int cpu, int dflt)
+{
+	char path[128];
+	FILE *f;
+	int v = dflt;
+	snprintf(path, sizeof path,
+		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = dflt;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The aggregation unit of CPU `cpu`: found or added. */
+static int cpu_unit(struct run *r, int aggr, int cpu)
+{
+	char label[40];
+	int sock = read_int_file("physical_package_id", cpu, 0);
+	int die = read_int_file("die_id", cpu, 0);
+	int core = read_int_file("core_id", cpu, cpu);
+	if (aggr == STAT_AGGR_CPU)
+		snprintf(label, sizeof label, "CPU%d", cpu);
+	else if (aggr == STAT_AGGR_CORE)
+		snprintf(label, sizeof label, "S%d-D%d-C%d", sock < 0 ? 0 : sock,
+			 die < 0 ? 0 : die, core);
+	else if (aggr == STAT_AGGR_SOCKET)
+		snprintf(label, sizeof label, "S%d", sock < 0 ? 0 : sock);
+	else
+		label[0] = 0;
+	for (int u = 0; u < r->nunit; u++)
+		if (!strcmp(r->unit_label[u], label)) {
+			r->unit_n[u]++;
+			return u;
+		}
+	snprintf(r->unit_label[r->nunit], sizeof r->unit_label[0], "%s", label);
+	r->unit_n[r->nunit] = 1;
+	return r->nunit++;
+}
+
+/* --per-thread: "comm-tid", as perf names a thread. */
+static int thread_unit(struct run *r, pid_t pid, pid_t tid)
+{
+	char path[64], comm[32] = "?";
+	FILE *f;
+	snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fgets(comm, sizeof comm, f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(r->unit_label[r->nunit], sizeof r->unit_label[0], "%s-%d", comm,
+		 (int)tid);
+	r->unit_n[r->nunit] = 0;
+	return r->nunit++;
+}
+
+/* The cgroup directory of -G NAME (relative to the cgroup v2 mount), open
+ * for PERF_FLAG_PID_CGROUP, or -1 after an error. */
+static int open_cgroup(const char *name)
+{
+	char mnt[512] = "/sys/fs/cgroup", path[1100], line[1024];
+	FILE *f = fopen("/proc/mounts", "r");
+	int fd;
+	if (f) {
+		while (fgets(line, sizeof line, f)) {
+			char dev[256], dir[512], type[64];
+			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
+			    !strcmp(type, "cgroup2")) {
+				snprintf(mnt, sizeof mnt, "%s", dir);
+				break;
+			}
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "%s/%s", mnt, name[0] == '/' ? name + 1 : name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		cli_error("no cgroup '%s' (%s: %s)", name, path, strerror(errno));
+	return fd;
 }
 
 /* Create the event sets for the scope the options ask for. */
-static int make_sets(struct opts *o, struct run *r, pid_t child)
+static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 {
 	unsigned flags = PMK_ES_MULTIPLEX;
 	char label[24];
+	r->nunit = 0;
 	/* As perf: every counter inherits unless --no-inherit, so threads
 	 * and children that an attached thread creates later are counted
 	 * too (their counts fold into the attached thread's counter). */
-	if (!o->no_inherit)
+	if (!o->no_inherit && !o->all_cpus)
 		flags |= PMK_ES_INHERIT;
 	if (o->all_cpus) {
 		int cpus[MAX_SETS], n;
@@ -535,21 +1157,38 @@ static int make_sets(struct opts *o, struct run *r, pid_t child)
 			cli_error("bad CPU list '%s' (e.g. 0-3,6)", o->cpus);
 			return EXIT_USAGE;
 		}
+		if (cgroup_fd >= 0)
+			flags |= PMK_ES_CGROUP;
 		for (int c = 0; c < n; c++) {
 			snprintf(label, sizeof label, "CPU%d", cpus[c]);
-			if (add_set(r, (pmk_scope){-1, cpus[c]}, flags, label))
+			r->set_unit[r->nset] = cpu_unit(r, o->aggr, cpus[c]);
+			if (add_set(r, (pmk_scope){cgroup_fd >= 0 ? cgroup_fd : -1,
+						   cpus[c]},
+				    flags, label))
 				return 1;
 		}
 		return 0;
 	}
-	if (o->pid) {
+	if (o->pid || o->tid) {
 		char path[64];
 		DIR *d;
 		struct dirent *e;
-		snprintf(path, sizeof path, "/proc/%d/task", (int)o->pid);
+		pid_t pid = o->pid ? o->pid : o->tid;
+		if (o->aggr != STAT_AGGR_THREAD)
+			cpu_unit(r, STAT_AGGR_GLOBAL, 0);
+		if (o->tid) {
+			snprintf(label, sizeof label, "%d", (int)o->tid);
+			r->set_unit[0] = o->aggr == STAT_AGGR_THREAD
+					     ? thread_unit(r, o->tid, o->tid)
+					     : 0;
+			return add_set(r, (pmk_scope){o->tid, -1}, flags, label)
+				       ? 1
+				       : 0;
+		}
+		snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 		d = opendir(path);
 		if (!d) {
-			cli_error("no process %d", (int)o->pid);
+			cli_error("no process %d", (int)pid);
 			return 1;
 		}
 		while ((e = readdir(d)) != NULL) {
@@ -557,18 +1196,19 @@ static int make_sets(struct opts *o, struct run *r, pid_t child)
 			if (t <= 0)
 				continue;
 			snprintf(label, sizeof label, "%d", (int)t);
+			r->set_unit[r->nset] = o->aggr == STAT_AGGR_THREAD
+						   ? thread_unit(r, pid, t)
+						   : 0;
 			if (add_set(r, (pmk_scope){t, -1}, flags, label))
 				break;
 		}
 		closedir(d);
 		return r->nset ? 0 : 1;
 	}
-	if (o->tid) {
-		snprintf(label, sizeof label, "%d", (int)o->tid);
-		return add_set(r, (pmk_scope){o->tid, -1}, flags, label) ? 1 : 0;
-	}
-	if (o->argv)
+	cpu_unit(r, STAT_AGGR_GLOBAL, 0);
+	if (o->argv && !o->delay_ms)
 		flags |= PMK_ES_ENABLE_ON_EXEC;
+	r->set_unit[0] = 0;
 	return add_set(r, (pmk_scope){child, -1}, flags, "workload") ? 1 : 0;
 }
 
@@ -596,7 +1236,7 @@ static int print_workload(const char *name, const char *desc, void *arg)
 
 /* --sim: the same event set and output, counted on the simulated core
  * running a workload or trace (sim/be/backend.c). */
-static int stat_sim(struct opts *o, struct run *r, const struct output *out)
+static int stat_sim(struct opts *o, struct run *r, struct output *out)
 {
 	const char *what = o->argv ? o->argv[0]
 			   : o->sim_workload ? o->sim_workload
@@ -671,6 +1311,29 @@ out:
 	return rc;
 }
 
+/* --pre/--post: a shell command around each run, as perf runs them. */
+static int run_hook(const char *what, const char *cmdline)
+{
+	int st;
+	if (!cmdline)
+		return 0;
+	fflush(NULL);
+	st = system(cmdline);
+	if (st == -1 || workload_status(st) != 0) {
+		cli_error("the %s command '%s' failed (status %d)", what, cmdline,
+			  st == -1 ? -1 : workload_status(st));
+		return 1;
+	}
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !interrupted)
+		;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
@@ -680,19 +1343,30 @@ int cmd_stat(int argc, char **argv)
 	struct stat_row *rows;
 	pmk_value *vals, *sum, *sumsq;
 	const char *note = NULL;
-	char cmd[512];
-	int rc, status = 0, nrep_ok = 0;
-	double elapsed = 0, user = 0, sys = 0;
+	char cmd[512], target[600];
+	int rc, status = 0, nrep_ok = 0, cgroup_fd = -1;
+	double elapsed = 0, elapsed_sq = 0, user = 0, sys = 0;
+	size_t nv;
 
 	memset(&o, 0, sizeof o);
 	memset(&r, 0, sizeof r);
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc;
 	if ((rc = build_events(&o, &r, &note)) != 0)
-		return rc;
-	command_string(&o, cmd, sizeof cmd);
+		return rc < 0 ? 0 : rc;
+	restrict_levels(&o, &r);
+	command_string(&o, cmd, sizeof cmd, target, sizeof target);
+	memset(&out, 0, sizeof out);
 	out.o = &o;
 	out.out = stderr;
+	out.target = target;
+	if (o.cgroup && (cgroup_fd = open_cgroup(o.cgroup)) < 0)
+		return EXIT_USAGE;
+	if (o.log_fd >= 0 && !(out.out = fdopen(dup(o.log_fd), "a"))) {
+		cli_error("cannot write to --log-fd %d: %s", o.log_fd,
+			  strerror(errno));
+		return EXIT_USAGE;
+	}
 	if (o.outfile && !(out.out = fopen(o.outfile, "w"))) {
 		cli_error("cannot write '%s': %s", o.outfile, strerror(errno));
 		return 1;
@@ -703,16 +1377,21 @@ int cmd_stat(int argc, char **argv)
 			fclose(out.out);
 		return status;
 	}
-	vals = calloc((size_t)r.nev, sizeof *vals);
-	sum = calloc((size_t)r.nev, sizeof *sum);
-	sumsq = calloc((size_t)r.nev, sizeof *sumsq);
-	rows = calloc((size_t)r.nev, sizeof *rows);
+	nv = (size_t)r.nev * MAX_SETS + 1;
+	vals = calloc(nv, sizeof *vals);
+	sum = calloc((size_t)r.nev + 1, sizeof *sum);
+	sumsq = calloc((size_t)r.nev + 1, sizeof *sumsq);
+	rows = calloc(nv, sizeof *rows);
 	signal(SIGINT, on_sigint);
 
 	for (unsigned long long rep = 0; rep < o.repeat; rep++) {
 		struct workload w, *wp = NULL;
 		struct rusage ru0, ru1;
 		double t0, t1;
+		if (run_hook("--pre", o.pre)) {
+			status = 1;
+			goto out;
+		}
 		getrusage(RUSAGE_CHILDREN, &ru0);
 		if (!o.pid && !o.tid && !o.all_cpus) {
 			if (workload_prepare(&w, o.argv) != 0) {
@@ -723,8 +1402,10 @@ int cmd_stat(int argc, char **argv)
 			}
 			wp = &w;
 		}
-		if ((rc = make_sets(&o, &r, wp ? w.pid : 0)) != 0 ||
-		    (rc = open_sets(&r)) != 0) {
+		if (o.null_run) {
+			r.nunit = 1;
+		} else if ((rc = make_sets(&o, &r, wp ? w.pid : 0, cgroup_fd)) != 0 ||
+			   (rc = open_sets(&r)) != 0) {
 			if (wp) {
 				kill(w.pid, SIGKILL);
 				workload_wait(&w);
@@ -732,8 +1413,9 @@ int cmd_stat(int argc, char **argv)
 			status = rc == EXIT_USAGE ? rc : 1;
 			goto out;
 		}
-		for (int s = 0; s < r.nset; s++)
-			pmk_eventset_start(r.set[s]);
+		if (!o.delay_ms)
+			for (int s = 0; s < r.nset; s++)
+				pmk_eventset_start(r.set[s]);
 		t0 = now_s();
 		if (wp) {
 			int e = workload_start(&w);
@@ -744,6 +1426,12 @@ int cmd_stat(int argc, char **argv)
 				status = e == ENOENT ? 127 : 126;
 				goto out;
 			}
+			if (o.delay_ms) {
+				sleep_ms(o.delay_ms);
+				t0 = now_s();
+				for (int s = 0; s < r.nset; s++)
+					pmk_eventset_start(r.set[s]);
+			}
 			status = measure(&o, &r, &w, &out, cmd, t0);
 		} else if (o.argv) {
 			struct workload cw;
@@ -753,9 +1441,21 @@ int cmd_stat(int argc, char **argv)
 				status = 127;
 				goto out;
 			}
+			if (o.delay_ms) {
+				sleep_ms(o.delay_ms);
+				t0 = now_s();
+				for (int s = 0; s < r.nset; s++)
+					pmk_eventset_start(r.set[s]);
+			}
 			status = measure(&o, &r, &cw, &out, cmd, t0);
 		} else {
-			if (!o.json && !o.sep && !o.interval_ms)
+			if (o.delay_ms) {
+				sleep_ms(o.delay_ms);
+				t0 = now_s();
+				for (int s = 0; s < r.nset; s++)
+					pmk_eventset_start(r.set[s]);
+			}
+			if (!o.json && !o.sep && !o.perf_json && !o.interval_ms)
 				fprintf(stderr, "counting %s; Ctrl-C to stop\n", cmd);
 			measure(&o, &r, NULL, &out, cmd, t0);
 		}
@@ -764,61 +1464,62 @@ int cmd_stat(int argc, char **argv)
 			pmk_eventset_stop(r.set[s]);
 		getrusage(RUSAGE_CHILDREN, &ru1);
 		elapsed += t1 - t0;
+		elapsed_sq += (t1 - t0) * (t1 - t0);
 		user += (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
 			(double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) * 1e-6;
 		sys += (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 		       (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) * 1e-6;
-		sum_sets(&r, 0, r.nset, vals);
+		for (int u = 0; u < r.nunit && r.nev; u++)
+			sum_sets(&r, u, vals + (size_t)u * (size_t)r.nev);
 		for (int e = 0; e < r.nev; e++) {
 			sum[e].value += vals[e].value;
 			sumsq[e].value += vals[e].value * vals[e].value;
 		}
+		if (o.verbose)
+			for (int e = 0; e < r.nev; e++)
+				fprintf(stderr, "%s: %llu %llu %llu\n", r.ev[e].name,
+					(unsigned long long)vals[e].raw,
+					(unsigned long long)vals[e].enabled_ns,
+					(unsigned long long)vals[e].running_ns);
 		nrep_ok++;
-		if (o.per_thread && !o.json && !o.sep) {
-			for (int s = 0; s < r.nset; s++) {
-				pmk_value *tv = calloc((size_t)r.nev, sizeof *tv);
-				struct stat_result tr;
-				pmk_eventset_read(r.set[s], tv, r.nev);
-				fill_rows(&r, tv, rows, s);
-				memset(&tr, 0, sizeof tr);
-				tr.command = r.label[s];
-				tr.repeats = 1;
-				tr.interval_s = -1;
-				tr.user_s = -1;
-				tr.elapsed_s = t1 - t0;
-				tr.rows = rows;
-				tr.nrows = r.nev;
-				fprintf(out.out, "\nthread %s:", r.label[s]);
-				stat_print_text(out.out, &tr);
-				free(tv);
-			}
-		}
 		if (rep + 1 < o.repeat)
 			free_sets(&r);
+		if (run_hook("--post", o.post)) {
+			status = 1;
+			goto out;
+		}
 		if (interrupted)
 			break;
 	}
-	/* mean and sample standard deviation over the repeats */
-	fill_rows(&r, vals, rows, 0);
-	for (int e = 0; e < r.nev; e++) {
+	/* the mean over the repeats; perf's +- is the standard error of the
+	 * mean, sqrt(sample variance / n) */
+	if (r.nev)
+		unit_rows(&r, &o, vals, rows);
+	for (int e = 0; e < r.nev && nrep_ok > 1; e++) {
 		double n = nrep_ok, mean = sum[e].value / n;
-		double var = n > 1 ? (sumsq[e].value - n * mean * mean) / (n - 1) : 0;
+		double var = (sumsq[e].value - n * mean * mean) / (n - 1);
 		double scale = !strcmp(r.ev[e].unit, "ns") ? 1e-6 : 1;
-		if (n > 1) {
-			rows[e].value = mean * scale;
-			rows[e].stddev = (var > 0 ? sqrt(var) : 0) * scale;
-		}
+		double sd = var > 0 ? sqrt(var) : 0;
+		rows[e].value = mean * scale;
+		rows[e].stddev = sd * scale;
+		rows[e].sem = sd / sqrt(n) * scale;
 	}
 	memset(&res, 0, sizeof res);
 	res.command = cmd;
 	res.exit_status = status;
 	res.repeats = nrep_ok;
 	res.elapsed_s = elapsed / (nrep_ok ? nrep_ok : 1);
+	if (nrep_ok > 1) {
+		double n = nrep_ok, m = elapsed / n;
+		double var = (elapsed_sq - n * m * m) / (n - 1);
+		res.elapsed_sem_s = var > 0 ? sqrt(var / n) : 0;
+	}
+	res.span_s = res.elapsed_s;
 	res.user_s = (o.pid || o.tid || o.all_cpus) ? -1 : user / (nrep_ok ? nrep_ok : 1);
 	res.sys_s = sys / (nrep_ok ? nrep_ok : 1);
 	res.interval_s = -1;
 	res.rows = rows;
-	res.nrows = r.nev;
+	res.nrows = r.nev * (r.nunit ? r.nunit : 1);
 	res.note = note;
 	{
 		/* say when a group had to be split: its events were then not
@@ -835,13 +1536,16 @@ int cmd_stat(int argc, char **argv)
 			res.note = split_note;
 		}
 	}
-	emit(&out, &res);
+	if (!o.interval_ms || o.json || (!o.sep && !o.perf_json))
+		emit(&out, &res);
 out:
 	free_sets(&r);
 	free(vals);
 	free(sum);
 	free(sumsq);
 	free(rows);
+	if (cgroup_fd >= 0)
+		close(cgroup_fd);
 	if (out.out != stderr)
 		fclose(out.out);
 	return status;

@@ -1,7 +1,9 @@
 /*
- * stat_output.c: printing counts. Text for people (with units, ratios per
- * instruction, how much of the time a multiplexed event was counted and
- * its error estimate), CSV and JSON for machines.
+ * stat_output.c: printing counts in perf's layouts (text, -x SEP, -j JSON
+ * lines) with perf's metric column (CPUs utilized, rates per second, GHz,
+ * insn per cycle, % of all branches), plus pmkit's extended columns and
+ * pmkit's own JSON schema. Facts about perf's layouts come from running
+ * perf 6.1; the tests in tests/count/perf_oracle.t compare them.
  */
 #include <math.h>
 #include <string.h>
@@ -9,134 +11,296 @@
 #include "cli/cli.h"
 #include "cli/stat_output.h"
 
-static const struct stat_row *find(const struct stat_result *r,
-				   const char *name)
-{
-	for (int i = 0; i < r->nrows; i++)
-		if (!strcmp(r->rows[i].name, name) && r->rows[i].status == 0 &&
-		    !(r->rows[i].flags & PMK_VALUE_NOT_COUNTED))
-			return &r->rows[i];
-	return NULL;
-}
-
-static int is_countable_value(const struct stat_row *w)
+static int countable(const struct stat_row *w)
 {
 	return w->status == 0 && !(w->flags & PMK_VALUE_NOT_COUNTED);
 }
 
-/* "#  1.23 insn per cycle" and friends. */
-static void ratio(FILE *out, const struct stat_result *r,
-		  const struct stat_row *w)
+/* A counted row of the same aggregation unit named `name`. */
+static const struct stat_row *find(const struct stat_result *r,
+				   const struct stat_row *like,
+				   const char *name)
 {
-	const struct stat_row *clk = find(r, "task-clock"),
-			      *cyc = find(r, "cycles"),
-			      *ins = find(r, "instructions");
-	double secs = clk ? clk->value / 1e3 : r->elapsed_s;
-	if (!strcmp(w->name, "task-clock") && r->elapsed_s > 0)
-		fprintf(out, "  #  %8.3f CPUs utilized",
-			w->value / 1e3 / r->elapsed_s / (r->repeats ? 1 : 1));
-	else if (!strcmp(w->name, "cycles") && clk && clk->value > 0)
-		fprintf(out, "  #  %8.3f GHz", w->value / (clk->value * 1e6));
-	else if (!strcmp(w->name, "instructions") && cyc && cyc->value > 0)
-		fprintf(out, "  #  %8.2f insn per cycle", w->value / cyc->value);
-	else if (ins && ins->value > 0 && w != ins && !w->unit[0] &&
-		 strcmp(w->name, "cycles") && !w->derived &&
-		 strcmp(w->name, "context-switches") &&
-		 strcmp(w->name, "cpu-migrations") &&
-		 strcmp(w->name, "page-faults"))
-		fprintf(out, "  #  %8.3f per 1k instructions",
-			w->value * 1000 / ins->value);
-	else if (!w->unit[0] && !w->derived && secs > 0 &&
-		 (!strcmp(w->name, "context-switches") ||
-		  !strcmp(w->name, "cpu-migrations") ||
-		  !strcmp(w->name, "page-faults")))
-		fprintf(out, "  #  %8.3f K/sec", w->value / secs / 1e3);
+	for (int i = 0; i < r->nrows; i++) {
+		const struct stat_row *w = &r->rows[i];
+		if (!strcmp(w->name, name) && countable(w) &&
+		    (w->aggr == like->aggr ||
+		     (w->aggr && like->aggr && !strcmp(w->aggr, like->aggr))))
+			return w;
+	}
+	return NULL;
+}
+
+/* perf's metric of a row: 1 and value/unit, or 0 when it has none. */
+static int metric(const struct stat_result *r, const struct stat_row *w,
+		  double *val, char *unit, size_t usize)
+{
+	const struct stat_row *clk;
+	unit[0] = 0;
+	if (!countable(w) || w->derived)
+		return 0;
+	if (!strcmp(w->name, "task-clock") || !strcmp(w->name, "cpu-clock")) {
+		if (r->span_s <= 0)
+			return 0;
+		*val = w->value / 1e3 / r->span_s;
+		snprintf(unit, usize, "CPUs utilized");
+		return 1;
+	}
+	if (w->unit[0])
+		return 0;
+	clk = find(r, w, "task-clock");
+	if (!clk)
+		clk = find(r, w, "cpu-clock");
+	if (!strcmp(w->name, "cycles") && clk) {
+		*val = clk->value > 0 ? w->value / (clk->value * 1e6) : 0;
+		snprintf(unit, usize, "GHz");
+		return 1;
+	}
+	if (!strcmp(w->name, "instructions")) {
+		const struct stat_row *cyc = find(r, w, "cycles");
+		if (!cyc)
+			return 0;
+		*val = cyc->value > 0 ? w->value / cyc->value : 0;
+		snprintf(unit, usize, "insn per cycle");
+		return 1;
+	}
+	if (!strcmp(w->name, "branch-misses")) {
+		const struct stat_row *br = find(r, w, "branches");
+		if (br) {
+			*val = br->value > 0 ? w->value / br->value * 100 : 0;
+			snprintf(unit, usize, "of all branches");
+			return 1;
+		}
+	}
+	if (clk) { /* events per second of task-clock, scaled K/M/G */
+		double rate = clk->value > 0 ? w->value / (clk->value / 1e3) : 0;
+		const char *pre = "";
+		if (rate >= 1e9)
+			rate /= 1e9, pre = "G";
+		else if (rate >= 1e6)
+			rate /= 1e6, pre = "M";
+		else if (rate >= 1e3)
+			rate /= 1e3, pre = "K";
+		*val = rate;
+		snprintf(unit, usize, "%s/sec", pre);
+		return 1;
+	}
+	return 0;
+}
+
+static double pct_running(const struct stat_row *w)
+{
+	return countable(w) ? w->counted * 100 : 100.0;
+}
+
+/* perf's +- in percent: the standard error of the mean over the runs */
+static double sem_pct(const struct stat_row *w)
+{
+	return w->value ? w->sem / fabs(w->value) * 100 : 0;
+}
+
+static const char *what_not(const struct stat_row *w)
+{
+	return w->status ? "<not supported>" : "<not counted>";
+}
+
+/* The value as perf writes it in CSV: msec with 2 decimals, counts whole. */
+static void csv_value(FILE *out, const struct stat_row *w)
+{
+	if (!countable(w))
+		fputs(what_not(w), out);
+	else if (w->unit[0])
+		fprintf(out, "%.2f", w->value);
+	else if (w->derived)
+		fprintf(out, "%.6g", w->value);
+	else
+		fprintf(out, "%.0f", w->value);
+}
+
+/* pmkit's extended flags, one word each, separated by spaces */
+static void flag_words(FILE *out, const struct stat_row *w, const char *sep)
+{
+	int n = 0;
+	if (w->flags & PMK_VALUE_MULTIPLEXED)
+		fprintf(out, "%smultiplexed", n++ ? " " : "");
+	if (w->flags & PMK_VALUE_NAN)
+		fprintf(out, "%sdivision-by-zero", n++ ? " " : "");
+	if (w->user_only)
+		fprintf(out, "%suser-only", n++ ? " " : "");
+	if (w->status && w->reason) {
+		fputs(n++ ? " " : "", out);
+		/* the reason is free text: keep the separator out */
+		for (const char *c = w->reason; *c; c++)
+			fputc(sep && strchr(sep, *c) ? ' ' : *c, out);
+	}
+}
+
+static void text_prefix(FILE *out, const struct stat_result *r,
+			const struct stat_row *w)
+{
+	if (r->interval_s >= 0)
+		fprintf(out, "%16.9f ", r->interval_s);
+	if (!w->aggr)
+		return;
+	if (r->aggr == STAT_AGGR_CORE || r->aggr == STAT_AGGR_SOCKET)
+		fprintf(out, "%-8s %2d ", w->aggr, w->aggr_n);
+	else if (r->aggr == STAT_AGGR_THREAD)
+		fprintf(out, "%16s ", w->aggr);
+	else
+		fprintf(out, "%-10s ", w->aggr);
 }
 
 void stat_print_text(FILE *out, const struct stat_result *r)
 {
 	if (r->interval_s < 0) {
-		fprintf(out, "\n Performance counter stats for '%s'", r->command);
+		fprintf(out, "\n Performance counter stats for %s", r->target);
 		if (r->repeats > 1)
 			fprintf(out, " (%d runs)", r->repeats);
 		fprintf(out, ":\n\n");
+	} else if (r->first_interval) {
+		fprintf(out, "#           time             counts unit events\n");
 	}
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = 0; i < r->nrows && !r->null_run; i++) {
 		const struct stat_row *w = &r->rows[i];
-		if (r->interval_s >= 0)
-			fprintf(out, "%14.6f ", r->interval_s);
-		if (w->status) {
-			fprintf(out, "  %18s      %-26s %s\n", "<not supported>",
-				w->name, w->reason ? w->reason : "");
-			continue;
-		}
-		if (w->flags & PMK_VALUE_NOT_COUNTED) {
-			fprintf(out, "  %18s      %-26s %s\n", "<not counted>",
-				w->name,
-				"(never scheduled on a counter: group too large?)");
+		double mv;
+		char mu[32];
+		text_prefix(out, r, w);
+		if (!countable(w)) {
+			fprintf(out, "%18s %-4s %-32s", what_not(w), w->unit,
+				w->name);
+			if (w->status && w->reason)
+				fprintf(out, "  (%s)", w->reason);
+			else if (!w->status)
+				fprintf(out, "  (never scheduled on a counter: "
+					     "group too large?)");
+			fputc('\n', out);
 			continue;
 		}
 		if (w->unit[0])
-			fprintf(out, "  %18.2f %-5s %-26s", w->value, w->unit,
+			fprintf(out, "%18.2f %-4s %-32s", w->value, w->unit,
 				w->name);
-		else if (w->derived || fabs(w->value - floor(w->value)) > 1e-9 ||
-			 fabs(w->value) >= 1e15)
-			fprintf(out, "  %18.4g       %-26s", w->value, w->name);
+		else if (w->derived)
+			fprintf(out, "%18.4g %-4s %-32s", w->value, "", w->name);
 		else
-			fprintf(out, "  %18.0f       %-26s", w->value, w->name);
+			fprintf(out, "%18.0f %-4s %-32s", w->value, "", w->name);
 		if (w->flags & PMK_VALUE_NAN)
-			fprintf(out, "  # division by zero");
+			fprintf(out, " # %8s %-23s", "", "division by zero");
+		else if (metric(r, w, &mv, mu, sizeof mu))
+			fprintf(out, " # %8.3f %-23s", mv, mu);
 		else
-			ratio(out, r, w);
-		if (w->flags & PMK_VALUE_MULTIPLEXED)
-			fprintf(out, "  (%.1f%% counted, +-%.2f%%)",
-				w->counted * 100,
-				w->value ? w->err / fabs(w->value) * 100 : 0);
-		if (r->repeats > 1 && w->value)
-			fprintf(out, "  ( +- %5.2f%% )",
-				w->stddev / fabs(w->value) * 100);
+			fprintf(out, "   %8s %-23s", "", "");
+		if (r->repeats > 1 && sem_pct(w) != 0) /* perf: none at 0 */
+			fprintf(out, "  ( +- %5.2f%% )", sem_pct(w));
+		if ((w->flags & PMK_VALUE_MULTIPLEXED) && !r->extended)
+			fprintf(out, "  (%.2f%%)", w->counted * 100);
+		if (r->extended) {
+			fprintf(out, "  [err %.4g", w->err);
+			if (w->flags & PMK_VALUE_MULTIPLEXED)
+				fprintf(out, ", %.1f%% counted, %.4g..%.4g",
+					w->counted * 100, w->lo, w->hi);
+			if (r->repeats > 1)
+				fprintf(out, ", sd %.4g", w->stddev);
+			fputc(']', out);
+		}
 		if (w->user_only)
 			fprintf(out, "  (user space only)");
 		fputc('\n', out);
 	}
 	if (r->interval_s < 0) {
-		fprintf(out, "\n  %14.9f seconds time elapsed\n", r->elapsed_s);
-		if (r->user_s >= 0)
-			fprintf(out, "  %14.9f seconds user\n  %14.9f seconds sys\n",
+		if (r->repeats > 1)
+			fprintf(out, "\n%18.8f +- %.8f seconds time elapsed  "
+				     "( +- %5.2f%% )\n",
+				r->elapsed_s, r->elapsed_sem_s,
+				r->elapsed_s > 0
+					? r->elapsed_sem_s / r->elapsed_s * 100
+					: 0);
+		else
+			fprintf(out, "\n%18.9f seconds time elapsed\n",
+				r->elapsed_s);
+		if (r->user_s >= 0 && r->repeats <= 1)
+			fprintf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n",
 				r->user_s, r->sys_s);
 		fputc('\n', out);
+		if (r->note)
+			fprintf(out, "note: %s\n", r->note);
 	}
-	if (r->note && r->interval_s < 0)
-		fprintf(out, "note: %s\n", r->note);
 }
 
 void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 {
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = 0; i < r->nrows && !r->null_run; i++) {
 		const struct stat_row *w = &r->rows[i];
+		double mv;
+		char mu[32];
+		int has = metric(r, w, &mv, mu, sizeof mu);
 		if (r->interval_s >= 0)
-			fprintf(out, "%.6f%s", r->interval_s, sep);
-		if (w->status)
-			fprintf(out, "<not supported>%s%s%s%s", sep, w->unit, sep,
-				w->name);
-		else if (w->flags & PMK_VALUE_NOT_COUNTED)
-			fprintf(out, "<not counted>%s%s%s%s", sep, w->unit, sep,
-				w->name);
+			fprintf(out, "%16.9f%s", r->interval_s, sep);
+		if (w->aggr) {
+			fprintf(out, "%s%s", w->aggr, sep);
+			if (r->aggr == STAT_AGGR_CORE ||
+			    r->aggr == STAT_AGGR_SOCKET)
+				fprintf(out, "%d%s", w->aggr_n, sep);
+		}
+		csv_value(out, w);
+		fprintf(out, "%s%s%s%s", sep, w->unit, sep, w->name);
+		if (r->repeats > 1)
+			fprintf(out, "%s%.2f%%", sep, sem_pct(w));
+		fprintf(out, "%s%llu%s%.2f%s", sep,
+			countable(w) ? w->running_ns : 0ULL, sep, pct_running(w),
+			sep);
+		if (has)
+			fprintf(out, "%.3f%s%s", mv, sep, mu);
 		else
-			fprintf(out, "%.15g%s%s%s%s", w->value, sep, w->unit, sep,
-				w->name);
-		fprintf(out, "%s%llu%s%.2f%s%.6g%s%.6g%s", sep, w->running_ns,
-			sep, is_countable_value(w) ? w->counted * 100 : 0.0, sep,
-			w->err, sep, w->stddev, sep);
-		if (w->status && w->reason) {
-			/* the reason is free text: keep the separator out */
-			for (const char *c = w->reason; *c; c++)
-				fputc(strchr(sep, *c) ? ' ' : *c, out);
-		} else if (w->flags & PMK_VALUE_NAN)
-			fputs("division by zero", out);
-		else if (w->user_only)
-			fputs("user space only", out);
+			fputs(sep, out);
+		if (r->extended) {
+			fprintf(out, "%s%.6g%s%.6g%s%.6g%s%.6g%s", sep, w->err, sep,
+				w->lo, sep, w->hi, sep, w->stddev, sep);
+			flag_words(out, w, sep);
+		}
 		fputc('\n', out);
+	}
+}
+
+void stat_print_perf_json(FILE *out, const struct stat_result *r)
+{
+	for (int i = 0; i < r->nrows && !r->null_run; i++) {
+		const struct stat_row *w = &r->rows[i];
+		double mv = 0;
+		char mu[32];
+		int has = metric(r, w, &mv, mu, sizeof mu);
+		fputc('{', out);
+		if (r->interval_s >= 0)
+			fprintf(out, "\"interval\" : %.9f, ", r->interval_s);
+		if (w->aggr) {
+			static const char *const key[] = {"", "cpu", "core",
+							  "socket", "thread"};
+			const char *v = w->aggr;
+			if (r->aggr == STAT_AGGR_CPU && !strncmp(v, "CPU", 3))
+				v += 3;
+			fprintf(out, "\"%s\" : ", key[r->aggr]);
+			cli_json_str(out, v);
+			fprintf(out, ", ");
+			if (r->aggr == STAT_AGGR_CORE || r->aggr == STAT_AGGR_SOCKET)
+				fprintf(out, "\"aggregate-number\" : %d, ",
+					w->aggr_n);
+		}
+		if (countable(w))
+			fprintf(out, "\"counter-value\" : \"%f\"", w->value);
+		else
+			fprintf(out, "\"counter-value\" : \"%s\"", what_not(w));
+		fprintf(out, ", \"unit\" : ");
+		cli_json_str(out, w->unit);
+		fprintf(out, ", \"event\" : ");
+		cli_json_str(out, w->name);
+		if (r->repeats > 1)
+			fprintf(out, ", \"variance\" : %.2f", sem_pct(w));
+		fprintf(out,
+			", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, "
+			"\"metric-value\" : %f, \"metric-unit\" : ",
+			countable(w) ? w->running_ns : 0ULL, pct_running(w),
+			has && isfinite(mv) ? mv : 0.0);
+		cli_json_str(out, has ? mu : "");
+		fputs("}\n", out);
 	}
 }
 
@@ -151,6 +315,8 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 		fprintf(out, ",\"exit_status\":%d,\"repeats\":%d,\"elapsed_s\":",
 			r->exit_status, r->repeats);
 		cli_json_num(out, r->elapsed_s);
+		fprintf(out, ",\"elapsed_sem_s\":");
+		cli_json_num(out, r->elapsed_sem_s);
 		fprintf(out, ",\"user_s\":");
 		cli_json_num(out, r->user_s);
 		fprintf(out, ",\"sys_s\":");
@@ -160,22 +326,30 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 	if (r->note)
 		cli_json_str(out, r->note);
 	fprintf(out, "],\"events\":[");
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = 0; i < r->nrows && !r->null_run; i++) {
 		const struct stat_row *w = &r->rows[i];
+		double mv;
+		char mu[32];
 		const char *status = w->status ? "not supported"
 				     : (w->flags & PMK_VALUE_NOT_COUNTED)
 					     ? "not counted"
 					     : "counted";
 		fprintf(out, "%s{\"event\":", i ? "," : "");
 		cli_json_str(out, w->name);
+		if (w->aggr) {
+			fprintf(out, ",\"aggr\":");
+			cli_json_str(out, w->aggr);
+			if (w->aggr_n)
+				fprintf(out, ",\"aggr_cpus\":%d", w->aggr_n);
+		}
 		fprintf(out, ",\"status\":\"%s\",\"value\":", status);
-		cli_json_num(out, is_countable_value(w) ? w->value : NAN);
+		cli_json_num(out, countable(w) ? w->value : NAN);
 		fprintf(out, ",\"unit\":");
 		cli_json_str(out, w->unit);
 		fprintf(out, ",\"raw\":%llu,\"enabled_ns\":%llu,\"running_ns\":%llu,"
 			     "\"counted_fraction\":",
 			w->raw, w->enabled_ns, w->running_ns);
-		cli_json_num(out, is_countable_value(w) ? w->counted : 0);
+		cli_json_num(out, countable(w) ? w->counted : 0);
 		fprintf(out, ",\"multiplexed\":%s,\"error\":",
 			(w->flags & PMK_VALUE_MULTIPLEXED) ? "true" : "false");
 		cli_json_num(out, w->err);
@@ -185,6 +359,14 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 		cli_json_num(out, w->hi);
 		fprintf(out, "],\"stddev\":");
 		cli_json_num(out, w->stddev);
+		fprintf(out, ",\"sem\":");
+		cli_json_num(out, w->sem);
+		if (metric(r, w, &mv, mu, sizeof mu)) {
+			fprintf(out, ",\"metric_value\":");
+			cli_json_num(out, mv);
+			fprintf(out, ",\"metric_unit\":");
+			cli_json_str(out, mu);
+		}
 		fprintf(out, ",\"division_by_zero\":%s,\"user_only\":%s",
 			(w->flags & PMK_VALUE_NAN) ? "true" : "false",
 			w->user_only ? "true" : "false");

@@ -1,6 +1,8 @@
 /*
- * stat_output.h: what `pmkit stat` prints, in text, CSV and JSON
- * (the schemas are documented in docs/man/pmkit-stat.1).
+ * stat_output.h: what `pmkit stat` prints. perf's layouts by default (text,
+ * -x SEP columns, -j JSON lines), pmkit's own extras behind --extended (the
+ * error estimate, its interval and flags) and in --json (pmkit's schema).
+ * Every field is documented in docs/man/pmkit-stat.1.
  */
 #ifndef PMK_CLI_STAT_OUTPUT_H
 #define PMK_CLI_STAT_OUTPUT_H
@@ -9,6 +11,14 @@
 
 #include "pmkit.h"
 
+enum stat_aggr {
+	STAT_AGGR_GLOBAL = 0, /* one row per event */
+	STAT_AGGR_CPU,        /* -A: per CPU, "CPU3" */
+	STAT_AGGR_CORE,       /* --per-core: "S0-D0-C1" and its CPU count */
+	STAT_AGGR_SOCKET,     /* --per-socket: "S0" and its CPU count */
+	STAT_AGGR_THREAD,     /* --per-thread: "comm-tid" */
+};
+
 struct stat_row {
 	const char *name;
 	const char *unit;   /* "msec" for clocks, else "" */
@@ -16,28 +26,40 @@ struct stat_row {
 	double err;         /* error estimate (1 sigma) of a multiplexed value */
 	double lo, hi;      /* interval */
 	double stddev;      /* over repeats (same unit), or 0 */
+	double sem;         /* standard error of the mean over repeats, or 0 */
 	double counted;     /* running fraction, 1 = always */
 	unsigned long long raw, enabled_ns, running_ns;
 	unsigned flags;     /* PMK_VALUE_* */
 	int status;         /* 0 or PMK_E* */
 	const char *reason; /* why not counted, or NULL */
 	int user_only;      /* counted in user space only */
-	int derived;        /* user-defined or derived preset */
+	int derived;        /* user-defined or derived preset, or a -M metric */
+	const char *aggr;   /* aggregation unit ("CPU0", "S0", ...) or NULL */
+	int aggr_n;         /* CPUs in the unit (per-core/per-socket) */
 };
 
 struct stat_result {
 	const char *command; /* as the user typed it */
+	const char *target;  /* "'CMD'", "process id '12'", "'system wide'" */
 	int exit_status;
 	int repeats;
-	double elapsed_s, user_s, sys_s;
+	double elapsed_s, elapsed_sem_s, user_s, sys_s;
 	double interval_s;   /* time stamp of an interval print, or < 0 */
+	double span_s;       /* the time the counts cover (metrics), > 0 */
 	int nrows;
 	struct stat_row *rows;
 	const char *note;    /* one line, e.g. no hardware PMU, or NULL */
+	int aggr;            /* enum stat_aggr */
+	int extended;        /* --extended: pmkit's error columns too */
+	int first_interval;  /* the first interval print (text header line) */
+	int null_run;        /* -n: no counters, only the time */
 };
 
 void stat_print_text(FILE *out, const struct stat_result *r);
 void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r);
+/* perf's -j: one JSON object per line and row */
+void stat_print_perf_json(FILE *out, const struct stat_result *r);
+/* pmkit's --json schema (pmkit-stat/1): one object */
 void stat_print_json(FILE *out, const struct stat_result *r);
 
 #endif

@@ -30,6 +30,8 @@ enum {
 	PMK_ES_GROUP = 1 << 2,     /* one kernel group per PMU, not per event */
 	PMK_ES_NO_RDPMC = 1 << 3,  /* always read() even where rdpmc works */
 	PMK_ES_ENABLE_ON_EXEC = 1 << 4, /* start counting at the next exec */
+	PMK_ES_CGROUP = 1 << 5, /* the scope's pid is an open cgroup directory
+				   fd: count that cgroup's tasks on scope.cpu */
 };
 
 /* Flags of a pmk_value. */

@@ -31,6 +31,7 @@ typedef struct pmk_open_opts {
 	unsigned start_disabled : 1; /* leaders start disabled (usual) */
 	unsigned enable_on_exec : 1; /* count from the next exec (pmkit stat) */
 	unsigned no_user_reads : 1;  /* never read from user space (rdpmc) */
+	unsigned cgroup : 1;         /* scope.pid is a cgroup directory fd */
 } pmk_open_opts;
 
 /* One read of a group: members in the order they were opened. */

@@ -70,6 +70,8 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 	struct perf_event_attr pa;
 	struct kev *leader = NULL;
 	int fd, group_fd = -1, h;
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC |
+			      (o->cgroup ? PERF_FLAG_PID_CGROUP : 0);
 
 	if (o->leader >= 0) {
 		if (o->leader >= k->n || k->ev[o->leader].fd < 0)
@@ -106,11 +108,11 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 	if (want_user_reads(a, o))
 		pa.config1 |= arm64_user_bit();
 	fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid, o->scope.cpu,
-			  group_fd, PERF_FLAG_FD_CLOEXEC);
+			  group_fd, flags);
 	if (fd < 0 && pa.config1 != a->config1) { /* refused: plain open */
 		pa.config1 = a->config1;
 		fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid,
-				  o->scope.cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+				  o->scope.cpu, group_fd, flags);
 	}
 	if (fd < 0)
 		return pmk__perf_open_error(errno, a, o->scope.pid == -1, d);

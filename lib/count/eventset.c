@@ -309,6 +309,7 @@ static int open_leaf(pmk_eventset *es, struct leaf *l, int leader,
 	o.inherit = (es->flags & PMK_ES_INHERIT) != 0;
 	o.start_disabled = 1;
 	o.enable_on_exec = (es->flags & PMK_ES_ENABLE_ON_EXEC) != 0;
+	o.cgroup = (es->flags & PMK_ES_CGROUP) != 0;
 	o.no_user_reads = (es->flags & PMK_ES_NO_RDPMC) != 0;
 	h = es->be->ops->open(es->be, &l->attr, &o, d);
 	if (h == PMK_EPERM && !l->attr.exclude_kernel) {

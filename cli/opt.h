@@ -1,0 +1,46 @@
+/*
+ * opt.h: the one option parser of the pmkit commands, on getopt_long.
+ *
+ * A command describes its options in a table and gets one callback per
+ * option, in command-line order:
+ *
+ *     static const struct cli_opt opts[] = {
+ *         {'e', "event", CLI_ARG},      // -e X, -eX, --event X, --event=X
+ *         {'a', "all-cpus", CLI_NOARG}, // -a, combined: -av
+ *         {OPT_JSON, "json", CLI_NOARG},// long only: keys >= 256
+ *         {0},
+ *     };
+ *     int i = cli_opt_parse("stat", argc, argv, opts, on_opt, &o);
+ *
+ * Parsing stops at `--` or at the first operand (the command to run keeps
+ * its own options). Long names may be shortened to a unique prefix, as
+ * getopt_long and perf allow. An unknown option, a missing value or a
+ * value given to a flag prints `error: ...` with the nearest option name
+ * as a hint, then the command's usage, and returns -EXIT_USAGE (-2).
+ */
+#ifndef PMK_CLI_OPT_H
+#define PMK_CLI_OPT_H
+
+enum { CLI_NOARG = 0, CLI_ARG = 1, CLI_OPTARG = 2 };
+
+struct cli_opt {
+	int key;           /* a short option's letter, or >= 256 for long only */
+	const char *name;  /* long name without "--", or NULL */
+	int arg;           /* CLI_NOARG, CLI_ARG or CLI_OPTARG (only "--name=V") */
+};
+
+/* The callback: `val` is the option's value (NULL for flags). It returns 0
+ * to go on, or an exit code (after printing why) to stop. */
+typedef int (*cli_opt_fn)(int key, const char *val, void *arg);
+
+/* Parse argv[1..] (argv[0] is the command name). Returns the index of the
+ * first operand (argc when none), or a negative exit code: -EXIT_USAGE for
+ * a usage error, or minus the callback's code. */
+int cli_opt_parse(const char *cmd, int argc, char **argv,
+		  const struct cli_opt *opts, cli_opt_fn fn, void *arg);
+
+/* The option as the user wrote it ("-e" or "--event"), for messages from
+ * the callback about the option being handled. */
+const char *cli_opt_current(void);
+
+#endif
