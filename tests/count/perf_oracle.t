@@ -1,0 +1,78 @@
+# perf_oracle.t: pmkit stat against perf stat on the same software-event
+# workloads: event names, units, column positions, values within a
+# tolerance, the metric column and exit codes. Skips where perf is absent.
+. tests/support/t.sh
+if ! perf stat -e task-clock -x, true >/dev/null 2>&1; then
+	skip "perf oracle" "perf is not installed (or cannot count here)"; exit 0
+fi
+EV=task-clock,context-switches,cpu-migrations,page-faults
+# a workload whose page faults are stable (about 600 here)
+W='head -c 20000000 /dev/zero | cat > /dev/null; exec dd if=/dev/zero of=/dev/null bs=1M count=200 2>/dev/null'
+
+"$PMKIT" stat -e $EV -x, -o "$T_TMP/p.csv" -- sh -c "$W"; prc=$?
+perf stat -e $EV -x, -o "$T_TMP/f.csv" -- sh -c "$W"; frc=$?
+grep -v '^#' "$T_TMP/f.csv" | grep -v '^$' > "$T_TMP/f2.csv"
+check "exit codes agree ($prc, perf $frc)" test "$prc" = "$frc"
+check "same number of fields per line (-x,)" sh -c '
+	a=$(awk -F, "{print NF}" "$1" | sort -u); b=$(awk -F, "{print NF}" "$2" | sort -u)
+	test "$a" = "$b"' _ "$T_TMP/p.csv" "$T_TMP/f2.csv"
+check "event names and units in the same columns" sh -c '
+	test "$(cut -d, -f2,3 "$1")" = "$(cut -d, -f2,3 "$2")"' _ "$T_TMP/p.csv" "$T_TMP/f2.csv"
+check "metric units in the same column" sh -c '
+	a=$(cut -d, -f3,7 "$1" | sed "s/[KMG]\/sec/\/sec/"); b=$(cut -d, -f3,7 "$2" | sed "s/[KMG]\/sec/\/sec/")
+	test "$a" = "$b"' _ "$T_TMP/p.csv" "$T_TMP/f2.csv"
+# values: page-faults within 10 %, task-clock within 50 % (two runs of a
+# program on a shared machine), percent running both 100
+v() { awk -F, -v e="$2" '$3==e {print $'"$3"'}' "$1"; }
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {d=a-b; if (d<0) d=-d; exit !(b>0 && d<=b*p/100)}'; }
+a=$(v "$T_TMP/p.csv" page-faults 1); b=$(v "$T_TMP/f2.csv" page-faults 1)
+check "page-faults within 10 % of perf ($a, perf $b)" within "$a" "$b" 10
+a=$(v "$T_TMP/p.csv" task-clock 1); b=$(v "$T_TMP/f2.csv" task-clock 1)
+check "task-clock within 50 % of perf ($a ms, perf $b ms)" within "$a" "$b" 50
+a=$(v "$T_TMP/p.csv" task-clock 4); b=$(v "$T_TMP/f2.csv" task-clock 4)
+check "run time (column 4) is task-clock in ns, like perf ($a, perf $b)" within "$a" "$b" 50
+check "percent running (column 5) 100.00 as perf" sh -c '
+	test "$(cut -d, -f5 "$1" | sort -u)" = "100.00" && test "$(cut -d, -f5 "$2" | sort -u)" = "100.00"' _ "$T_TMP/p.csv" "$T_TMP/f2.csv"
+
+# -r: the +- column (4th) is perf's standard error of the mean in %
+"$PMKIT" stat -r 5 -e $EV -x, -o "$T_TMP/pr.csv" -- sh -c "$W"
+perf stat -r 5 -e $EV -x, -o "$T_TMP/fr.csv" -- sh -c "$W"
+grep -v '^#' "$T_TMP/fr.csv" | grep -v '^$' > "$T_TMP/fr2.csv"
+check "-r: same columns as perf" sh -c '
+	test "$(cut -d, -f2,3 "$1")" = "$(cut -d, -f2,3 "$2")" &&
+	test "$(awk -F, "{print NF}" "$1" | sort -u)" = "$(awk -F, "{print NF}" "$2" | sort -u)"' _ "$T_TMP/pr.csv" "$T_TMP/fr2.csv"
+a=$(v "$T_TMP/pr.csv" page-faults 4 | tr -d %); b=$(v "$T_TMP/fr2.csv" page-faults 4 | tr -d %)
+check "-r: page-faults +- is a standard error of the mean like perf's ($a %, perf $b %: both under 2 %)" \
+	awk -v a="$a" -v b="$b" 'BEGIN {exit !(a != "" && a < 2 && b < 2)}'
+
+# -j: perf's JSON lines with the same keys in the same order
+"$PMKIT" stat -j -e $EV -o "$T_TMP/p.json" -- sh -c "$W"
+perf stat -j -e $EV -o "$T_TMP/f.json" -- sh -c "$W"
+check "-j: same keys in the same order, same events and units" python3 -c '
+import json,sys
+def rows(p): return [json.loads(l) for l in open(p) if l.startswith("{")]
+a,b=rows(sys.argv[1]),rows(sys.argv[2])
+assert [list(r) for r in a]==[list(r) for r in b], ([list(r) for r in a][:1],[list(r) for r in b][:1])
+assert [(r["event"],r["unit"]) for r in a]==[(r["event"],r["unit"]) for r in b]
+pa={r["event"]:float(r["counter-value"]) for r in a}; pb={r["event"]:float(r["counter-value"]) for r in b}
+assert abs(pa["page-faults"]-pb["page-faults"])<=0.1*pb["page-faults"], (pa,pb)' "$T_TMP/p.json" "$T_TMP/f.json"
+
+# text: the header and the rows' layout
+"$PMKIT" stat -e task-clock,page-faults -- sh -c "$W" 2>"$T_TMP/p.txt"
+perf stat -e task-clock,page-faults -- sh -c "$W" 2>"$T_TMP/f.txt"
+check "text: the same header line" sh -c 'test "$(grep "Performance counter stats" "$1")" = "$(grep "Performance counter stats" "$2")"' _ "$T_TMP/p.txt" "$T_TMP/f.txt"
+check "text: event names start in the same column" sh -c '
+	b=$(awk "/task-clock/ {print index(\$0, \"task-clock\")}" "$2")
+	test "$(awk "/task-clock/ {print index(\$0, \"task-clock\")}" "$1")" = "$b"' _ "$T_TMP/p.txt" "$T_TMP/f.txt"
+
+# exit status of a failing workload and of a bad event
+"$PMKIT" stat -e task-clock -x, -o /dev/null -- sh -c 'exit 3'; a=$?
+perf stat -e task-clock -x, -o /dev/null -- sh -c 'exit 3'; b=$?
+check "a workload's status is the status ($a, perf $b)" test "$a" = "$b"
+
+# -p: the header names the process, as perf's
+sleep 1 & bg=$!
+"$PMKIT" stat -e task-clock -p $bg -- sleep 0.05 2>"$T_TMP/pp.txt"
+perf stat -e task-clock -p $bg -- sleep 0.05 2>"$T_TMP/fp.txt"
+kill $bg 2>/dev/null
+check "-p: the same header as perf ('process id')" sh -c 'test "$(grep "Performance counter stats" "$1")" = "$(grep "Performance counter stats" "$2")"' _ "$T_TMP/pp.txt" "$T_TMP/fp.txt"
