@@ -622,26 +622,73 @@ static int task_gone(pid_t pid)
 	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
 }
 
+/* Interval state: the previous totals per unit and event. */
+struct ivl {
+	pmk_value *v, *prev;
+	struct stat_row *rows;
+	size_t nv; /* values: nev x nunit */
+	double t0, last;
+	unsigned long long prints;
+};
+
+/* Print the counts since the previous print. */
+static void print_interval(struct run *r, const struct opts *o,
+			   struct output *out, const char *cmd, struct ivl *iv)
+{
+	struct stat_result res;
+	double t = now_s();
+	memset(&res, 0, sizeof res);
+	for (int u = 0; u < r->nunit; u++)
+		sum_sets(r, u, iv->v + (size_t)u * (size_t)r->nev);
+	for (size_t e = 0; e < iv->nv; e++) {
+		pmk_value d = iv->v[e];
+		d.value -= iv->prev[e].value;
+		d.lo -= iv->prev[e].value;
+		d.hi -= iv->prev[e].value;
+		d.raw -= iv->prev[e].raw;
+		d.running_ns -= iv->prev[e].running_ns;
+		d.enabled_ns -= iv->prev[e].enabled_ns;
+		iv->prev[e] = iv->v[e];
+		/* nothing ran in this interval: perf's <not counted> */
+		if (d.running_ns == 0 && d.status == 0)
+			d.flags |= PMK_VALUE_NOT_COUNTED;
+		iv->v[e] = d;
+	}
+	unit_rows(r, o, iv->v, iv->rows);
+	res.command = cmd;
+	res.repeats = 1;
+	res.user_s = -1;
+	res.interval_s = t - iv->t0;
+	res.span_s = t - iv->last;
+	iv->last = t;
+	res.rows = iv->rows;
+	res.nrows = (int)iv->nv;
+	emit(out, &res);
+	iv->prints++;
+}
+
 /* Wait for the end of the measurement (workload exit, target exit or
  * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
  * printing intervals when asked. Returns the workload status. */
 static int measure(struct opts *o, struct run *r, struct workload *w,
 		   struct output *out, const char *cmd, double t0)
 {
-	double next_print = t0 + (double)o->interval_ms / 1e3, last = t0;
-	size_t nv = (size_t)r->nev * (size_t)(r->nunit ? r->nunit : 1) + 1;
-	pmk_value *v = calloc(nv, sizeof *v);
-	pmk_value *prev = calloc(nv, sizeof *prev);
+	double next_print = t0 + (double)o->interval_ms / 1e3;
+	struct ivl iv;
 	pmk_value *tmp = calloc((size_t)r->nev + 1, sizeof *tmp);
-	struct stat_row *rows = calloc(nv, sizeof *rows);
 	int status = 0;
-	unsigned long long prints = 0;
 	long sleep_ns = 500 * 1000; /* short first waits: quick commands end quick */
 #ifdef SYS_pidfd_open
 	int pidfd = w ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
 #else
 	int pidfd = -1;
 #endif
+	memset(&iv, 0, sizeof iv);
+	iv.nv = (size_t)r->nev * (size_t)(r->nunit ? r->nunit : 1);
+	iv.v = calloc(iv.nv + 1, sizeof *iv.v);
+	iv.prev = calloc(iv.nv + 1, sizeof *iv.prev);
+	iv.rows = calloc(iv.nv + 1, sizeof *iv.rows);
+	iv.t0 = iv.last = t0;
 	for (;;) {
 		struct timespec ts = {0, sleep_ns};
 		if (sleep_ns < 10 * 1000 * 1000)
@@ -652,7 +699,7 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 			break;
 		if (interrupted)
 			break;
-		if (o->interval_count && prints >= o->interval_count)
+		if (o->interval_count && iv.prints >= o->interval_count)
 			break;
 		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
 			struct pollfd pf = {pidfd, POLLIN, 0};
@@ -663,46 +710,22 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 		for (int s = 0; s < r->nset; s++)
 			pmk_eventset_read(r->set[s], tmp, r->nev);
 		if (o->interval_ms && now_s() >= next_print) {
-			struct stat_result res;
-			double t = now_s();
-			memset(&res, 0, sizeof res);
-			for (int u = 0; u < r->nunit; u++)
-				sum_sets(r, u, v + (size_t)u * (size_t)r->nev);
-			for (size_t e = 0; e + 1 < nv; e++) {
-				pmk_value d = v[e];
-				d.value -= prev[e].value;
-				d.lo -= prev[e].value;
-				d.hi -= prev[e].value;
-				d.raw -= prev[e].raw;
-				d.running_ns -= prev[e].running_ns;
-				d.enabled_ns -= prev[e].enabled_ns;
-				prev[e] = v[e];
-				/* nothing ran in this interval: perf's
-				 * <not counted> */
-				if (d.running_ns == 0 && d.status == 0)
-					d.flags |= PMK_VALUE_NOT_COUNTED;
-				v[e] = d;
-			}
-			unit_rows(r, o, v, rows);
-			res.command = cmd;
-			res.repeats = 1;
-			res.user_s = -1;
-			res.interval_s = t - t0;
-			res.span_s = t - last;
-			last = t;
-			res.rows = rows;
-			res.nrows = (int)(nv - 1);
-			emit(out, &res);
-			prints++;
+			print_interval(r, o, out, cmd, &iv);
 			next_print += (double)o->interval_ms / 1e3;
 		}
 	}
+	/* as perf: the counts since the last print, when the end came
+	 * between two prints */
+	if (o->interval_ms && !interrupted &&
+	    (!o->interval_count || iv.prints < o->interval_count) &&
+	    now_s() > iv.last + 1e-3)
+		print_interval(r, o, out, cmd, &iv);
 	if (pidfd >= 0)
 		close(pidfd);
-	free(v);
-	free(prev);
+	free(iv.v);
+	free(iv.prev);
+	free(iv.rows);
 	free(tmp);
-	free(rows);
 	return status;
 }
 
@@ -1536,7 +1559,7 @@ int cmd_stat(int argc, char **argv)
 			res.note = split_note;
 		}
 	}
-	if (!o.interval_ms || o.json || (!o.sep && !o.perf_json))
+	if (!o.interval_ms || o.json) /* perf: no summary after intervals */
 		emit(&out, &res);
 out:
 	free_sets(&r);

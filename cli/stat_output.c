@@ -111,8 +111,8 @@ static void csv_value(FILE *out, const struct stat_row *w)
 		fputs(what_not(w), out);
 	else if (w->unit[0])
 		fprintf(out, "%.2f", w->value);
-	else if (w->derived)
-		fprintf(out, "%.6g", w->value);
+	else if (w->derived) /* pmkit's: as many digits as it has */
+		fprintf(out, "%.15g", w->value);
 	else
 		fprintf(out, "%.0f", w->value);
 }
@@ -170,7 +170,7 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 				w->name);
 			if (w->status && w->reason)
 				fprintf(out, "  (%s)", w->reason);
-			else if (!w->status)
+			else if (!w->status && r->interval_s < 0)
 				fprintf(out, "  (never scheduled on a counter: "
 					     "group too large?)");
 			fputc('\n', out);
