@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "lib/event/native.h"
 #include "lib/event/tbl.h"
 
@@ -103,39 +104,57 @@ static void print_event(const pmk_event *ev, int json)
 	}
 }
 
+enum { ENC_JSON = 256, ENC_MODEL, ENC_MODELS };
+static const struct cli_opt encode_opts[] = {
+	{ENC_JSON, "json", CLI_NOARG},
+	{ENC_MODEL, "model", CLI_ARG},
+	{ENC_MODELS, "models", CLI_NOARG},
+	{'h', "help", CLI_NOARG},
+	{0, NULL, 0},
+};
+
+struct enc_opts {
+	int json, models, help;
+	const char *model;
+};
+
+static int on_encode_opt(int key, const char *val, void *arg)
+{
+	struct enc_opts *o = arg;
+	if (key == ENC_JSON)
+		o->json = 1;
+	else if (key == ENC_MODEL)
+		o->model = val;
+	else if (key == ENC_MODELS)
+		o->models = 1;
+	else if (key == 'h')
+		o->help = 1;
+	return 0;
+}
+
 int cmd_encode(int argc, char **argv)
 {
-	const char *model = NULL;
-	int json = 0, i, rc = 0;
+	struct enc_opts eo = {0, 0, 0, NULL};
+	const char *model;
+	int json, i, rc = 0;
 	pmk_target *own = NULL;
 	const pmk_target *t;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
-			model = argv[++i];
-		} else if (!strncmp(argv[i], "--model=", 8)) {
-			model = argv[i] + 8;
-		} else if (!strcmp(argv[i], "--models")) {
-			for (int m = 0; pmk__models[m]; m++)
-				printf("%-20s %s (%d events, %d presets)\n",
-				       pmk__models[m]->name,
-				       pmk__models[m]->desc,
-				       pmk__models[m]->nev,
-				       pmk__models[m]->npreset);
-			return 0;
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "-h") ||
-			   !strcmp(argv[i], "--help")) {
-			return cli_usage("encode");
-		} else {
-			cli_error("unknown option '%s'", argv[i]);
-			return 2;
-		}
+	i = cli_opt_parse_mixed("encode", argc, argv, encode_opts,
+				on_encode_opt, &eo);
+	if (i < 0)
+		return -i;
+	if (eo.help)
+		return cli_usage("encode");
+	if (eo.models) {
+		for (int m = 0; pmk__models[m]; m++)
+			printf("%-20s %s (%d events, %d presets)\n",
+			       pmk__models[m]->name, pmk__models[m]->desc,
+			       pmk__models[m]->nev, pmk__models[m]->npreset);
+		return 0;
 	}
+	json = eo.json;
+	model = eo.model;
 	if (i >= argc) {
 		cli_error("no event given");
 		fprintf(stderr, "usage: pmkit encode [--model M] [--json] "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 struct list_ctx {
 	const char *pattern;
@@ -140,35 +141,45 @@ static int list_sim(struct list_ctx *c)
 	return 0;
 }
 
+enum { LIST_SIM = 256, LIST_DEFS };
+static const struct cli_opt list_opts[] = {
+	{'j', "json", CLI_NOARG},
+	{LIST_SIM, "sim", CLI_NOARG},
+	{LIST_DEFS, "defs", CLI_ARG},
+	{0, NULL, 0},
+};
+
+static int on_list_opt(int key, const char *val, void *arg)
+{
+	int *flags = arg;
+	if (key == 'j')
+		flags[0] = 1;
+	else if (key == LIST_SIM)
+		flags[1] = 1;
+	else if (key == LIST_DEFS && cli_defs_load(val))
+		return EXIT_USAGE;
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_ctx c;
 	const pmk_target *t = pmk_target_host();
-	int sim = 0;
+	int sim, flags[2] = {0, 0};
+	int first = cli_opt_parse_mixed("list", argc, argv, list_opts, on_list_opt,
+				    flags);
+	if (first < 0)
+		return -first;
 	memset(&c, 0, sizeof c);
 	c.first = 1;
 	c.out = stdout;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			c.json = 1;
-		else if (!strcmp(argv[i], "--sim"))
-			sim = 1;
-		else if (!strcmp(argv[i], "--defs")) {
-			if (i + 1 >= argc) {
-				cli_error("option '--defs' needs a file");
-				return cli_usage("list");
-			}
-			if (cli_defs_load(argv[++i]))
-				return EXIT_USAGE;
-		} else if (argv[i][0] == '-') {
-			cli_error("unknown option '%s'", argv[i]);
-			return cli_usage("list");
-		} else if (!c.pattern)
-			c.pattern = argv[i];
-		else {
-			cli_error("one pattern at most");
-			return cli_usage("list");
-		}
+	c.json = flags[0];
+	sim = flags[1];
+	if (first < argc)
+		c.pattern = argv[first];
+	if (first + 1 < argc) {
+		cli_error("one pattern at most");
+		return cli_usage("list");
 	}
 	if (sim)
 		return list_sim(&c);

@@ -73,14 +73,16 @@ static void hint_nearest(const struct cli_opt *opts, const char *bad)
 		fprintf(stderr, "hint: did you mean '--%s'?\n", best);
 }
 
-int cli_opt_parse(const char *cmd, int argc, char **argv,
-		  const struct cli_opt *opts, cli_opt_fn fn, void *arg)
+static int parse(const char *cmd, int argc, char **argv,
+		 const struct cli_opt *opts, cli_opt_fn fn, void *arg,
+		 int permute)
 {
 	struct option lo[MAX_OPTS + 1];
 	char so[3 * MAX_OPTS + 3];
 	int nl = 0, ns = 0;
 
-	so[ns++] = '+'; /* stop at the first operand: the workload's options */
+	if (!permute)
+		so[ns++] = '+'; /* stop at the first operand: a workload's options */
 	so[ns++] = ':'; /* report a missing value as ':' */
 	for (const struct cli_opt *o = opts; o->key && nl < MAX_OPTS; o++) {
 		if (o->key < 256) {
@@ -155,4 +157,16 @@ int cli_opt_parse(const char *cmd, int argc, char **argv,
 		}
 	}
 	return optind;
+}
+
+int cli_opt_parse(const char *cmd, int argc, char **argv,
+		  const struct cli_opt *opts, cli_opt_fn fn, void *arg)
+{
+	return parse(cmd, argc, argv, opts, fn, arg, 0);
+}
+
+int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
+			const struct cli_opt *opts, cli_opt_fn fn, void *arg)
+{
+	return parse(cmd, argc, argv, opts, fn, arg, 1);
 }

@@ -39,6 +39,12 @@ typedef int (*cli_opt_fn)(int key, const char *val, void *arg);
 int cli_opt_parse(const char *cmd, int argc, char **argv,
 		  const struct cli_opt *opts, cli_opt_fn fn, void *arg);
 
+/* The same for commands that run no program: options and operands may be
+ * mixed (`pmkit list cycles --json`); the operands are moved to the end of
+ * argv, in their order, and the index of the first is returned. */
+int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
+			const struct cli_opt *opts, cli_opt_fn fn, void *arg);
+
 /* The option as the user wrote it ("-e" or "--event"), for messages from
  * the callback about the option being handled. */
 const char *cli_opt_current(void);
