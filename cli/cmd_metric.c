@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 struct mopts {
 	int json;
@@ -22,31 +23,42 @@ struct mopts {
 	int npos;
 };
 
+enum { M_JSON = 256, M_ANY_NAMES, M_PMU };
+static const struct cli_opt metric_opts[] = {
+	{M_JSON, "json", CLI_NOARG},
+	{M_ANY_NAMES, "any-names", CLI_NOARG},
+	{M_PMU, "pmu", CLI_ARG},
+	{0, NULL, 0},
+};
+
+static int on_metric_opt(int key, const char *val, void *arg)
+{
+	struct mopts *o = arg;
+	if (key == M_JSON)
+		o->json = 1;
+	else if (key == M_ANY_NAMES)
+		o->any_names = 1;
+	else if (key == M_PMU)
+		o->pmu = val;
+	return 0;
+}
+
+/* Options after the subcommand (argv[1]), mixed with the operands. Returns
+ * 0, or the exit code after an error was printed. */
 static int parse_opts(int argc, char **argv, struct mopts *o)
 {
+	int i;
 	memset(o, 0, sizeof *o);
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			o->json = 1;
-		} else if (!strcmp(argv[i], "--any-names")) {
-			o->any_names = 1;
-		} else if (!strcmp(argv[i], "--pmu")) {
-			if (++i >= argc) {
-				cli_error("option '--pmu' needs a model name");
-				return -1;
-			}
-			o->pmu = argv[i];
-		} else if (!strncmp(argv[i], "--pmu=", 6)) {
-			o->pmu = argv[i] + 6;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("unknown option '%s'", argv[i]);
-			return -1;
-		} else if (o->npos < 64) {
-			o->pos[o->npos++] = argv[i];
-		} else {
+	i = cli_opt_parse_mixed("metric", argc - 1, argv + 1, metric_opts,
+				on_metric_opt, o);
+	if (i < 0)
+		return -i;
+	for (i++; i < argc; i++) {
+		if (o->npos == 64) {
 			cli_error("too many arguments");
-			return -1;
+			return cli_usage("metric");
 		}
+		o->pos[o->npos++] = argv[i];
 	}
 	return 0;
 }
@@ -339,8 +351,11 @@ int cmd_metric(int argc, char **argv)
 		cli_error("'metric' needs a subcommand: needs, eval or check");
 		return cli_usage("metric");
 	}
-	if (parse_opts(argc, argv, &o))
-		return cli_usage("metric");
+	{
+		int rc = parse_opts(argc, argv, &o);
+		if (rc)
+			return rc;
+	}
 	if (!strcmp(argv[1], "needs"))
 		return needs(&o);
 	if (!strcmp(argv[1], "eval"))
