@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 static void on_progress(void *arg, const char *what, double frac)
 {
@@ -144,49 +145,93 @@ static int plot(const pmk_probe *p, const char *path)
 	return rc;
 }
 
+enum { P_QUICK = 256, P_JSON, P_CSV, P_CONSTANTS, P_SVG, P_MAX, P_CPU };
+static const struct cli_opt probe_opts[] = {
+	{P_QUICK, "quick", CLI_NOARG},
+	{P_JSON, "json", CLI_NOARG},
+	{P_CSV, "csv", CLI_NOARG},
+	{P_CONSTANTS, "constants", CLI_ARG},
+	{P_SVG, "svg", CLI_ARG},
+	{'o', "output", CLI_ARG},
+	{P_MAX, "max", CLI_ARG},
+	{P_CPU, "cpu", CLI_ARG},
+	{0, NULL, 0},
+};
+
+struct probe_opts {
+	unsigned flags;
+	int json, as_csv;
+	long long cpu;
+	size_t max;
+	const char *consts, *svg, *out_path;
+};
+
+static int on_probe_opt(int key, const char *val, void *arg)
+{
+	struct probe_opts *o = arg;
+	unsigned long long v;
+	switch (key) {
+	case P_QUICK:
+		o->flags |= PMK_PROBE_QUICK;
+		break;
+	case P_JSON:
+		o->json = 1;
+		break;
+	case P_CSV:
+		o->as_csv = 1;
+		break;
+	case P_CONSTANTS:
+		o->consts = val;
+		break;
+	case P_SVG:
+		o->svg = val;
+		break;
+	case 'o':
+		o->out_path = val;
+		break;
+	case P_MAX:
+		if (pmk_bench_parse_size(val, &o->max) || o->max < (64u << 10)) {
+			cli_error("'--max' needs a size of at least 64k, not '%s'",
+				  val);
+			return EXIT_USAGE;
+		}
+		break;
+	case P_CPU:
+		if (cli_opt_u64(cli_opt_current(), val, &v))
+			return EXIT_USAGE;
+		o->cpu = (long long)v;
+		break;
+	}
+	return 0;
+}
+
 int cmd_probe(int argc, char **argv)
 {
-	unsigned flags = 0;
-	int json = 0, as_csv = 0, rc;
-	long long cpu = -1;
-	size_t max = 0;
-	const char *consts = NULL, *svg = NULL, *out_path = NULL;
+	unsigned flags;
+	int json, as_csv, rc;
+	long long cpu;
+	size_t max;
+	const char *consts, *svg, *out_path;
 	pmk_probe p;
 	FILE *out = stdout;
+	struct probe_opts po = {0, 0, 0, -1, 0, NULL, NULL, NULL};
+	int i = cli_opt_parse_mixed("probe", argc, argv, probe_opts,
+				    on_probe_opt, &po);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		unsigned long long v;
-		if (!strcmp(a, "--quick")) {
-			flags |= PMK_PROBE_QUICK;
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--csv")) {
-			as_csv = 1;
-		} else if (!strcmp(a, "--constants") && i + 1 < argc) {
-			consts = argv[++i];
-		} else if (!strcmp(a, "--svg") && i + 1 < argc) {
-			svg = argv[++i];
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			out_path = argv[++i];
-		} else if (!strcmp(a, "--max") && i + 1 < argc) {
-			if (pmk_bench_parse_size(argv[++i], &max) ||
-			    max < (64u << 10)) {
-				cli_error(
-				    "'--max' needs a size of at least 64k, "
-				    "not '%s'",
-				    argv[i]);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--cpu") && i + 1 < argc) {
-			if (cli_opt_u64(a, argv[++i], &v))
-				return EXIT_USAGE;
-			cpu = (long long)v;
-		} else {
-			cli_error("unknown argument '%s'", a);
-			return cli_usage("probe");
-		}
+	if (i < 0)
+		return -i;
+	if (i < argc) {
+		cli_error("unknown argument '%s'", argv[i]);
+		return cli_usage("probe");
 	}
+	flags = po.flags;
+	json = po.json;
+	as_csv = po.as_csv;
+	cpu = po.cpu;
+	max = po.max;
+	consts = po.consts;
+	svg = po.svg;
+	out_path = po.out_path;
 	rc = pmk_probe_run(&p, flags, (int)cpu, max,
 			   cli_isatty(2) ? on_progress : NULL, NULL);
 	if (rc) {

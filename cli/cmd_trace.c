@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 static int copy(pmk_sim_next_fn next, void *src, const char *out,
 		unsigned long long max, uint64_t *n)
@@ -197,44 +198,77 @@ static int dump(const char *path, int kind, unsigned long long max)
 	return 0;
 }
 
+enum { T_SKIP = 256, T_CHAMPSIM };
+static const struct cli_opt trace_opts[] = {
+	{'o', "output", CLI_ARG},
+	{'n', "max", CLI_ARG},
+	{T_SKIP, "skip", CLI_ARG},
+	{T_CHAMPSIM, "champsim", CLI_NOARG},
+	{'h', "help", CLI_NOARG},
+	{0, NULL, 0},
+};
+
+struct trace_opts {
+	const char *out;
+	unsigned long long max, skip;
+	int champsim, help;
+};
+
+static int on_trace_opt(int key, const char *val, void *arg)
+{
+	struct trace_opts *o = arg;
+	switch (key) {
+	case 'o':
+		o->out = val;
+		break;
+	case 'n':
+		return cli_opt_u64(cli_opt_current(), val, &o->max) ? EXIT_USAGE
+								   : 0;
+	case T_SKIP:
+		return cli_opt_u64(cli_opt_current(), val, &o->skip) ? EXIT_USAGE
+								    : 0;
+	case T_CHAMPSIM:
+		o->champsim = 1;
+		break;
+	case 'h':
+		o->help = 1;
+		break;
+	}
+	return 0;
+}
+
 int cmd_trace(int argc, char **argv)
 {
-	const char *out = NULL, *sub = NULL;
-	unsigned long long max = 0, skip = 0;
-	int champsim = 0, i;
+	const char *out, *sub = NULL;
+	unsigned long long max, skip;
+	int champsim, i;
 	uint64_t n;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_man_render("pmkit-trace", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (++i == argc)
-				return cli_usage("trace");
-			out = argv[i];
-		} else if (!strcmp(a, "-n") || !strcmp(a, "--max")) {
-			if (++i == argc || cli_opt_u64("-n", argv[i], &max))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--skip")) {
-			if (++i == argc || cli_opt_u64("--skip", argv[i], &skip))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--champsim")) {
-			champsim = 1;
-		} else if (a[0] == '-') {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("trace");
-		} else if (!sub && (!strcmp(a, "gen") || !strcmp(a, "import") ||
-				    !strcmp(a, "dump"))) {
-			sub = a;
-		} else {
-			break;
-		}
+	struct trace_opts to;
+	memset(&to, 0, sizeof to);
+	/* options, then a subcommand (whose own options may follow it) or
+	 * the program to trace with its options untouched */
+	i = cli_opt_parse("trace", argc, argv, trace_opts, on_trace_opt, &to);
+	if (i < 0)
+		return -i;
+	if (i < argc && strcmp(argv[i - 1], "--") &&
+	    (!strcmp(argv[i], "gen") || !strcmp(argv[i], "import") ||
+	     !strcmp(argv[i], "dump"))) {
+		int j;
+		sub = argv[i];
+		j = cli_opt_parse_mixed("trace", argc - i, argv + i, trace_opts,
+					on_trace_opt, &to);
+		if (j < 0)
+			return -j;
+		i += j;
 	}
+	if (to.help) {
+		cli_man_render("pmkit-trace", stdout);
+		return 0;
+	}
+	out = to.out;
+	max = to.max;
+	skip = to.skip;
+	champsim = to.champsim;
 	if (!sub) {
 		if (i >= argc || !out) {
 			cli_error("give -o FILE and a command after --");
