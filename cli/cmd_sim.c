@@ -3,11 +3,11 @@
  * core with seed 000's PMU, driven from the command line.
  */
 /* pmkit-command: sim | run the simulated core and its PMU */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 #define MAX_EV 16
 
@@ -191,28 +191,113 @@ static int split_events(const char *list, char **out, int *n)
 	return 0;
 }
 
+enum {
+	SR_CHAMPSIM = 256, SR_SAMPLE, SR_PROFILEME, SR_PAIR, SR_PM_FLAG,
+	SR_STATS,
+};
+static const struct cli_opt sim_run_opts[] = {
+	{'c', "config", CLI_ARG},
+	{'s', "set", CLI_ARG},
+	{'e', "event", CLI_ARG},
+	{'w', "workload", CLI_ARG},
+	{SR_CHAMPSIM, "champsim", CLI_NOARG},
+	{'n', "max", CLI_ARG},
+	{SR_SAMPLE, "sample", CLI_ARG},
+	{SR_PROFILEME, "profileme", CLI_ARG},
+	{SR_PAIR, "pair", CLI_ARG},
+	{SR_PM_FLAG, "pm-flag", CLI_ARG},
+	{SR_STATS, "stats", CLI_NOARG},
+	{'o', "output", CLI_ARG},
+	{'h', "help", CLI_NOARG},
+	{0, NULL, 0},
+};
+
+struct sim_run_args {
+	char *sets[32], *evs[MAX_EV], *sample;
+	const char *cfgfile, *what, *outfile;
+	int nsets, nev, kind, stats, help;
+	unsigned long long maxn, pm_int, pair;
+	unsigned pm_flag;
+};
+
+static int on_sim_run_opt(int key, const char *val, void *arg)
+{
+	struct sim_run_args *o = arg;
+	switch (key) {
+	case 'o':
+		o->outfile = val;
+		break;
+	case 'c':
+		o->cfgfile = val;
+		break;
+	case 's':
+		if (o->nsets == 32) {
+			cli_error("too many --set options");
+			return EXIT_USAGE;
+		}
+		o->sets[o->nsets++] = (char *)val;
+		break;
+	case 'e':
+		if (split_events((char *)val, o->evs, &o->nev) < 0)
+			return EXIT_USAGE;
+		break;
+	case 'w':
+		o->what = val;
+		break;
+	case SR_CHAMPSIM:
+		o->kind = PMK_TRACE_CHAMPSIM;
+		break;
+	case 'n':
+		if (cli_opt_u64("--max", val, &o->maxn))
+			return EXIT_USAGE;
+		break;
+	case SR_SAMPLE:
+		o->sample = (char *)val;
+		break;
+	case SR_PROFILEME:
+		if (cli_opt_u64("--profileme", val, &o->pm_int))
+			return EXIT_USAGE;
+		break;
+	case SR_PAIR:
+		if (cli_opt_u64("--pair", val, &o->pair) || o->pair > 1000) {
+			cli_error("--pair takes 0..1000");
+			return EXIT_USAGE;
+		}
+		break;
+	case SR_PM_FLAG: {
+		size_t k;
+		for (k = 0; k < sizeof pm_flags / sizeof pm_flags[0]; k++)
+			if (!strcmp(val, pm_flags[k].name))
+				break;
+		if (k == sizeof pm_flags / sizeof pm_flags[0]) {
+			cli_error("unknown --pm-flag '%s' (l1i_miss l2i_miss "
+				  "itlb_miss l1d_miss l2d_miss dtlb_miss "
+				  "mispredict wrong_path)",
+				  val);
+			return EXIT_USAGE;
+		}
+		o->pm_flag = pm_flags[k].flag;
+		break;
+	}
+	case SR_STATS:
+		o->stats = 1;
+		break;
+	case 'h':
+		o->help = 1;
+		break;
+	}
+	return 0;
+}
+
 static int sim_run(int argc, char **argv, int record)
 {
-	static const struct option opts[] = {
-	    {"config", required_argument, 0, 'c'},
-	    {"set", required_argument, 0, 's'},
-	    {"event", required_argument, 0, 'e'},
-	    {"workload", required_argument, 0, 'w'},
-	    {"champsim", no_argument, 0, 'C'},
-	    {"max", required_argument, 0, 'n'},
-	    {"sample", required_argument, 0, 'S'},
-	    {"profileme", required_argument, 0, 'P'},
-	    {"pair", required_argument, 0, 'W'},
-	    {"pm-flag", required_argument, 0, 'F'},
-	    {"stats", no_argument, 0, 'T'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0}};
-	char *sets[32], *evs[MAX_EV], *sample = NULL;
-	const char *cfgfile = NULL, *what = NULL,
-		   *outfile = PMK_REC_DEFAULT_FILE;
-	int nsets = 0, nev = 0, kind = PMK_TRACE_AUTO, stats = 0, c, rc = 1;
-	unsigned long long maxn = 0, pm_int = 0, pair = 0;
+	/* static: the parsed strings live as long as the run */
+	static struct sim_run_args ra_store;
+	struct sim_run_args *ra = &ra_store;
+	char **sets, **evs, *sample;
+	const char *cfgfile, *what, *outfile;
+	int nsets, nev, kind, stats, c, rc = 1, optind;
+	unsigned long long maxn, pm_int, pair;
 	pmk_sim_counter_cfg cc[MAX_EV + 1];
 	pmk_sim_config cfg;
 	pmk_sim_source *src = NULL;
@@ -220,78 +305,31 @@ static int sim_run(int argc, char **argv, int record)
 	pmk_diag d;
 	run_ctx ctx;
 	memset(&ctx, 0, sizeof ctx);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:s:e:w:n:o:", opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'o':
-			outfile = optarg;
-			break;
-		case 'c':
-			cfgfile = optarg;
-			break;
-		case 's':
-			if (nsets == 32) {
-				cli_error("too many --set options");
-				return EXIT_USAGE;
-			}
-			sets[nsets++] = optarg;
-			break;
-		case 'e':
-			if (split_events(optarg, evs, &nev) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'w':
-			what = optarg;
-			break;
-		case 'C':
-			kind = PMK_TRACE_CHAMPSIM;
-			break;
-		case 'n':
-			if (cli_opt_u64("--max", optarg, &maxn))
-				return EXIT_USAGE;
-			break;
-		case 'S':
-			sample = optarg;
-			break;
-		case 'P':
-			if (cli_opt_u64("--profileme", optarg, &pm_int))
-				return EXIT_USAGE;
-			break;
-		case 'W':
-			if (cli_opt_u64("--pair", optarg, &pair) ||
-			    pair > 1000) {
-				cli_error("--pair takes 0..1000");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'F': {
-			size_t k;
-			for (k = 0; k < sizeof pm_flags / sizeof pm_flags[0];
-			     k++)
-				if (!strcmp(optarg, pm_flags[k].name))
-					break;
-			if (k == sizeof pm_flags / sizeof pm_flags[0]) {
-				cli_error(
-				    "unknown --pm-flag '%s' (l1i_miss "
-				    "l2i_miss itlb_miss l1d_miss l2d_miss "
-				    "dtlb_miss mispredict wrong_path)",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			ctx.pm_flag = pm_flags[k].flag;
-			break;
-		}
-		case 'T':
-			stats = 1;
-			break;
-		case 'h':
-			cli_man_render("pmkit-sim", stdout);
-			return 0;
-		default:
-			return cli_usage("sim");
-		}
+	memset(ra, 0, sizeof *ra);
+	ra->outfile = PMK_REC_DEFAULT_FILE;
+	ra->kind = PMK_TRACE_AUTO;
+	optind = cli_opt_parse_mixed("sim", argc, argv, sim_run_opts,
+				     on_sim_run_opt, ra);
+	if (optind < 0)
+		return -optind;
+	if (ra->help) {
+		cli_man_render("pmkit-sim", stdout);
+		return 0;
 	}
+	sets = ra->sets;
+	evs = ra->evs;
+	sample = ra->sample;
+	cfgfile = ra->cfgfile;
+	what = ra->what;
+	outfile = ra->outfile;
+	nsets = ra->nsets;
+	nev = ra->nev;
+	kind = ra->kind;
+	stats = ra->stats;
+	maxn = ra->maxn;
+	pm_int = ra->pm_int;
+	pair = ra->pair;
+	ctx.pm_flag = (uint16_t)ra->pm_flag;
 	if (optind < argc) {
 		if (what || optind + 1 < argc) {
 			cli_error("give one workload or trace");
