@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/workload.h"
 
 #define MAXW 64
 
 struct opts {
-	int sim, csv, json, refs, champsim;
+	int sim, csv, json, refs, champsim, help;
 	const char *sim_config, *svg, *pmu;
 	unsigned long long n;
 	const char *what[MAXW];
@@ -390,62 +391,102 @@ static int run_hw(struct opts *o)
 	return status;
 }
 
+enum {
+	CS_SIM = 256, CS_LONG, CS_CSV, CS_JSON, CS_SVG, CS_NO_REFS, CS_CHAMPSIM,
+	CS_PMU,
+};
+static const struct cli_opt cpistack_opts[] = {
+	{'h', "help", CLI_NOARG},
+	{CS_SIM, "sim", CLI_OPTARG},
+	{'w', "workload", CLI_ARG},
+	{'n', NULL, CLI_ARG},
+	{CS_LONG, "long", CLI_NOARG},
+	{CS_CSV, "csv", CLI_NOARG},
+	{'x', NULL, CLI_ARG},
+	{CS_JSON, "json", CLI_NOARG},
+	{CS_SVG, "svg", CLI_ARG},
+	{CS_NO_REFS, "no-refs", CLI_NOARG},
+	{CS_CHAMPSIM, "champsim", CLI_NOARG},
+	{CS_PMU, "pmu", CLI_ARG},
+	{0, NULL, 0},
+};
+
+static int on_cpistack_opt(int key, const char *val, void *arg)
+{
+	struct opts *o = arg;
+	switch (key) {
+	case 'h':
+		o->help = 1;
+		break;
+	case CS_SIM:
+		o->sim = 1;
+		o->sim_config = val;
+		break;
+	case 'w':
+		if (o->nw == MAXW)
+			return usage_error("too many workloads");
+		o->what[o->nw++] = val;
+		break;
+	case 'n':
+		if (cli_opt_u64("-n", val, &o->n) < 0)
+			return EXIT_USAGE;
+		break;
+	case CS_LONG:
+		o->n = 2000000;
+		break;
+	case 'x':
+		if (strcmp(val, ","))
+			return usage_error("-x takes ',' only (CSV)");
+		o->csv = 1;
+		break;
+	case CS_CSV:
+		o->csv = 1;
+		break;
+	case CS_JSON:
+		o->json = 1;
+		break;
+	case CS_SVG:
+		o->svg = val;
+		break;
+	case CS_NO_REFS:
+		o->refs = 0;
+		break;
+	case CS_CHAMPSIM:
+		o->champsim = 1;
+		break;
+	case CS_PMU:
+		o->pmu = val;
+		break;
+	}
+	return 0;
+}
+
 int cmd_cpistack(int argc, char **argv)
 {
 	struct opts o;
-	int i;
+	int i, end = argc;
 	memset(&o, 0, sizeof o);
 	o.refs = 1;
 	o.n = 200000;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
+	/* workloads and options mix before `--`; the command follows it */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
 			o.cmd = argv + i + 1;
+			end = i;
 			break;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_man_render("pmkit-cpistack", stdout);
-			return 0;
-		} else if (!strcmp(a, "--sim") || !strncmp(a, "--sim=", 6)) {
-			o.sim = 1;
-			if (a[5] == '=')
-				o.sim_config = a + 6;
-		} else if (!strcmp(a, "--workload") || !strcmp(a, "-w")) {
-			if (++i >= argc)
-				return usage_error("--workload needs a NAME");
-			if (o.nw == MAXW)
-				return usage_error("too many workloads");
-			o.what[o.nw++] = argv[i];
-		} else if (!strcmp(a, "-n")) {
-			if (++i >= argc)
-				return usage_error("-n needs a number");
-			if (cli_opt_u64("-n", argv[i], &o.n) < 0)
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--long")) {
-			o.n = 2000000;
-		} else if (!strcmp(a, "--csv") || !strcmp(a, "-x,")) {
-			o.csv = 1;
-		} else if (!strcmp(a, "--json")) {
-			o.json = 1;
-		} else if (!strcmp(a, "--svg")) {
-			if (++i >= argc)
-				return usage_error("--svg needs a PREFIX");
-			o.svg = argv[i];
-		} else if (!strcmp(a, "--no-refs")) {
-			o.refs = 0;
-		} else if (!strcmp(a, "--champsim")) {
-			o.champsim = 1;
-		} else if (!strcmp(a, "--pmu")) {
-			if (++i >= argc)
-				return usage_error("--pmu needs a MODEL");
-			o.pmu = argv[i];
-		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("cpistack");
-		} else {
-			if (o.nw == MAXW)
-				return usage_error("too many workloads");
-			o.what[o.nw++] = a;
 		}
+	i = cli_opt_parse_mixed("cpistack", end, argv, cpistack_opts,
+				on_cpistack_opt, &o);
+	if (i < 0)
+		return -i;
+	if (o.help) {
+		cli_man_render("pmkit-cpistack", stdout);
+		return 0;
+	}
+	for (; i < end; i++) {
+		if (o.nw == MAXW)
+			return usage_error("too many workloads");
+		o.what[o.nw++] = argv[i];
 	}
 	if (o.csv && o.json)
 		return usage_error("--csv and --json exclude each other");
