@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 struct common {
 	pmk_bench_cfg cfg;
@@ -16,52 +17,59 @@ struct common {
 	FILE *out;
 };
 
-/* Parse an option shared by the subcommands. Returns 1 if consumed (and
- * advances *i), 0 if not ours, -1 on error. */
-static int common_opt(struct common *c, int argc, char **argv, int *i)
+/* The options every subcommand takes (cli/opt.h), and their parser. */
+enum {
+	B_QUICK = 256, B_CSV, B_JSON, B_SVG, B_SAMPLES, B_SAMPLE_MS, B_CPU,
+	B_MODE, B_LMBENCH, B_HUGE, B_ALL_PAGES, B_MIN, B_MAX, B_PER_OCTAVE,
+	B_WINDOW, B_SWEEP,
+};
+#define COMMON_OPTS                                                            \
+	{B_QUICK, "quick", CLI_NOARG}, {B_CSV, "csv", CLI_NOARG},              \
+	    {B_JSON, "json", CLI_NOARG}, {'o', "output", CLI_ARG},             \
+	    {B_SVG, "svg", CLI_ARG}, {B_SAMPLES, "samples", CLI_ARG},          \
+	    {B_SAMPLE_MS, "sample-ms", CLI_ARG}, {B_CPU, "cpu", CLI_ARG}
+
+/* 1 if `key` was a common option (handled), 0 if not, -1 on error. */
+static int common_opt(struct common *c, int key, const char *val)
 {
-	const char *a = argv[*i];
 	unsigned long long v;
-#define NEED()                                                                 \
-	do {                                                                   \
-		if (*i + 1 >= argc) {                                          \
-			cli_error("option '%s' needs a value", a);             \
-			return -1;                                             \
-		}                                                              \
-	} while (0)
-	if (!strcmp(a, "--quick")) {
+	switch (key) {
+	case B_QUICK:
 		c->quick = 1;
 		c->cfg.sample_ms = 2;
-	} else if (!strcmp(a, "--csv")) {
+		break;
+	case B_CSV:
 		c->csv = 1;
-	} else if (!strcmp(a, "--json")) {
+		break;
+	case B_JSON:
 		c->json = 1;
-	} else if (!strcmp(a, "-o")) {
-		NEED();
-		c->out_path = argv[++*i];
-	} else if (!strcmp(a, "--svg")) {
-		NEED();
-		c->svg_path = argv[++*i];
-	} else if (!strcmp(a, "--samples")) {
-		NEED();
-		if (cli_opt_u64(a, argv[++*i], &v) || v < 5 || v > 64) {
+		break;
+	case 'o':
+		c->out_path = val;
+		break;
+	case B_SVG:
+		c->svg_path = val;
+		break;
+	case B_SAMPLES:
+		if (cli_opt_u64("--samples", val, &v) || v < 5 || v > 64) {
 			cli_error("'--samples' must be 5 to 64");
 			return -1;
 		}
 		c->cfg.samples = (int)v;
-	} else if (!strcmp(a, "--sample-ms")) {
-		NEED();
-		if (cli_opt_u64(a, argv[++*i], &v) || v < 1 || v > 10000) {
+		break;
+	case B_SAMPLE_MS:
+		if (cli_opt_u64("--sample-ms", val, &v) || v < 1 || v > 10000) {
 			cli_error("'--sample-ms' must be 1 to 10000");
 			return -1;
 		}
 		c->cfg.sample_ms = (double)v;
-	} else if (!strcmp(a, "--cpu")) {
-		NEED();
-		if (cli_opt_u64(a, argv[++*i], &v))
+		break;
+	case B_CPU:
+		if (cli_opt_u64("--cpu", val, &v))
 			return -1;
 		c->cfg.cpu = (int)v;
-	} else {
+		break;
+	default:
 		return 0;
 	}
 	return 1;
@@ -232,6 +240,76 @@ static int lat_plot(struct common *c, struct series *se, int ns, double ghz)
 	return 0;
 }
 
+struct lat_args {
+	struct common *c;
+	enum pmk_lat_mode *modes;
+	int *nmodes, *lmb, *huge, *per_oct;
+	size_t *lo, *hi, *window;
+};
+
+static const struct cli_opt lat_opts[] = {
+	COMMON_OPTS,
+	{B_MODE, "mode", CLI_ARG},
+	{B_LMBENCH, "lmbench", CLI_NOARG},
+	{B_HUGE, "huge", CLI_NOARG},
+	{B_ALL_PAGES, "all-pages", CLI_NOARG},
+	{B_MIN, "min", CLI_ARG},
+	{B_MAX, "max", CLI_ARG},
+	{B_PER_OCTAVE, "per-octave", CLI_ARG},
+	{B_WINDOW, "window", CLI_ARG},
+	{0, NULL, 0},
+};
+
+static int on_lat_opt(int key, const char *val, void *arg)
+{
+	struct lat_args *l = arg;
+	unsigned long long v;
+	size_t sz;
+	int r = common_opt(l->c, key, val);
+	if (r)
+		return r < 0 ? EXIT_USAGE : 0;
+	switch (key) {
+	case B_MODE:
+		if (parse_modes(val, l->modes, l->nmodes))
+			return EXIT_USAGE;
+		break;
+	case B_LMBENCH:
+		*l->lmb = 1;
+		break;
+	case B_HUGE:
+		*l->huge = 1;
+		break;
+	case B_ALL_PAGES:
+		l->modes[0] = PMK_LAT_RANDOM_ALL;
+		*l->nmodes = 1;
+		break;
+	case B_MIN:
+	case B_MAX:
+		if (pmk_bench_parse_size(val, &sz)) {
+			cli_error("bad size '%s' for '%s'", val,
+				  cli_opt_current());
+			return EXIT_USAGE;
+		}
+		*(key == B_MIN ? l->lo : l->hi) = sz;
+		break;
+	case B_PER_OCTAVE:
+		if (cli_opt_u64("--per-octave", val, &v) || v < 1 || v > 32) {
+			cli_error("'--per-octave' must be 1 to 32");
+			return EXIT_USAGE;
+		}
+		*l->per_oct = (int)v;
+		break;
+	case B_WINDOW:
+		if (cli_opt_u64("--window", val, &v) || v < 1 || v > 1 << 20) {
+			cli_error("'--window' needs a number of pages");
+			return EXIT_USAGE;
+		}
+		*l->window = (size_t)v;
+		break;
+	}
+	return 0;
+}
+
 static int cmd_lat(int argc, char **argv)
 {
 	struct common c = {0};
@@ -244,49 +322,20 @@ static int cmd_lat(int argc, char **argv)
 	double ghz;
 
 	pmk_bench_cfg_default(&c.cfg);
+	{
+		struct lat_args la = {&c,      modes, &nmodes, &lmb, &huge,
+				      &per_oct, &lo,   &hi,     &window};
+		int first = cli_opt_parse_mixed("bench", argc, argv, lat_opts,
+						on_lat_opt, &la);
+		if (first < 0)
+			return -first;
+		argv += first - 1;
+		argc -= first - 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		unsigned long long v;
-		int r = common_opt(&c, argc, argv, &i);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(a, "--mode") && i + 1 < argc) {
-			if (parse_modes(argv[++i], modes, &nmodes))
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--lmbench")) {
-			lmb = 1;
-		} else if (!strcmp(a, "--huge")) {
-			huge = 1;
-		} else if (!strcmp(a, "--all-pages")) {
-			modes[0] = PMK_LAT_RANDOM_ALL;
-			nmodes = 1;
-		} else if ((!strcmp(a, "--min") || !strcmp(a, "--max")) &&
-			   i + 1 < argc) {
-			size_t s;
-			if (pmk_bench_parse_size(argv[++i], &s)) {
-				cli_error("bad size '%s' for '%s'", argv[i], a);
-				return EXIT_USAGE;
-			}
-			*(a[3] == 'i' ? &lo : &hi) = s;
-		} else if (!strcmp(a, "--per-octave") && i + 1 < argc) {
-			if (cli_opt_u64(a, argv[++i], &v) || v < 1 || v > 32) {
-				cli_error("'--per-octave' must be 1 to 32");
-				return EXIT_USAGE;
-			}
-			per_oct = (int)v;
-		} else if (!strcmp(a, "--window") && i + 1 < argc) {
-			if (cli_opt_u64(a, argv[++i], &v) || v < 1 ||
-			    v > 1 << 20) {
-				cli_error("'--window' needs a number of pages");
-				return EXIT_USAGE;
-			}
-			window = (size_t)v;
-		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("bench");
-		} else if (!have_size) {
+		if (!have_size) {
 			if (cli_parse_u64(a, &v) || v < 1 || v > 1 << 20) {
 				cli_error("SIZE_MB must be a whole number of "
 					  "megabytes, not '%s'",
@@ -451,41 +500,72 @@ static int cmd_lat(int argc, char **argv)
 
 /* ---- bw ----------------------------------------------------------------- */
 
+struct bw_args {
+	struct common *c;
+	int *threads, *sweep, *lmb;
+	size_t *lo;
+};
+
+static const struct cli_opt bw_opts[] = {
+	COMMON_OPTS,
+	{'P', NULL, CLI_ARG},
+	{B_SWEEP, "sweep", CLI_NOARG},
+	{B_LMBENCH, "lmbench", CLI_NOARG},
+	{B_MIN, "min", CLI_ARG},
+	{0, NULL, 0},
+};
+
+static int on_bw_opt(int key, const char *val, void *arg)
+{
+	struct bw_args *b = arg;
+	unsigned long long v;
+	int r = common_opt(b->c, key, val);
+	if (r)
+		return r < 0 ? EXIT_USAGE : 0;
+	switch (key) {
+	case 'P':
+		if (cli_opt_u64("-P", val, &v) || v < 1 || v > 256) {
+			cli_error("'-P' must be 1 to 256");
+			return EXIT_USAGE;
+		}
+		*b->threads = (int)v;
+		break;
+	case B_SWEEP:
+		*b->sweep = 1;
+		break;
+	case B_LMBENCH:
+		*b->lmb = 1;
+		break;
+	case B_MIN:
+		if (pmk_bench_parse_size(val, b->lo)) {
+			cli_error("bad size '%s'", val);
+			return EXIT_USAGE;
+		}
+		break;
+	}
+	return 0;
+}
+
 static int cmd_bw(int argc, char **argv)
 {
 	struct common c = {0};
 	int ops[PMK_BW_NOPS], nops = 0, threads = 1, sweep = 0, lmb = 0;
 	int have_size = 0, rc = 0;
 	size_t size = 0, lo = 0;
-	unsigned long long v;
 
 	pmk_bench_cfg_default(&c.cfg);
+	{
+		struct bw_args ba = {&c, &threads, &sweep, &lmb, &lo};
+		int first = cli_opt_parse_mixed("bench", argc, argv, bw_opts,
+						on_bw_opt, &ba);
+		if (first < 0)
+			return -first;
+		argv += first - 1;
+		argc -= first - 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int r = common_opt(&c, argc, argv, &i);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(a, "-P") && i + 1 < argc) {
-			if (cli_opt_u64(a, argv[++i], &v) || v < 1 || v > 256) {
-				cli_error("'-P' must be 1 to 256");
-				return EXIT_USAGE;
-			}
-			threads = (int)v;
-		} else if (!strcmp(a, "--sweep")) {
-			sweep = 1;
-		} else if (!strcmp(a, "--lmbench")) {
-			lmb = 1;
-		} else if (!strcmp(a, "--min") && i + 1 < argc) {
-			if (pmk_bench_parse_size(argv[++i], &lo)) {
-				cli_error("bad size '%s'", argv[i]);
-				return EXIT_USAGE;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("bench");
-		} else if (!have_size) {
+		if (!have_size) {
 			if (pmk_bench_parse_size(a, &size) || size < 512) {
 				cli_error("SIZE must be at least 512 bytes "
 					  "(suffixes k, m, g), not '%s'",
@@ -619,6 +699,16 @@ static int cmd_bw(int argc, char **argv)
 	return rc;
 }
 
+static const struct cli_opt os_opts[] = {
+	COMMON_OPTS,
+	{0, NULL, 0},
+};
+
+static int on_os_opt(int key, const char *val, void *arg)
+{
+	return common_opt(arg, key, val) < 0 ? EXIT_USAGE : 0;
+}
+
 static int cmd_bench_os(int argc, char **argv)
 {
 	struct common c = {0};
@@ -627,16 +717,15 @@ static int cmd_bench_os(int argc, char **argv)
 	pmk_os_result res[128];
 
 	pmk_bench_cfg_default(&c.cfg);
+	{
+		int first = cli_opt_parse_mixed("bench", argc, argv, os_opts,
+						on_os_opt, &c);
+		if (first < 0)
+			return -first;
+		argv += first - 1;
+		argc -= first - 1;
+	}
 	for (int i = 1; i < argc; i++) {
-		int r = common_opt(&c, argc, argv, &i);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("unknown option '%s'", argv[i]);
-			return cli_usage("bench");
-		}
 		int k = 0;
 		while (pmk_os_names[k] && strcmp(pmk_os_names[k], argv[i]))
 			k++;
