@@ -591,6 +591,7 @@ static void emit(struct output *out, struct stat_result *res)
 	res->aggr = out->o->aggr;
 	res->extended = out->o->extended;
 	res->null_run = out->o->null_run;
+	res->cgroup = out->o->cgroup;
 	res->first_interval = res->interval_s >= 0 && out->nprints == 0;
 	if (out->o->json)
 		stat_print_json(out->out, res);

@@ -183,6 +183,8 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 			fprintf(out, "%18.4g %-4s %-32s", w->value, "", w->name);
 		else
 			fprintf(out, "%18.0f %-4s %-32s", w->value, "", w->name);
+		if (r->cgroup)
+			fprintf(out, " %s", r->cgroup);
 		if (w->flags & PMK_VALUE_NAN)
 			fprintf(out, " # %8s %-23s", "", "division by zero");
 		else if (metric(r, w, &mv, mu, sizeof mu))
@@ -243,6 +245,8 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 		}
 		csv_value(out, w);
 		fprintf(out, "%s%s%s%s", sep, w->unit, sep, w->name);
+		if (r->cgroup)
+			fprintf(out, "%s%s", sep, r->cgroup);
 		if (r->repeats > 1)
 			fprintf(out, "%s%.2f%%", sep, sem_pct(w));
 		fprintf(out, "%s%llu%s%.2f%s", sep,
@@ -292,6 +296,10 @@ void stat_print_perf_json(FILE *out, const struct stat_result *r)
 		cli_json_str(out, w->unit);
 		fprintf(out, ", \"event\" : ");
 		cli_json_str(out, w->name);
+		if (r->cgroup) {
+			fprintf(out, ", \"cgroup\" : ");
+			cli_json_str(out, r->cgroup);
+		}
 		if (r->repeats > 1)
 			fprintf(out, ", \"variance\" : %.2f", sem_pct(w));
 		fprintf(out,

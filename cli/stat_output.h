@@ -53,6 +53,7 @@ struct stat_result {
 	int extended;        /* --extended: pmkit's error columns too */
 	int first_interval;  /* the first interval print (text header line) */
 	int null_run;        /* -n: no counters, only the time */
+	const char *cgroup;  /* -G: printed after each event, as perf */
 };
 
 void stat_print_text(FILE *out, const struct stat_result *r);

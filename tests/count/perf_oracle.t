@@ -76,3 +76,14 @@ sleep 1 & bg=$!
 perf stat -e task-clock -p $bg -- sleep 0.05 2>"$T_TMP/fp.txt"
 kill $bg 2>/dev/null
 check "-p: the same header as perf ('process id')" sh -c 'test "$(grep "Performance counter stats" "$1")" = "$(grep "Performance counter stats" "$2")"' _ "$T_TMP/pp.txt" "$T_TMP/fp.txt"
+
+# -G: a cgroup (the root of the cgroup v2 hierarchy) on every CPU; the
+# cgroup is a column after the event, as perf's
+if perf stat -a -x, -e task-clock -G / -o "$T_TMP/fg.csv" sleep 0.05 2>/dev/null; then
+	"$PMKIT" stat -a -x, -e task-clock -G / -o "$T_TMP/pg.csv" sleep 0.05; rc=$?
+	check "-G: exit 0 and the same columns as perf" sh -c '
+		test "$3" = 0 &&
+		test "$(grep -v "^#" "$1" | grep . | cut -d, -f2-4)" = "$(grep -v "^#" "$2" | grep . | cut -d, -f2-4)"' _ "$T_TMP/pg.csv" "$T_TMP/fg.csv" "$rc"
+else
+	skip "-G against perf" "perf cannot count a cgroup here"
+fi
