@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "sim/addie/addie_int.h"
 
 enum { OUT_TEXT, OUT_CSV, OUT_JSON };
@@ -199,6 +200,63 @@ static int common_opt(common *c, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* The options of each subcommand (cli/opt.h): argv is checked against its
+ * table and made canonical before the loops below walk it. */
+enum {
+	A_CSV = 256, A_JSON, A_SVG_DIR, A_SAMPLES, A_WINDOW, A_SEEDS, A_SEED,
+	A_STREAM_SEED, A_BITS, A_TOL, A_RNG, A_P, A_STEP_TO, A_WATERMARK,
+	A_READ_AHEAD, A_NO_RAW, A_PATTERN, A_REQUESTS, A_SWEEP, A_CHAMPSIM,
+	A_SIGNALS, A_EVERY,
+};
+#define ADDIE_COMMON                                                           \
+	{A_CSV, "csv", CLI_NOARG}, {A_JSON, "json", CLI_NOARG},                \
+	    {A_SVG_DIR, "svg-dir", CLI_ARG}
+static const struct cli_opt figures_opts[] = {
+	ADDIE_COMMON,
+	{A_SAMPLES, "samples", CLI_ARG},
+	{A_WINDOW, "window", CLI_ARG},
+	{A_SEEDS, "seeds", CLI_ARG},
+	{A_SEED, "seed", CLI_ARG},
+	{A_STREAM_SEED, "stream-seed", CLI_ARG},
+	{A_BITS, "bits", CLI_ARG},
+	{A_TOL, "tol", CLI_ARG},
+	{A_RNG, "rng", CLI_ARG},
+	{0, NULL, 0},
+};
+static const struct cli_opt quality_opts[] = {
+	ADDIE_COMMON,
+	{A_BITS, "bits", CLI_ARG},
+	{A_SEEDS, "seeds", CLI_ARG},
+	{A_SEED, "seed", CLI_ARG},
+	{A_P, "p", CLI_ARG},
+	{A_STEP_TO, "step-to", CLI_ARG},
+	{A_TOL, "tol", CLI_ARG},
+	{0, NULL, 0},
+};
+static const struct cli_opt membuf_opts[] = {
+	ADDIE_COMMON,
+	{A_WATERMARK, "watermark", CLI_ARG},
+	{A_READ_AHEAD, "read-ahead", CLI_ARG},
+	{A_NO_RAW, "no-read-around-write", CLI_NOARG},
+	{A_PATTERN, "pattern", CLI_ARG},
+	{A_REQUESTS, "requests", CLI_ARG},
+	{A_SEED, "seed", CLI_ARG},
+	{A_BITS, "bits", CLI_ARG},
+	{A_RNG, "rng", CLI_ARG},
+	{A_SWEEP, "sweep", CLI_NOARG},
+	{A_CHAMPSIM, "champsim", CLI_NOARG},
+	{0, NULL, 0},
+};
+static const struct cli_opt sim_opts[] = {
+	ADDIE_COMMON,
+	{A_SIGNALS, "signals", CLI_ARG},
+	{A_EVERY, "every", CLI_ARG},
+	{A_BITS, "bits", CLI_ARG},
+	{A_RNG, "rng", CLI_ARG},
+	{A_CHAMPSIM, "champsim", CLI_NOARG},
+	{0, NULL, 0},
+};
+
 static int opt_value(int argc, char **argv, int *i, const char **v)
 {
 	if (*i + 1 >= argc) {
@@ -343,6 +401,11 @@ static int addie_figures(int argc, char **argv)
 	uint64_t *st;
 	double *cdf_x[4] = {NULL}, *cdf_y[4] = {NULL};
 	int rc = 0;
+	{
+		int orc = cli_opt_canon("addie", &argc, &argv, figures_opts);
+		if (orc)
+			return orc;
+	}
 	for (int i = 1; i < argc; i++) {
 		int k = common_opt(&cm, argc, argv, &i);
 		const char *v;
@@ -676,6 +739,11 @@ static int addie_quality(int argc, char **argv)
 	pmk_quality_params_default(&qp);
 	for (unsigned b = 4; b <= 16; b++)
 		bits[nb++] = b;
+	{
+		int orc = cli_opt_canon("addie", &argc, &argv, quality_opts);
+		if (orc)
+			return orc;
+	}
 	for (int i = 1; i < argc; i++) {
 		int k = common_opt(&cm, argc, argv, &i);
 		const char *s;
@@ -950,6 +1018,11 @@ static int addie_membuf(int argc, char **argv)
 	char title[3][256];
 	const char *titles[3];
 	pmk_membuf_config_default(&cfg);
+	{
+		int orc = cli_opt_canon("addie", &argc, &argv, membuf_opts);
+		if (orc)
+			return orc;
+	}
 	for (int i = 1; i < argc; i++) {
 		int k = common_opt(&cm, argc, argv, &i);
 		if (k < 0)
@@ -1256,6 +1329,11 @@ static int addie_sim(int argc, char **argv)
 	size_t npts = 0, cap = 0;
 	double *px = NULL, *py[2][3] = {{NULL}};
 	pmk_addie_config_default(&ac);
+	{
+		int orc = cli_opt_canon("addie", &argc, &argv, sim_opts);
+		if (orc)
+			return orc;
+	}
 	for (int i = 1; i < argc; i++) {
 		int k = common_opt(&cm, argc, argv, &i);
 		if (k < 0)

@@ -1236,12 +1236,27 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 	return add_set(r, (pmk_scope){child, -1}, flags, "workload") ? 1 : 0;
 }
 
-/* The first set's diagnostics, if every event failed to open. */
-static int open_sets(struct run *r)
+/* Open every set; on failure print the first set's diagnostics. A thread
+ * of an attached process that ended between the listing of its threads
+ * and the open is dropped (its counts would be 0). */
+static int open_sets(struct opts *o, struct run *r)
 {
 	pmk_diag d;
 	for (int s = 0; s < r->nset; s++) {
 		int rc = pmk_eventset_open(r->set[s], &d);
+		if (rc && o->pid && r->nset > 1 &&
+		    task_gone((pid_t)atoi(r->label[s]))) {
+			pmk_eventset_free(r->set[s]);
+			for (int k = s + 1; k < r->nset; k++) {
+				r->set[k - 1] = r->set[k];
+				r->set_unit[k - 1] = r->set_unit[k];
+				memcpy(r->label[k - 1], r->label[k],
+				       sizeof r->label[0]);
+			}
+			r->nset--;
+			s--;
+			continue;
+		}
 		if (rc) {
 			cli_diag(&d);
 			return 1;
@@ -1429,7 +1444,7 @@ int cmd_stat(int argc, char **argv)
 		if (o.null_run) {
 			r.nunit = 1;
 		} else if ((rc = make_sets(&o, &r, wp ? w.pid : 0, cgroup_fd)) != 0 ||
-			   (rc = open_sets(&r)) != 0) {
+			   (rc = open_sets(&o, &r)) != 0) {
 			if (wp) {
 				kill(w.pid, SIGKILL);
 				workload_wait(&w);
@@ -1524,6 +1539,9 @@ int cmd_stat(int argc, char **argv)
 		double var = (sumsq[e].value - n * mean * mean) / (n - 1);
 		double scale = !strcmp(r.ev[e].unit, "ns") ? 1e-6 : 1;
 		double sd = var > 0 ? sqrt(var) : 0;
+		/* the interval of the last run, moved to the mean */
+		rows[e].lo += mean * scale - rows[e].value;
+		rows[e].hi += mean * scale - rows[e].value;
 		rows[e].value = mean * scale;
 		rows[e].stddev = sd * scale;
 		rows[e].sem = sd / sqrt(n) * scale;

@@ -170,3 +170,64 @@ int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
 {
 	return parse(cmd, argc, argv, opts, fn, arg, 1);
 }
+
+/* cli_opt_canon: the options collected as canonical words. The words and
+ * the array live in static storage (reachable until exit, so no leak). */
+struct canon {
+	const struct cli_opt *opts;
+	char **out;
+	int n;
+	size_t used; /* of the word arena */
+};
+
+static char canon_arena[16384];
+static char **canon_argv;
+
+static int canon_add(int key, const char *val, void *arg)
+{
+	struct canon *c = arg;
+	const char *word = NULL;
+	char *w = canon_arena + c->used;
+	int n;
+	for (const struct cli_opt *o = c->opts; o->key; o++)
+		if (o->key == key) {
+			word = o->name;
+			break;
+		}
+	n = word ? snprintf(w, sizeof canon_arena - c->used, "--%s", word)
+		 : snprintf(w, sizeof canon_arena - c->used, "-%c", key);
+	if (n < 0 || (size_t)n + 1 > sizeof canon_arena - c->used) {
+		cli_error("too many options");
+		return EXIT_USAGE;
+	}
+	c->used += (size_t)n + 1;
+	c->out[c->n++] = w;
+	if (val)
+		c->out[c->n++] = (char *)val;
+	return 0;
+}
+
+int cli_opt_canon(const char *cmd, int *argc, char ***argv,
+		  const struct cli_opt *opts)
+{
+	struct canon c;
+	int first;
+	c.opts = opts;
+	c.n = 0;
+	c.used = 0;
+	free(canon_argv);
+	/* at most two words per argument, the command name and a NULL */
+	canon_argv = c.out = calloc((size_t)*argc * 2 + 2, sizeof *c.out);
+	if (!c.out)
+		return 1;
+	c.out[c.n++] = (*argv)[0];
+	first = parse(cmd, *argc, *argv, opts, canon_add, &c, 1);
+	if (first < 0)
+		return -first;
+	for (int i = first; i < *argc; i++)
+		c.out[c.n++] = (*argv)[i];
+	c.out[c.n] = NULL;
+	*argc = c.n;
+	*argv = c.out;
+	return 0;
+}

@@ -45,6 +45,14 @@ int cli_opt_parse(const char *cmd, int argc, char **argv,
 int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
 			const struct cli_opt *opts, cli_opt_fn fn, void *arg);
 
+/* For commands whose code walks argv itself: check argv against the
+ * table (errors and hints as above) and replace it with a canonical copy,
+ * every option as "--name" (or "-k" when it has no long name) followed by
+ * its value as a word of its own, then the operands. 0, or the exit code
+ * after an error was printed. */
+int cli_opt_canon(const char *cmd, int *argc, char ***argv,
+		  const struct cli_opt *opts);
+
 /* The option as the user wrote it ("-e" or "--event"), for messages from
  * the callback about the option being handled. */
 const char *cli_opt_current(void);

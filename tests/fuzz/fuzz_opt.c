@@ -1,7 +1,7 @@
 /*
  * fuzz_opt.c: the CLI option parser (cli/opt.c) on arbitrary argument
  * vectors: the input split at newlines and NULs into argv[1..], parsed
- * against a table with every kind of option (flags, values, optional
+ * (and made canonical) against a table with every kind of option (flags, values, optional
  * values, long-only keys, names sharing prefixes).
  */
 #include <stdarg.h>
@@ -68,6 +68,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	argv[argc] = NULL;
 	(void)cli_opt_parse("stat", argc, argv, table, seen, &n);
+	{
+		int cargc = argc;
+		char **cargv = argv;
+		(void)cli_opt_canon("stat", &cargc, &cargv, table);
+	}
 	free(buf);
 	return 0;
 }
