@@ -1,17 +1,19 @@
 /*
  * cmd_stat.c: `pmkit stat`: count events while a command runs (or a
- * built-in workload, or a pid/tid, or every CPU) and print the counts.
+ * built-in workload, or a process or thread with what it creates, or every
+ * CPU) and print the counts, taking perf stat's options and printing its
+ * layouts (stat_output.c):
  *
  *  Performance counter stats for 'sleep 0.1':
  *
- *                0.52 msec task-clock   #  0.005 CPUs utilized
- *                  72       page-faults  #  138.4 K/sec
+ *              0.73 msec task-clock        #    0.007 CPUs utilized
+ *                75      page-faults       #  102.118 K/sec
  *
  * The event strings are all parsed before anything runs: a bad one is
- * shown with a marker under its column and pmkit exits 2. Events that
- * cannot be counted here become `<not supported>` rows with the reason;
- * the default list adapts to what the machine counts. The exit status is
- * the workload's own.
+ * shown with a marker under its column and pmkit exits 2, as does every
+ * usage error (cli/opt.c). Events that cannot be counted here become
+ * `<not supported>` rows with the reason; the default list adapts to what
+ * the machine counts. The exit status is the workload's own.
  */
 /* pmkit-command: stat | count events while a command runs */
 #include <dirent.h>
