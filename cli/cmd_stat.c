@@ -706,7 +706,7 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 			break;
 		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
 			struct pollfd pf = {pidfd, POLLIN, 0};
-			poll(&pf, 1, (int)(sleep_ns / 1000000) + 1);
+			ppoll(&pf, 1, &ts, NULL);
 		} else {
 			nanosleep(&ts, NULL);
 		}
