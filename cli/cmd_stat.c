@@ -32,7 +32,9 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/stat_metrics.h"
 #include "cli/stat_output.h"
+#include "cli/stat_scope.h"
 #include "cli/workload.h"
 #include "lib/backend/backend.h"
 #include "lib/count/eventset.h"
@@ -184,114 +186,6 @@ static const char *const detailed[3][6] = {
 	{"L1-dcache-prefetches", "L1-dcache-prefetch-misses"},
 };
 
-/* The metric library: $PMK_METRICS_DIR, else metrics/ beside the build
- * directory (a source tree) or share/pmkit/metrics beside bin/. */
-static int metrics_dir(char *buf, size_t size)
-{
-	const char *env = getenv("PMK_METRICS_DIR");
-	char exe[4096], *slash;
-	ssize_t n;
-	static const char *const rel[] = {"/../metrics", "/../share/pmkit/metrics",
-					  "/../../metrics"};
-	if (env && *env) {
-		snprintf(buf, size, "%s", env);
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	if ((slash = strrchr(exe, '/')) != NULL)
-		*slash = 0;
-	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-		char probe[4200];
-		snprintf(probe, sizeof probe, "%s%s/basic.def", exe, rel[i]);
-		if (access(probe, R_OK) == 0) {
-			snprintf(buf, size, "%s%s", exe, rel[i]);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* The library's files, in the order -M searches them. */
-static const char *const metric_files[] = {"basic", "topdown", "power",
-					   "roofline", "perfexpert"};
-
-/* Add metric NAME (a definition of the library) or every metric of group
- * NAME (a file: basic, topdown; TopdownL1 is topdown) as derived rows.
- * 0, 1 when not found, or EXIT_USAGE after an error. */
-static int add_metric(struct run *r, const char *dir, const char *name,
-		      int *found_group_empty)
-{
-	int group = !strcasecmp(name, "TopdownL1") ? 1 : 0;
-	for (size_t f = 0; f < sizeof metric_files / sizeof metric_files[0];
-	     f++) {
-		char path[4300];
-		pmk_defs *defs;
-		pmk_diag d;
-		int in_group = group ? !strcmp(metric_files[f], "topdown")
-				     : !strcmp(metric_files[f], name);
-		snprintf(path, sizeof path, "%s/%s.def", dir, metric_files[f]);
-		if (pmk_defs_parse_file(&defs, path, NULL, &d) < 0)
-			continue;
-		for (int i = 0; i < pmk_defs_count(defs); i++) {
-			const char *m = pmk_defs_name(defs, i);
-			if (!in_group && strcmp(m, name))
-				continue;
-			if (group && !strcmp(m, "tma_slots"))
-				continue;
-			if (in_group && !strncmp(m, "tma_metric", 10))
-				continue;
-			if (r->nev == MAX_EVENTS) {
-				cli_error("more than %d events", MAX_EVENTS);
-				pmk_defs_free(defs);
-				return EXIT_USAGE;
-			}
-			if (pmk_defs_event(defs, i, &r->ev[r->nev], &d) < 0) {
-				cli_diag(&d);
-				pmk_defs_free(defs);
-				return EXIT_USAGE;
-			}
-			snprintf(r->ev[r->nev].name, sizeof r->ev[0].name, "%s", m);
-			r->nev++;
-			if (!in_group) {
-				pmk_defs_free(defs);
-				return 0;
-			}
-		}
-		pmk_defs_free(defs);
-		if (in_group) {
-			if (found_group_empty)
-				*found_group_empty = 1;
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static void print_metric_list(const char *dir)
-{
-	printf("%-28s %-10s %s\n", "metric", "group", "definition");
-	for (size_t f = 0; f < sizeof metric_files / sizeof metric_files[0];
-	     f++) {
-		char path[4300];
-		pmk_defs *defs;
-		pmk_diag d;
-		pmk_defs_opts op = {0};
-		op.symbolic = 1; /* every metric, countable here or not */
-		snprintf(path, sizeof path, "%s/%s.def", dir, metric_files[f]);
-		if (pmk_defs_parse_file(&defs, path, &op, &d) < 0)
-			continue;
-		for (int i = 0; i < pmk_defs_count(defs); i++)
-			printf("%-28s %-10s %s\n", pmk_defs_name(defs, i),
-			       metric_files[f], pmk_defs_text(defs, i));
-		pmk_defs_free(defs);
-	}
-	printf("\ngroups: -M basic, -M topdown (also -M TopdownL1, --topdown);"
-	       " the CPU model's section of a file is used\n");
-}
-
 static int add_named(struct run *r, const char *name)
 {
 	if (r->nev == MAX_EVENTS)
@@ -306,7 +200,7 @@ static int build_metrics(struct opts *o, struct run *r)
 	int nlist = o->nmetrics + (o->topdown != 0);
 	if (!nlist)
 		return 0;
-	if (metrics_dir(dir, sizeof dir) != 0) {
+	if (stat_metrics_dir(dir, sizeof dir) != 0) {
 		cli_error("cannot find pmkit's metric library (metrics/*.def)");
 		fprintf(stderr, "hint: set PMK_METRICS_DIR to its directory\n");
 		return 1;
@@ -319,7 +213,7 @@ static int build_metrics(struct opts *o, struct run *r)
 		     tok = strtok_r(NULL, ",", &save)) {
 			int empty = 0, before = r->nev, rc;
 			if (!strcmp(tok, "list")) {
-				print_metric_list(dir);
+				stat_metrics_list(stdout, dir);
 				return -1;
 			}
 			if ((!strcasecmp(tok, "TopdownL1") ||
@@ -336,7 +230,8 @@ static int build_metrics(struct opts *o, struct run *r)
 						"machine?");
 				return 1;
 			}
-			rc = add_metric(r, dir, tok, &empty);
+			rc = stat_metrics_add(r->ev, &r->nev, MAX_EVENTS, dir,
+					      tok, &empty);
 			if (rc == EXIT_USAGE)
 				return rc;
 			if (rc == 1) {
@@ -465,31 +360,6 @@ static void free_sets(struct run *r)
 	r->nset = 0;
 }
 
-static int parse_cpus(const char *s, int *cpus, int max)
-{
-	int n = 0;
-	while (s && *s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s || a < 0)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (long c = a; c <= b && n < max; c++)
-			cpus[n++] = (int)c;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
-}
-
 /* Sum the values of the sets of unit `u` (every set when u < 0) event by
  * event (errors in quadrature). */
 static void sum_sets(struct run *r, int u, pmk_value *out)
@@ -608,23 +478,6 @@ static void emit(struct output *out, struct stat_result *res)
 	fflush(out->out);
 }
 
-/* Whether an attached process or thread is gone (a zombie counts as gone:
- * it runs no more, and its parent may never reap it). */
-static int task_gone(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	FILE *f;
-	size_t n;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "r")))
-		return 1;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
-}
-
 /* Interval state: the previous totals per unit and event. */
 struct ivl {
 	pmk_value *v, *prev;
@@ -698,7 +551,7 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 			sleep_ns *= 2;
 		if (w && workload_poll(w, &status))
 			break;
-		if (!w && (o->pid || o->tid) && task_gone(o->pid ? o->pid : o->tid))
+		if (!w && (o->pid || o->tid) && stat_task_gone(o->pid ? o->pid : o->tid))
 			break;
 		if (interrupted)
 			break;
@@ -954,26 +807,6 @@ static int on_opt(int key, const char *val, void *arg)
 	return 0;
 }
 
-/* The CPUs of this machine that exist: 1 + the highest possible CPU. */
-static int cpus_possible(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
-	int a = 0, b = -1;
-	char c;
-	if (f) {
-		if (fscanf(f, "%d%c%d", &a, &c, &b) < 3)
-			b = a;
-		fclose(f);
-	}
-	if (b < 0) {
-		long n = sysconf(_SC_NPROCESSORS_CONF);
-		b = (int)(n > 0 ? n - 1 : 0);
-	}
-	return b + 1;
-}
-
-static int parse_cpus(const char *s, int *cpus, int max);
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	int i;
@@ -1010,8 +843,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return usage_error("-n counts nothing: not with -e, -M, "
 				   "--topdown or -d");
 	if (o->cpus) {
-		int cpus[MAX_SETS], n = parse_cpus(o->cpus, cpus, MAX_SETS);
-		int have = cpus_possible();
+		int cpus[MAX_SETS], n = stat_parse_cpus(o->cpus, cpus, MAX_SETS);
+		int have = stat_cpus_possible();
 		if (n <= 0) {
 			cli_error("bad CPU list '%s' (e.g. 0-3,6)", o->cpus);
 			return EXIT_USAGE;
@@ -1074,38 +907,11 @@ static void command_string(struct opts *o, char *buf, size_t size,
 		snprintf(target, tsize, "'%s'", buf);
 }
 
-/* An integer of /sys/devices/system/cpu/cpuCPU/topology/NAME. */
-static int read_int_file(const char *name, int cpu, int dflt)
-{
-	char path[128];
-	FILE *f;
-	int v = dflt;
-	snprintf(path, sizeof path,
-		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
-	if ((f = fopen(path, "r")) != NULL) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = dflt;
-		fclose(f);
-	}
-	return v;
-}
-
 /* The aggregation unit of CPU `cpu`: found or added. */
 static int cpu_unit(struct run *r, int aggr, int cpu)
 {
 	char label[40];
-	int sock = read_int_file("physical_package_id", cpu, 0);
-	int die = read_int_file("die_id", cpu, 0);
-	int core = read_int_file("core_id", cpu, cpu);
-	if (aggr == STAT_AGGR_CPU)
-		snprintf(label, sizeof label, "CPU%d", cpu);
-	else if (aggr == STAT_AGGR_CORE)
-		snprintf(label, sizeof label, "S%d-D%d-C%d", sock < 0 ? 0 : sock,
-			 die < 0 ? 0 : die, core);
-	else if (aggr == STAT_AGGR_SOCKET)
-		snprintf(label, sizeof label, "S%d", sock < 0 ? 0 : sock);
-	else
-		label[0] = 0;
+	stat_cpu_label(aggr, cpu, label, sizeof label);
 	for (int u = 0; u < r->nunit; u++)
 		if (!strcmp(r->unit_label[u], label)) {
 			r->unit_n[u]++;
@@ -1133,31 +939,6 @@ static int thread_unit(struct run *r, pid_t pid, pid_t tid)
 	return r->nunit++;
 }
 
-/* The cgroup directory of -G NAME (relative to the cgroup v2 mount), open
- * for PERF_FLAG_PID_CGROUP, or -1 after an error. */
-static int open_cgroup(const char *name)
-{
-	char mnt[512] = "/sys/fs/cgroup", path[1100], line[1024];
-	FILE *f = fopen("/proc/mounts", "r");
-	int fd;
-	if (f) {
-		while (fgets(line, sizeof line, f)) {
-			char dev[256], dir[512], type[64];
-			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
-			    !strcmp(type, "cgroup2")) {
-				snprintf(mnt, sizeof mnt, "%s", dir);
-				break;
-			}
-		}
-		fclose(f);
-	}
-	snprintf(path, sizeof path, "%s/%s", mnt, name[0] == '/' ? name + 1 : name);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		cli_error("no cgroup '%s' (%s: %s)", name, path, strerror(errno));
-	return fd;
-}
-
 /* Create the event sets for the scope the options ask for. */
 static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 {
@@ -1172,7 +953,7 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 	if (o->all_cpus) {
 		int cpus[MAX_SETS], n;
 		if (o->cpus)
-			n = parse_cpus(o->cpus, cpus, MAX_SETS);
+			n = stat_parse_cpus(o->cpus, cpus, MAX_SETS);
 		else {
 			long nc = sysconf(_SC_NPROCESSORS_ONLN);
 			n = (int)(nc > MAX_SETS ? MAX_SETS : nc);
@@ -1247,7 +1028,7 @@ static int open_sets(struct opts *o, struct run *r)
 	for (int s = 0; s < r->nset; s++) {
 		int rc = pmk_eventset_open(r->set[s], &d);
 		if (rc && o->pid && r->nset > 1 &&
-		    task_gone((pid_t)atoi(r->label[s]))) {
+		    stat_task_gone((pid_t)atoi(r->label[s]))) {
 			pmk_eventset_free(r->set[s]);
 			for (int k = s + 1; k < r->nset; k++) {
 				r->set[k - 1] = r->set[k];
@@ -1401,7 +1182,7 @@ int cmd_stat(int argc, char **argv)
 	out.o = &o;
 	out.out = stderr;
 	out.target = target;
-	if (o.cgroup && (cgroup_fd = open_cgroup(o.cgroup)) < 0)
+	if (o.cgroup && (cgroup_fd = stat_open_cgroup(o.cgroup)) < 0)
 		return EXIT_USAGE;
 	if (o.log_fd >= 0 && !(out.out = fdopen(dup(o.log_fd), "a"))) {
 		cli_error("cannot write to --log-fd %d: %s", o.log_fd,

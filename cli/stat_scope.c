@@ -1,0 +1,135 @@
+/*
+ * stat_scope.c: what `pmkit stat` counts on: the machine's CPUs and their
+ * topology (for -C, -A, --per-core, --per-socket), cgroups (-G) and
+ * whether an attached task still runs. Reads /proc and /sys only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/stat_output.h"
+#include "cli/stat_scope.h"
+
+/* The CPUs of this machine that exist: 1 + the highest possible CPU. */
+int stat_cpus_possible(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	int a = 0, b = -1;
+	char c;
+	if (f) {
+		if (fscanf(f, "%d%c%d", &a, &c, &b) < 3)
+			b = a;
+		fclose(f);
+	}
+	if (b < 0) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+		b = (int)(n > 0 ? n - 1 : 0);
+	}
+	return b + 1;
+}
+
+int stat_parse_cpus(const char *s, int *cpus, int max)
+{
+	int n = 0;
+	while (s && *s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s || a < 0)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b && n < max; c++)
+			cpus[n++] = (int)c;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+
+/* An integer of /sys/devices/system/cpu/cpuCPU/topology/NAME. */
+static int read_int_file(const char *name, int cpu, int dflt)
+{
+	char path[128];
+	FILE *f;
+	int v = dflt;
+	snprintf(path, sizeof path,
+		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = dflt;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The aggregation unit's name of CPU `cpu` as perf writes it: "CPU3"
+ * (-A), "S0-D0-C1" (--per-core), "S0" (--per-socket), or "". */
+void stat_cpu_label(int aggr, int cpu, char *label, size_t size)
+{
+	int sock = read_int_file("physical_package_id", cpu, 0);
+	int die = read_int_file("die_id", cpu, 0);
+	int core = read_int_file("core_id", cpu, cpu);
+	if (aggr == STAT_AGGR_CPU)
+		snprintf(label, size, "CPU%d", cpu);
+	else if (aggr == STAT_AGGR_CORE)
+		snprintf(label, size, "S%d-D%d-C%d", sock < 0 ? 0 : sock,
+			 die < 0 ? 0 : die, core);
+	else if (aggr == STAT_AGGR_SOCKET)
+		snprintf(label, size, "S%d", sock < 0 ? 0 : sock);
+	else
+		label[0] = 0;
+}
+
+/* The cgroup directory of -G NAME (relative to the cgroup v2 mount), open
+ * for PERF_FLAG_PID_CGROUP, or -1 after an error. */
+int stat_open_cgroup(const char *name)
+{
+	char mnt[512] = "/sys/fs/cgroup", path[1100], line[1024];
+	FILE *f = fopen("/proc/mounts", "r");
+	int fd;
+	if (f) {
+		while (fgets(line, sizeof line, f)) {
+			char dev[256], dir[512], type[64];
+			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 &&
+			    !strcmp(type, "cgroup2")) {
+				snprintf(mnt, sizeof mnt, "%s", dir);
+				break;
+			}
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "%s/%s", mnt, name[0] == '/' ? name + 1 : name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		cli_error("no cgroup '%s' (%s: %s)", name, path, strerror(errno));
+	return fd;
+}
+
+/* Whether an attached process or thread is gone (a zombie counts as gone:
+ * it runs no more, and its parent may never reap it). */
+int stat_task_gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
