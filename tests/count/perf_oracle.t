@@ -87,3 +87,23 @@ if perf stat -a -x, -e task-clock -G / -o "$T_TMP/fg.csv" sleep 0.05 2>/dev/null
 else
 	skip "-G against perf" "perf cannot count a cgroup here"
 fi
+
+# aggregation and intervals: the same prefix columns and field counts
+for agg in -A --per-core --per-socket; do
+	if perf stat -a $agg -x, -e task-clock -o "$T_TMP/fa.csv" sleep 0.05 2>/dev/null; then
+		"$PMKIT" stat -a $agg -x, -e task-clock -o "$T_TMP/pa.csv" sleep 0.05
+		check "$agg: the same units, columns and field counts as perf" sh -c '
+			f() { grep -v "^#" "$1" | grep . | awk -F, "{print NF}" | sort | uniq -c; }
+			p() { grep -v "^#" "$1" | grep . | cut -d, -f1 | sort; }
+			test "$(f "$1")" = "$(f "$2")" && test "$(p "$1")" = "$(p "$2")"' _ "$T_TMP/pa.csv" "$T_TMP/fa.csv"
+	else
+		skip "$agg against perf" "perf cannot count every CPU here"
+	fi
+done
+"$PMKIT" stat -I 100 -x, -e task-clock -o "$T_TMP/pi.csv" -- sleep 0.35
+perf stat -I 100 -x, -e task-clock -o "$T_TMP/fi.csv" -- sleep 0.35
+check "-I: timestamped lines with perf's field count" sh -c '
+	a=$(grep -v "^#" "$1" | grep . | awk -F, "{print NF}" | sort -u)
+	b=$(grep -v "^#" "$2" | grep . | awk -F, "{print NF}" | sort -u)
+	n=$(grep -v "^#" "$1" | grep -c .)
+	test "$a" = "$b" && test "$n" -ge 3' _ "$T_TMP/pi.csv" "$T_TMP/fi.csv"
