@@ -30,6 +30,7 @@ struct ropts {
 	int nev;
 	unsigned long long period, freq, pages, stack_bytes;
 	int callchain, dwarf, data, all, quiet;
+	int no_backup, kill_on_error;
 	long pid;
 	const char *out;
 };
@@ -243,6 +244,7 @@ int cmd_record(int argc, char **argv)
 	pmk_diag d;
 	pid_t pid = -1;
 	int go_fd = -1, err_fd = -1, status = 0, rc, exit_code = 0, i;
+	int write_failed = 0;
 	uint64_t t0;
 	pmk_rec_finish fin;
 
@@ -296,6 +298,19 @@ int cmd_record(int argc, char **argv)
 				return cli_usage("record");
 			o.out = v;
 			i++;
+		} else if (!strcmp(a, "--no-backup")) {
+			o.no_backup = 1;
+		} else if (!strncmp(a, "--on-error=", 11)) {
+			if (!strcmp(a + 11, "kill"))
+				o.kill_on_error = 1;
+			else if (!strcmp(a + 11, "wait"))
+				o.kill_on_error = 0;
+			else {
+				cli_error("--on-error takes wait or kill, not "
+					  "'%s'",
+					  a + 11);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
 			unsigned long long p;
 			if (cli_opt_u64(a, v, &p) || p == 0 || p > 4194304)
@@ -382,7 +397,9 @@ int cmd_record(int argc, char **argv)
 		}
 		child_pid = pid;
 	}
-	if (pmk_rec_writer_open(&w, o.out, "pmkit record", &d) < 0) {
+	if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
+				   o.no_backup ? PMK_REC_NO_BACKUP : 0,
+				   &d) < 0) {
 		cli_diag(&d);
 		exit_code = 1;
 		goto out_kill;
@@ -425,21 +442,44 @@ int cmd_record(int argc, char **argv)
 			waitpid(pid, &status, 0);
 			child_pid = 0;
 			pmk_sampler_close(s);
-			pmk_rec_writer_close(w);
-			unlink(o.out);
+			pmk_rec_writer_abort(w);
 			return e == ENOENT ? 127 : 126;
 		}
 		close(err_fd);
 		err_fd = -1;
 	}
+	/* the run has started: the file takes its place now (the previous
+	 * one kept as .old), so that even a pmkit killed later leaves it */
+	if (pmk_rec_writer_publish(w, &d) < 0) {
+		cli_diag(&d);
+		exit_code = 1;
+		goto out_kill;
+	}
 	for (;;) {
-		if (pmk_sampler_poll(s, 100) < 0) {
-			cli_error("cannot write '%s'", o.out);
-			exit_code = 1;
-			break;
+		if (!write_failed && pmk_sampler_poll(s, 100) < 0) {
+			/* said once; sampling stops, the file keeps the whole
+			 * records written before the error */
+			int e = pmk_rec_writer_errno(w);
+			write_failed = 1;
+			pmk_sampler_disable(s);
+			cli_error("cannot write '%s': %s; recording stopped",
+				  o.out, strerror(e ? e : EIO));
+			if (!cmd)
+				break;
+			if (o.kill_on_error) {
+				kill(pid, SIGTERM);
+			} else if (!o.quiet) {
+				fprintf(stderr,
+					"pmkit record: waiting for '%s' (pid "
+					"%d) to finish; --on-error=kill stops "
+					"it\n",
+					cmd[0], (int)pid);
+			}
 		}
 		if (cmd) {
-			pid_t r = waitpid(pid, &status, WNOHANG);
+			pid_t r = waitpid(pid, &status, write_failed ? 0 : WNOHANG);
+			if (r < 0 && errno == EINTR)
+				continue;
 			if (r == pid) {
 				child_pid = 0;
 				exit_code = WIFEXITED(status)
@@ -463,14 +503,17 @@ int cmd_record(int argc, char **argv)
 	fin.duration_ns = now_ns() - t0;
 	pmk_rec_write_finish(w, &fin);
 	pmk_sampler_close(s);
-	if (pmk_rec_writer_close(w) < 0) {
-		cli_error("cannot write '%s': %s", o.out, strerror(errno));
+	if (pmk_rec_writer_close(w) < 0 || write_failed) {
+		if (!write_failed)
+			cli_error("cannot write '%s': %s", o.out,
+				  strerror(errno ? errno : EIO));
+		/* pmkit's own failure, whatever the workload's status */
 		return 1;
 	}
 	if (!o.quiet) {
 		struct stat st;
 		double mb = 0;
-		if (stat(o.out, &st) == 0)
+		if (strcmp(o.out, "-") && stat(o.out, &st) == 0)
 			mb = (double)st.st_size / 1e6;
 		fprintf(stderr,
 			"pmkit record: %llu samples, %llu lost, %.2f MB "
@@ -489,9 +532,8 @@ out_kill:
 		waitpid(pid, &status, 0);
 		child_pid = 0;
 	}
-	if (w) {
-		pmk_rec_writer_close(w);
-		unlink(o.out);
-	}
+	if (s)
+		pmk_sampler_close(s);
+	pmk_rec_writer_abort(w);
 	return exit_code ? exit_code : 1;
 }

@@ -28,6 +28,7 @@
 #include "cli/stat_output.h"
 #include "cli/workload.h"
 #include "lib/backend/backend.h"
+#include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
 #define MAX_EVENTS 64
@@ -678,8 +679,10 @@ int cmd_stat(int argc, char **argv)
 	pmk_value *vals, *sum, *sumsq;
 	const char *note = NULL;
 	char cmd[512];
-	int rc, status = 0, nrep_ok = 0;
+	int rc, status = 0, nrep_ok = 0, emitted = 0;
 	double elapsed = 0, user = 0, sys = 0;
+	pmk__outfile of; /* -o: written beside FILE, in place when it worked */
+	pmk_diag od;
 
 	memset(&o, 0, sizeof o);
 	memset(&r, 0, sizeof r);
@@ -690,14 +693,17 @@ int cmd_stat(int argc, char **argv)
 	command_string(&o, cmd, sizeof cmd);
 	out.o = &o;
 	out.out = stderr;
-	if (o.outfile && !(out.out = fopen(o.outfile, "w"))) {
-		cli_error("cannot write '%s': %s", o.outfile, strerror(errno));
+	if (o.outfile && !(out.out = pmk__outfile_fopen(&of, o.outfile, 0, &od))) {
+		cli_diag(&od);
 		return 1;
 	}
 	if (o.sim) {
 		status = stat_sim(&o, &r, &out);
-		if (out.out != stderr)
-			fclose(out.out);
+		if (out.out != stderr &&
+		    pmk__outfile_fclose(&of, status == 0, &od) && status == 0) {
+			cli_diag(&od);
+			status = 1;
+		}
 		return status;
 	}
 	vals = calloc((size_t)r.nev, sizeof *vals);
@@ -833,13 +839,19 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 	emit(&out, &res);
+	emitted = 1;
 out:
 	free_sets(&r);
 	free(vals);
 	free(sum);
 	free(sumsq);
 	free(rows);
-	if (out.out != stderr)
-		fclose(out.out);
+	/* FILE is replaced only when the run produced counts */
+	if (out.out != stderr && pmk__outfile_fclose(&of, emitted, &od) &&
+	    emitted) {
+		cli_diag(&od);
+		if (!status)
+			status = 1;
+	}
 	return status;
 }

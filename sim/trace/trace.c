@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "lib/core/infile.h"
 #include "sim/trace/trace_int.h"
 
 static const char *op_names[PMK_SIM_OP_COUNT] = {
@@ -48,8 +50,13 @@ size_t pmk__trace_fill(pmk_trace_reader *r, size_t want)
 	r->pos = 0;
 	while (r->len < want && !r->eof) {
 		size_t n = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
-		if (n == 0)
+		if (n == 0) {
+			/* a read error is not the end of the trace */
+			if (ferror(r->f) && r->diag.code == 0)
+				pmk__trace_fail(r, PMK_EIO, "cannot read: %s",
+						strerror(errno));
 			r->eof = 1;
+		}
 		r->len += n;
 	}
 	return r->len - r->pos;
@@ -115,22 +122,19 @@ int pmk_trace_open(pmk_trace_reader **out, const char *path, int kind,
 	if (!strcmp(path, "-")) {
 		r->f = stdin;
 	} else {
-		r->f = fopen(path, "rb");
+		/* a regular file or a FIFO (traces stream); never a
+		 * directory or a device */
+		int fd = pmk__infile_open(path, PMK__IN_STREAM, d);
+		if (fd < 0) {
+			free(r);
+			return fd;
+		}
+		r->f = fdopen(fd, "rb");
 		r->own_f = 1;
 		if (!r->f) {
-			if (d) {
-				pmk_diag_clear(d);
-				d->code =
-				    errno == ENOENT ? PMK_ENOENT : PMK_EIO;
-				d->sys_errno = errno;
-				snprintf(d->file, sizeof d->file, "%s", path);
-				snprintf(d->message, sizeof d->message,
-					 "cannot open trace '%s': %s", path,
-					 strerror(errno));
-			}
-			rc = errno == ENOENT ? PMK_ENOENT : PMK_EIO;
+			close(fd);
 			free(r);
-			return rc;
+			return PMK_ENOMEM;
 		}
 	}
 	r->cap = 1 << 16;
