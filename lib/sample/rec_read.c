@@ -144,7 +144,8 @@ int pmk_rec_reader_open(pmk_rec_reader **rp, const char *path, pmk_diag *d)
 				 "cannot read: it is %s, not a record file",
 				 S_ISDIR(st.st_mode)    ? "a directory"
 				 : S_ISFIFO(st.st_mode) ? "a FIFO"
-							: "a device");
+				 : S_ISCHR(st.st_mode)  ? "a character device"
+							: "a special file");
 			snprintf(d->hint, sizeof d->hint,
 				 "give the regular file pmkit record -o wrote");
 		}

@@ -1,0 +1,43 @@
+# inputs.t: every input file is bounded and typed (issue 16): /dev/zero, a
+# directory, a FIFO and a file with a NUL byte are refused at once with a
+# clear message and exit 2, for definition files, measurement files,
+# PMK_USER_EVENTS_FILE (loaded by every command), record files, the
+# simulator's configuration and traces; the size cap is PMK_INPUT_MAX.
+. tests/support/t.sh
+cd "$T_TMP" || exit 1
+mkdir adir; mkfifo afifo
+printf 'A = 1\nB = 2\0junk\n' > nul.def
+printf 'X = task-clock\n' > good.def
+# timeout: a FIFO that blocks, or /dev/zero read to the end, fails the test
+# instead of hanging the suite
+t() { timeout 20 "$PMKIT" "$@" >"$T_TMP/out" 2>"$T_TMP/err"; rc=$?; err=$(cat "$T_TMP/err"); }
+refused() { # NAME WHAT: exit 2 and a message naming WHAT
+	check "$1: exit 2 (got $rc), says '$2'" \
+		sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "$3"' _ "$rc" "$err" "$2"
+}
+for f in /dev/zero:"character device" adir:directory afifo:FIFO; do
+	p=${f%%:*} what=${f#*:}
+	t metric check "$p"; refused "metric check $p" "$what"
+	t metric eval good.def "$p"; refused "metric eval good.def $p" "$what"
+	t report -i "$p"; refused "report -i $p" "$what"
+	t sim run -c "$p"; refused "sim run -c $p" "$what"
+	PMK_USER_EVENTS_FILE=$p t encode task-clock
+	check "PMK_USER_EVENTS_FILE=$p: encode still works (exit $rc), warns '$what'" \
+		sh -c '[ "$1" = 0 ] && printf "%s" "$2" | grep -q "PMK_USER_EVENTS_FILE.*$3"' _ "$rc" "$err" "$what"
+done
+t sim run /dev/zero; refused "sim run TRACE=/dev/zero" "character device"
+t sim run adir; refused "sim run TRACE=directory" "directory"
+t metric check nul.def
+refused "metric check: a NUL byte is an error at file:line:column" "nul.def:2:6: NUL byte at offset 11"
+PMK_USER_EVENTS_FILE=nul.def t encode task-clock
+check "PMK_USER_EVENTS_FILE with a NUL byte: warned with file:line" \
+	sh -c 'printf "%s" "$1" | grep -q "nul.def:2:6"' _ "$err"
+head -c 3000 /dev/zero | tr '\0' '#' > big.def
+PMK_INPUT_MAX=2K t metric check big.def
+refused "PMK_INPUT_MAX=2K: a 3000-byte file is refused" "larger than 2048 bytes"
+PMK_INPUT_MAX=4K t metric check big.def
+check "PMK_INPUT_MAX=4K: the same file is read (exit $rc)" \
+	sh -c '[ "$1" = 0 ] && ! printf "%s" "$2" | grep -q "larger than"' _ "$rc" "$err"
+printf 'PMKTRACE' > tr.bin
+t sim run tr.bin
+refused "a truncated trace is bad input" "trace"
