@@ -2,6 +2,7 @@
  * outfile.c: new file, then rename into place (outfile.h).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,4 +254,61 @@ int pmk__outfile_fclose(pmk__outfile *of, int ok, pmk_diag *d)
 		return -1;
 	}
 	return pmk__outfile_commit(of, d) < 0 ? -1 : 0;
+}
+
+/* The FILE * interface: a small table from stream to outfile. */
+#define OUT_MAX 16
+static pmk__outfile *out_tab[OUT_MAX];
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+FILE *pmk__out_fopen(const char *path, unsigned flags, pmk_diag *d)
+{
+	pmk__outfile *of = malloc(sizeof *of);
+	FILE *f;
+	int slot = -1;
+	if (!of) {
+		fail(d, PMK_ENOMEM, ENOMEM, path ? path : "", NULL);
+		return NULL;
+	}
+	pthread_mutex_lock(&out_lock);
+	for (int i = 0; i < OUT_MAX && slot < 0; i++)
+		if (!out_tab[i])
+			slot = i;
+	if (slot >= 0)
+		out_tab[slot] = of; /* reserved */
+	pthread_mutex_unlock(&out_lock);
+	if (slot < 0) {
+		free(of);
+		fail(d, PMK_ETOOMANY, EMFILE, path ? path : "",
+		     "too many output files open at once");
+		return NULL;
+	}
+	f = pmk__outfile_fopen(of, path, flags, d);
+	if (!f) {
+		pthread_mutex_lock(&out_lock);
+		out_tab[slot] = NULL;
+		pthread_mutex_unlock(&out_lock);
+		free(of);
+	}
+	return f;
+}
+
+int pmk__out_fclose(FILE *f, int ok, pmk_diag *d)
+{
+	pmk__outfile *of = NULL;
+	int rc;
+	if (!f)
+		return -1;
+	pthread_mutex_lock(&out_lock);
+	for (int i = 0; i < OUT_MAX && !of; i++)
+		if (out_tab[i] && out_tab[i]->fp == f) {
+			of = out_tab[i];
+			out_tab[i] = NULL;
+		}
+	pthread_mutex_unlock(&out_lock);
+	if (!of) /* not ours: a plain stream (stdout, stderr) */
+		return ok ? (fflush(f) ? -1 : 0) : -1;
+	rc = pmk__outfile_fclose(of, ok, d);
+	free(of);
+	return rc;
 }

@@ -67,4 +67,11 @@ FILE *pmk__outfile_fopen(pmk__outfile *of, const char *path, unsigned flags,
  * file is in place. */
 int pmk__outfile_fclose(pmk__outfile *of, int ok, pmk_diag *d);
 
+/* For writers that only hold a FILE *: fopen(path, "w") and fclose(f)
+ * with the same guarantees ("-" is standard output). pmk__out_fclose
+ * commits when `ok`, else discards, and returns 0 when the file is in
+ * place (`d` says why not). At most 16 such files are open at once. */
+FILE *pmk__out_fopen(const char *path, unsigned flags, pmk_diag *d);
+int pmk__out_fclose(FILE *f, int ok, pmk_diag *d);
+
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/core/infile.h"
+#include "lib/core/outfile.h"
 #include "sim/trace/trace_int.h"
 
 static const char *op_names[PMK_SIM_OP_COUNT] = {
@@ -324,6 +325,7 @@ int pmk_trace_read(pmk_trace_reader *r, pmk_sim_insn *out)
 struct pmk_trace_writer {
 	FILE *f;
 	int own_f, err;
+	uint64_t nrec; /* records written: none, and an existing file stays */
 	uint8_t *buf;
 	size_t len, cap;
 	int mem;
@@ -374,19 +376,13 @@ int pmk_trace_create(pmk_trace_writer **out, const char *path, pmk_diag *d)
 	if (!strcmp(path, "-")) {
 		w->f = stdout;
 	} else {
-		w->f = fopen(path, "wb");
+		/* a new file beside `path`, renamed into place by
+		 * pmk_trace_finish (lib/core/outfile.h) */
+		w->f = pmk__out_fopen(path, 0, d);
 		w->own_f = 1;
 		if (!w->f) {
-			if (d) {
-				pmk_diag_clear(d);
-				d->code = PMK_EIO;
-				d->sys_errno = errno;
-				snprintf(d->message, sizeof d->message,
-					 "cannot create '%s': %s", path,
-					 strerror(errno));
-			}
 			free(w);
-			return PMK_EIO;
+			return d && d->code < 0 ? d->code : PMK_EIO;
 		}
 	}
 	if (writer_init(w) < 0) {
@@ -472,6 +468,7 @@ int pmk_trace_write(pmk_trace_writer *w, const pmk_sim_insn *in)
 		i += put_varint(p + i, zig((int64_t)(in->target - in->pc)));
 	w->len += i;
 	w->next_pc = in->pc + in->len;
+	w->nrec++;
 	return 0;
 }
 
@@ -491,7 +488,9 @@ int pmk_trace_finish(pmk_trace_writer *w)
 			w->err = 1;
 		if (fflush(w->f))
 			w->err = 1;
-		if (w->own_f && fclose(w->f))
+		if (w->own_f &&
+		    pmk__out_fclose(w->f, !w->err && w->nrec > 0, NULL) &&
+		    w->nrec > 0)
 			w->err = 1;
 	}
 	rc = w->err ? PMK_EIO : 0;
