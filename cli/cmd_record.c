@@ -212,7 +212,10 @@ static pid_t start_child(char **argv, int *go_fd, int *err_fd)
 		close(er[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
+		ssize_t k;
+		while ((k = read(go[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		if (k != 1)
 			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;
@@ -433,11 +436,27 @@ int cmd_record(int argc, char **argv)
 	t0 = now_ns();
 	if (cmd) {
 		int e = 0;
-		if (write(go_fd, "g", 1) != 1)
-			e = errno;
+		ssize_t k;
+		while ((k = write(go_fd, "g", 1)) < 0 && errno == EINTR)
+			;
+		if (k != 1)
+			e = errno ? errno : EIO;
 		close(go_fd);
 		go_fd = -1;
-		if (e == 0 && read(err_fd, &e, sizeof e) == (ssize_t)sizeof e) {
+		if (e == 0)
+			while ((k = read(err_fd, &e, sizeof e)) < 0 &&
+			       errno == EINTR)
+				;
+		if (e == 0 && k < 0)
+			e = errno;
+		if (e && k != (ssize_t)sizeof e) {
+			/* pmkit could not release or watch the command */
+			cli_error("cannot start '%s': %s", cmd[0], strerror(e));
+			close(err_fd);
+			exit_code = 1;
+			goto out_kill;
+		}
+		if (e) {
 			cli_error("cannot run '%s': %s", cmd[0], strerror(e));
 			waitpid(pid, &status, 0);
 			child_pid = 0;
