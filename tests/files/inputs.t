@@ -41,3 +41,10 @@ check "PMK_INPUT_MAX=4K: the same file is read (exit $rc)" \
 printf 'PMKTRACE' > tr.bin
 t sim run tr.bin
 refused "a truncated trace is bad input" "trace"
+# measurement names are looked up by hash: 200,000 distinct names (about
+# 15 s before, quadratic) read and evaluated within a generous timeout
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "name_%d %d\n", i, i }' > many.txt
+printf 'X = name_5 + name_199999\nY = name_100000\n' > many.def
+t metric eval many.def many.txt
+check "metric eval over 200,000 distinct names: X = 200004, Y = 100000 (exit $rc)" \
+	sh -c '[ "$1" = 0 ] && grep -q "^X  *200004" out && grep -q "^Y  *100000" out' _ "$rc"
