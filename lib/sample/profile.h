@@ -80,6 +80,7 @@ struct pmk_profile {
 	pmk_profile_stats st;
 	struct pdso *dso;
 	int ndso, capdso;
+	struct idx dso_idx; /* by path and build id (entries 2 and up) */
 	struct proc *proc;
 	size_t nproc, capproc;
 	struct idx proc_idx;
