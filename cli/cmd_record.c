@@ -24,13 +24,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/backend/perf_errors.h"
 
 struct ropts {
 	pmk_attr ev[PMK_REC_MAX_EVENTS];
 	int nev;
 	unsigned long long period, freq, pages, stack_bytes;
 	int callchain, dwarf, data, all, quiet;
-	int no_backup, kill_on_error;
+	int no_backup, kill_on_error, user_only_said;
 	long pid;
 	const char *out;
 };
@@ -159,13 +160,34 @@ static int probe_events(struct ropts *o)
 		pa.precise_ip = o->ev[i].precise_ip;
 		fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
 				  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+		    !pa.exclude_kernel && !o->all) {
+			/* kernel space refused (perf_event_paranoid 2): sample
+			 * user space only, as pmkit stat counts it, and say so */
+			pa.exclude_kernel = 1;
+			fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
+					  PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0) {
+				o->ev[i].exclude_kernel = 1;
+				if (!o->user_only_said)
+					cli_warn("'%s': kernel space is not "
+						 "allowed here "
+						 "(perf_event_paranoid is %d): "
+						 "sampling user space only, as "
+						 "with ':u'",
+						 o->ev[i].name,
+						 pmk__paranoid_level());
+				o->user_only_said = 1;
+			}
+		}
 		if (fd >= 0) {
 			close(fd);
 			continue;
 		}
 		{
 			/* Let the sampler explain the errno. */
-			pmk_sample_opts so = {.pid = (int)getpid()};
+			pmk_sample_opts so = {.pid = (int)getpid(),
+					      .all_cpus = (unsigned)o->all};
 			pmk_sampler *s = NULL;
 			pmk_rec_writer *w = NULL;
 			pmk_diag d;
