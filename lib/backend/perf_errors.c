@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "lib/backend/perf_errors.h"
@@ -20,6 +21,15 @@ int pmk__sysctl_int(const char *path, int dflt)
 		fclose(f);
 	}
 	return v;
+}
+
+int pmk__raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+		return 0;
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
 }
 
 int pmk__paranoid_level(void)

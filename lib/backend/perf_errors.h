@@ -8,6 +8,9 @@
 
 /* A whole number from a /proc/sys file, or `dflt` when unreadable. */
 int pmk__sysctl_int(const char *path, int dflt);
+/* Raise the soft limit of open files to the hard limit, as perf does when
+ * many events need descriptors; 1 when it was raised (retry the open). */
+int pmk__raise_nofile(void);
 /* The kernel's perf_event_paranoid level (2 when unreadable). */
 int pmk__paranoid_level(void);
 /* Fill `d` for errno `err` from opening `a` on process `pid` (0: the

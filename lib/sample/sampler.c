@@ -222,6 +222,10 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 					      o->all_cpus ? -1 : o->pid, c, -1,
 					      PERF_FLAG_FD_CLOEXEC);
 			void *m;
+			if (fd < 0 && errno == EMFILE && pmk__raise_nofile())
+				fd = (int)syscall(SYS_perf_event_open, &pa,
+						  o->all_cpus ? -1 : o->pid, c,
+						  -1, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0) {
 				last_err = errno;
 				if (errno == ENODEV || errno == EINVAL) {
