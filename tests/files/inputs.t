@@ -48,3 +48,7 @@ printf 'X = name_5 + name_199999\nY = name_100000\n' > many.def
 t metric eval many.def many.txt
 check "metric eval over 200,000 distinct names: X = 200004, Y = 100000 (exit $rc)" \
 	sh -c '[ "$1" = 0 ] && grep -q "^X  *200004" out && grep -q "^Y  *100000" out' _ "$rc"
+# a malformed trace found mid-run is bad input too (it exited 1)
+head -c 60 "$PMK_SRC/tests/fuzz/corpus/trace/champsim0" > cut.champsim
+t sim run --champsim cut.champsim
+refused "sim run --champsim on a truncated record" "truncated ChampSim record"
