@@ -307,7 +307,22 @@ static int check(const struct mopts *o)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		printf("%s: %d definitions\n", o->pos[i], pmk_defs_count(defs));
+		/* as stat --defs would: each definition must also make one
+		 * countable event (at most PMK_LEAF_MAX natives) */
+		for (int k = 0; !o->any_names && k < pmk_defs_count(defs);
+		     k++) {
+			pmk_event ev;
+			pmk_diag d;
+			pmk_diag_clear(&d);
+			if (pmk_defs_event(defs, k, &ev, &d) < 0) {
+				cli_diag(&d);
+				rc = EXIT_USAGE;
+				break;
+			}
+		}
+		if (rc == 0)
+			printf("%s: %d definitions\n", o->pos[i],
+			       pmk_defs_count(defs));
 		pmk_defs_free(defs);
 	}
 	return rc;
