@@ -378,7 +378,7 @@ int pmk_trace_create(pmk_trace_writer **out, const char *path, pmk_diag *d)
 	} else {
 		/* a new file beside `path`, renamed into place by
 		 * pmk_trace_finish (lib/core/outfile.h) */
-		w->f = pmk__out_fopen(path, 0, d);
+		w->f = pmk__out_fopen(path, PMK__OUT_SYNC, d);
 		w->own_f = 1;
 		if (!w->f) {
 			free(w);
