@@ -48,7 +48,13 @@ void pmk__defs_error(pmk_diag *d, int code, const pmk_defs *defs, int file,
 int pmk__read_whole(const char *path, char **out, size_t *len, pmk_diag *d)
 {
 	/* bounded and typed: no directory, FIFO or endless device */
-	return pmk__infile_read(path, 0, 0, out, len, d);
+	int rc = pmk__infile_read(path, 0, 0, out, len, d);
+	if (rc == PMK_ENOENT) { /* these readers always said PMK_EIO */
+		rc = PMK_EIO;
+		if (d)
+			d->code = rc;
+	}
+	return rc;
 }
 
 int pmk__defs_add_file(pmk_defs *defs, const char *path)
