@@ -56,7 +56,7 @@ static int find(const pmk_measure *m, const char *name, size_t len,
 		return -1;
 	for (i = name_hash(name, len) & mask; m->slot[i]; i = (i + 1) & mask) {
 		const char *n = m->name[m->slot[i] - 1];
-		if (!strncmp(n, name, len) && n[len] == 0)
+		if (strlen(n) == len && !memcmp(n, name, len))
 			break;
 	}
 	if (at)
@@ -90,7 +90,9 @@ static int put_err(pmk_measure *m, const char *name, size_t len, double v,
 		   double e)
 {
 	size_t at;
-	int i = find(m, name, len, NULL);
+	int i;
+	len = strnlen(name, len); /* the name as it is stored (strndup) */
+	i = find(m, name, len, NULL);
 	if (i >= 0) {
 		m->value[i] = v;
 		m->err[i] = e;
