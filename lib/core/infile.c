@@ -25,9 +25,21 @@ size_t pmk__infile_max(void)
 	if (errno || end == s)
 		return PMK__INFILE_MAX_DEFAULT;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
 	}
 	if (*end || v == 0 || v > (unsigned long long)(SIZE_MAX / 2))
 		return PMK__INFILE_MAX_DEFAULT;
@@ -140,8 +152,7 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 			free(buf);
 			close(fd);
 			return fail(d, PMK_EIO, e, path, NULL,
-				    "cannot read: %s",
-				    strerror(e));
+				    "cannot read: %s", strerror(e));
 		}
 		if (k == 0)
 			break;

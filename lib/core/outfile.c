@@ -57,8 +57,7 @@ static int create_tmp(pmk__outfile *of, pmk_diag *d)
 				  ((unsigned long)getpid() << 16) ^
 				  (unsigned long)(++counter * 2654435761u);
 		char sfx[8];
-		static const char al[] =
-		    "abcdefghijklmnopqrstuvwxyz0123456789";
+		static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 		for (int i = 0; i < 6; i++, x /= 36)
 			sfx[i] = al[x % 36];
 		sfx[6] = 0;
@@ -66,10 +65,9 @@ static int create_tmp(pmk__outfile *of, pmk_diag *d)
 			     sfx) >= (int)sizeof of->tmp)
 			return fail(d, PMK_EINVAL, ENAMETOOLONG, of->path,
 				    NULL);
-		of->fd = open(of->tmp,
-			      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				  O_CLOEXEC,
-			      0644);
+		of->fd = open(
+		    of->tmp,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (of->fd >= 0)
 			return 0;
 		if (errno != EEXIST) {
@@ -106,8 +104,9 @@ int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
 	if (stat(path, &st) == 0 &&
 	    (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
 		/* O_NONBLOCK: a FIFO nobody reads fails instead of hanging */
-		of->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
-					(S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
+		of->fd =
+		    open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
+				   (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
 		if (of->fd < 0)
 			return fail(d, code_of(errno), errno, path,
 				    errno == ENXIO ? "a FIFO nobody reads"
@@ -180,8 +179,9 @@ static int put_in_place(pmk__outfile *of, pmk_diag *d)
 			(int)sizeof old ||
 		    rename(of->path, old) != 0) {
 			e = errno;
-			return fail(d, code_of(e), e, of->path,
-				    "cannot keep the previous file as NAME.old");
+			return fail(
+			    d, code_of(e), e, of->path,
+			    "cannot keep the previous file as NAME.old");
 		}
 		backed = 1;
 	}

@@ -26,16 +26,16 @@
 #include "pmkit/error.h"
 
 enum {
-	PMK__OUT_SYNC = 1,      /* fsync the data before it replaces NAME */
+	PMK__OUT_SYNC = 1,	/* fsync the data before it replaces NAME */
 	PMK__OUT_NO_BACKUP = 2, /* an existing NAME is replaced, no NAME.old */
-	PMK__OUT_DASH = 4,      /* "-" writes to standard output */
+	PMK__OUT_DASH = 4,	/* "-" writes to standard output */
 };
 
 typedef struct pmk__outfile {
 	char path[PATH_MAX]; /* the target, as given */
 	char tmp[PATH_MAX];  /* the new file while it is written, or "" */
-	int fd;              /* the descriptor being written, -1 when closed */
-	int in_place;        /* writing the target itself (stdout, a device) */
+	int fd;		     /* the descriptor being written, -1 when closed */
+	int in_place;	     /* writing the target itself (stdout, a device) */
 	unsigned flags;
 	FILE *fp; /* from pmk__outfile_stream(), or NULL */
 } pmk__outfile;

@@ -62,21 +62,22 @@ static void save_count(void)
 __attribute__((constructor)) static void fault_init(void)
 {
 	const char *c = getenv("PMK_FAULT_CALL"), *n = getenv("PMK_FAULT_NTH"),
-		   *e = getenv("PMK_FAULT_ERRNO"), *p = getenv("PMK_FAULT_COUNT");
+		   *e = getenv("PMK_FAULT_ERRNO"),
+		   *p = getenv("PMK_FAULT_COUNT");
 	/* only in pmkit: a timeout or env in front passes it on */
 	if (strcmp(program_invocation_short_name, "pmkit"))
 		return;
 	owner = getpid();
 	if (c) {
-		kind = !strcmp(c, "open")		? K_OPEN
-		       : !strcmp(c, "write")		? K_WRITE
-		       : !strcmp(c, "read")		? K_READ
-		       : !strcmp(c, "mmap")		? K_MMAP
+		kind = !strcmp(c, "open")	       ? K_OPEN
+		       : !strcmp(c, "write")	       ? K_WRITE
+		       : !strcmp(c, "read")	       ? K_READ
+		       : !strcmp(c, "mmap")	       ? K_MMAP
 		       : !strcmp(c, "perf_event_open") ? K_PERF
-							: K_NONE;
+						       : K_NONE;
 	}
 	nth = n ? atol(n) : 0;
-	fail_errno = !e			 ? EIO
+	fail_errno = !e			    ? EIO
 		     : !strcmp(e, "ENOSPC") ? ENOSPC
 		     : !strcmp(e, "EMFILE") ? EMFILE
 		     : !strcmp(e, "ENOMEM") ? ENOMEM
@@ -118,7 +119,7 @@ static int open_any(const char *sym, int dirfd, const char *path, int flags,
 		return REAL(sym, int (*)(const char *, int, ...))(path, flags,
 								  mode);
 	return REAL(sym, int (*)(int, const char *, int, ...))(dirfd, path,
-								flags, mode);
+							       flags, mode);
 }
 
 int open(const char *path, int flags, ...)
@@ -158,22 +159,21 @@ FILE *fopen(const char *path, const char *mode)
 	if (hit(K_OPEN))
 		return NULL;
 	return REAL("fopen", FILE * (*)(const char *, const char *))(path,
-								       mode);
+								     mode);
 }
 FILE *fopen64(const char *path, const char *mode)
 {
 	if (hit(K_OPEN))
 		return NULL;
 	return REAL("fopen64", FILE * (*)(const char *, const char *))(path,
-									 mode);
+								       mode);
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	if (hit(K_WRITE))
 		return -1;
-	return REAL("write", ssize_t(*)(int, const void *, size_t))(fd, buf,
-								     n);
+	return REAL("write", ssize_t(*)(int, const void *, size_t))(fd, buf, n);
 }
 int fclose(FILE *f)
 {
@@ -196,8 +196,8 @@ size_t fread(void *buf, size_t size, size_t n, FILE *f)
 		return 0; /* like a failed read: the stream's error flag is
 			     not set, so a careless caller sees an end */
 	}
-	return REAL("fread", size_t(*)(void *, size_t, size_t, FILE *))(
-	    buf, size, n, f);
+	return REAL("fread",
+		    size_t(*)(void *, size_t, size_t, FILE *))(buf, size, n, f);
 }
 
 void *mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
@@ -225,6 +225,6 @@ long syscall(long nr, ...)
 	va_end(ap);
 	if (nr == SYS_perf_event_open && hit(K_PERF))
 		return -1;
-	return REAL("syscall", long (*)(long, ...))(nr, a[0], a[1], a[2],
-						     a[3], a[4], a[5]);
+	return REAL("syscall", long (*)(long, ...))(nr, a[0], a[1], a[2], a[3],
+						    a[4], a[5]);
 }

@@ -172,16 +172,15 @@ static void test_reader_refuses_what_is_not_a_file(void)
 {
 	char *t;
 	pmk_diag d;
-	T_EQ_INT(pmk__infile_read("/dev/zero", 0, 0, &t, NULL, &d), PMK_EFORMAT);
+	T_EQ_INT(pmk__infile_read("/dev/zero", 0, 0, &t, NULL, &d),
+		 PMK_EFORMAT);
 	T_CHECK(strstr(d.message, "character device") != NULL);
 	T_EQ_INT(pmk__infile_read(dir, 0, 0, &t, NULL, &d), PMK_EFORMAT);
 	T_CHECK(strstr(d.message, "directory") != NULL);
 	T_ASSERT(mkfifo(at("fifo"), 0600) == 0);
-	T_EQ_INT(pmk__infile_read(at("fifo"), 0, 0, &t, NULL, &d),
-		 PMK_EFORMAT);
+	T_EQ_INT(pmk__infile_read(at("fifo"), 0, 0, &t, NULL, &d), PMK_EFORMAT);
 	T_CHECK(strstr(d.message, "FIFO") != NULL);
-	T_EQ_INT(pmk__infile_read(at("none"), 0, 0, &t, NULL, &d),
-		 PMK_ENOENT);
+	T_EQ_INT(pmk__infile_read(at("none"), 0, 0, &t, NULL, &d), PMK_ENOENT);
 }
 
 static void test_reader_streams_a_fifo_only_when_asked(void)
@@ -221,8 +220,7 @@ static void test_reader_caps_and_finds_nul(void)
 	T_EQ_INT(d.line, 2);
 	T_EQ_INT(d.column, 3);
 	T_CHECK(strstr(d.message, "offset 5") != NULL);
-	T_EQ_INT(pmk__infile_read(at("nul"), PMK__IN_BINARY, 0, &t, &n, &d),
-		 0);
+	T_EQ_INT(pmk__infile_read(at("nul"), PMK__IN_BINARY, 0, &t, &n, &d), 0);
 	T_EQ_U64(n, 7);
 	free(t);
 }
