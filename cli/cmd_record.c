@@ -230,11 +230,11 @@ static pid_t start_child(char **argv, int *go_fd, int *err_fd)
 	if (pid == 0) {
 		char c;
 		int e;
+		ssize_t k;
 		close(go[1]);
 		close(er[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		ssize_t k;
 		while ((k = read(go[0], &c, 1)) < 0 && errno == EINTR)
 			;
 		if (k != 1)
