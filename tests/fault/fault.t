@@ -1,5 +1,5 @@
 # fault.t: fault injection, SQLite-style (issue 16). For each scenario -
-# record -o over an existing file, stat -o over an existing file, metric
+# record -o, stat -o and sim record -o, each over an existing file, metric
 # check, report -i, and PMK_USER_EVENTS_FILE read by every command - and for
 # each kind of call (open, write, read, mmap, perf_event_open), a first run
 # counts the calls pmkit makes, then each of them in turn is made to fail
@@ -35,6 +35,8 @@ run() {
 		timeout 60 "$PMKIT" record -q -o out.rec -- sh work.sh ;;
 	stat) echo precious > out.txt; rm -f out.txt.old
 		timeout 60 "$PMKIT" stat -o out.txt -e task-clock -- sh work.sh ;;
+	simrec) echo precious > out.rec; rm -f out.rec.old
+		timeout 60 "$PMKIT" sim record -o out.rec -e inst_retired:period=1000 int-mix:n=20000 ;;
 	check) timeout 60 "$PMKIT" metric check defs.def ;;
 	report) timeout 60 "$PMKIT" report -i base.rec ;;
 	userenv) PMK_USER_EVENTS_FILE=defs.def timeout 60 "$PMKIT" encode IPC2 ;;
@@ -57,7 +59,7 @@ verdict() {
 		kill -0 "$(cat wpid)" 2>/dev/null && { echo "workload left running"; return; }
 	fi
 	case $s in
-	record|stat)
+	record|stat|simrec)
 		f=out.rec; [ "$s" = stat ] && f=out.txt
 		ls $f.tmp-* >/dev/null 2>&1 && { echo "temporary file left"; return; }
 		if [ "$(cat $f 2>/dev/null)" != precious ] &&
@@ -65,7 +67,7 @@ verdict() {
 			echo "the previous $f is lost"; return
 		fi
 		if [ "$rc" = 0 ]; then
-			if [ "$s" = record ]; then
+			if [ "$s" != stat ]; then
 				"$PMKIT" report -i out.rec >/dev/null 2>rep.err || { echo "exit 0 but out.rec unreadable: $(head -1 rep.err)"; return; }
 				grep -q 'incomplete' rep.err && { echo "exit 0 but out.rec is cut short"; return; }
 			elif ! grep -q task-clock out.txt; then
@@ -75,7 +77,7 @@ verdict() {
 	esac
 }
 
-for s in record stat check report userenv; do
+for s in record stat simrec check report userenv; do
 	case $s in
 	record|report) [ "$can_record" = 0 ] || { skip "faults in $s" "cannot sample here"; continue; } ;;
 	stat) [ "$can_stat" = 0 ] || { skip "faults in $s" "cannot count task-clock here"; continue; } ;;
