@@ -77,6 +77,7 @@ verdict() {
 	esac
 }
 
+total=0
 for s in record stat simrec check report userenv; do
 	case $s in
 	record|report) [ "$can_record" = 0 ] || { skip "faults in $s" "cannot sample here"; continue; } ;;
@@ -85,6 +86,7 @@ for s in record stat simrec check report userenv; do
 	for call in open write read mmap perf_event_open; do
 		LD_PRELOAD=$lib PMK_FAULT_CALL=$call PMK_FAULT_COUNT=$T_TMP/count run $s
 		n=$(cat count 2>/dev/null || echo 0)
+		total=$((total + n))
 		[ "$n" -gt "$CAP" ] && n=$CAP
 		bad="" i=1 codes=""
 		while [ "$i" -le "$n" ]; do
@@ -103,3 +105,8 @@ for s in record stat simrec check report userenv; do
 		fi
 	done
 done
+# a pass must mean that faults were injected: a static pmkit ignores
+# LD_PRELOAD, and then nothing was tested
+if [ "$total" = 0 ]; then
+	nok "fault injector" "no call was seen: was $lib preloaded?"
+fi
