@@ -99,6 +99,43 @@ int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
 		of->in_place = 1;
 		return 0;
 	}
+	/* a descriptor named as a file (/dev/stdout, /dev/fd/N,
+	 * /proc/self/fd/N): written through that descriptor, whatever it
+	 * is; a rename would replace the link in /dev itself */
+	{
+		int n = -1;
+		char *end;
+		const char *num = !strncmp(path, "/dev/fd/", 8)	  ? path + 8
+				  : !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+									  : NULL;
+		if (!strcmp(path, "/dev/stdout"))
+			n = STDOUT_FILENO;
+		else if (!strcmp(path, "/dev/stderr"))
+			n = STDERR_FILENO;
+		else if (num && *num) {
+			long v = strtol(num, &end, 10);
+			if (!*end && v >= 0 && v < 1 << 20)
+				n = (int)v;
+		}
+		if (n >= 0) {
+			of->fd = dup(n);
+			if (of->fd < 0)
+				return fail(d, code_of(errno), errno, path,
+					    NULL);
+			of->in_place = 1;
+			return 0;
+		}
+	}
+	/* never a rename under /dev, /proc or /sys: what exists there is
+	 * written in place, nothing new is created */
+	if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6) ||
+	    !strncmp(path, "/sys/", 5)) {
+		of->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (of->fd < 0)
+			return fail(d, code_of(errno), errno, path, NULL);
+		of->in_place = 1;
+		return 0;
+	}
 	/* what is there now, following a link only to see whether it is a
 	 * stream (a link to /dev/null stays a link to /dev/null) */
 	if (stat(path, &st) == 0 &&

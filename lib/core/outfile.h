@@ -12,10 +12,13 @@
  * A symbolic link at NAME is itself replaced (and
  * kept as NAME.old): its target is never written.
  *
- * Two targets are written in place instead, as streams: "-" (standard
- * output, with PMK__OUT_DASH) and an existing character device or FIFO
- * (/dev/null, /dev/stderr, a named pipe). A directory or another kind of
- * file is refused before anything is created.
+ * Some targets are written in place instead, as streams: "-" (standard
+ * output, with PMK__OUT_DASH), a descriptor named as a file (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N: through a dup of it), an
+ * existing character device or FIFO (/dev/null, a named pipe), and
+ * anything under /dev, /proc or /sys (opened as it is, never created or
+ * renamed). A directory or another kind of file is refused before anything
+ * is created.
  */
 #ifndef PMK_CORE_OUTFILE_H
 #define PMK_CORE_OUTFILE_H

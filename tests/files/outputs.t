@@ -31,6 +31,9 @@ if [ "$rc" = 0 ]; then
 	run_pmkit stat -o /dev/null -e task-clock -- true
 	check "stat -o /dev/null writes to the device, leaves it a device" \
 		sh -c '[ "$1" = 0 ] && [ -c /dev/null ]' _ "$rc"
+	"$PMKIT" stat -o /dev/stdout -e task-clock -- true > via-stdout.txt 2>/dev/null; rc=$?
+	check "stat -o /dev/stdout into a file: the counts reach it, /dev/stdout stays a link" \
+		sh -c '[ "$1" = 0 ] && grep -q task-clock via-stdout.txt && [ -L /dev/stdout ] && ! ls /dev/stdout.* 2>/dev/null' _ "$rc"
 	mkdir sdir; run_pmkit stat -o sdir -e task-clock -- true
 	check "stat -o DIRECTORY: refused before running (exit 1, message)" \
 		sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q "is a directory"' _ "$rc" "$err"
@@ -67,6 +70,9 @@ check "no temporary files left behind" sh -c '! ls *.tmp-* 2>/dev/null'
 "$PMKIT" record -q -o - -- true > piped.rec 2>/dev/null; rc=$?
 check "record -o - writes the record file to standard output" \
 	sh -c '[ "$1" = 0 ] && "$PMKIT" report -i piped.rec >/dev/null' _ "$rc"
+"$PMKIT" record -q -o /dev/stdout -- true > via-stdout.rec 2>/dev/null; rc=$?
+check "record -o /dev/stdout into a file: a readable record file, /dev/stdout stays a link" \
+	sh -c '[ "$1" = 0 ] && "$PMKIT" report -i via-stdout.rec >/dev/null && [ -L /dev/stdout ]' _ "$rc"
 mkdir rdir; run_pmkit record -q -o rdir -- true
 check "record -o DIRECTORY: refused (exit 1, 'is a directory')" \
 	sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q "is a directory"' _ "$rc" "$err"
