@@ -395,9 +395,11 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 	if (leaf < 0)
 		return PMK_ENOMEM;
 	p->loc[leaf].samples[s->event]++;
-	p->loc[leaf].period[s->event] += s->period;
+	p->loc[leaf].period[s->event] =
+	    pmk__sat_add(p->loc[leaf].period[s->event], s->period);
 	p->st.samples[s->event]++;
-	p->st.period[s->event] += s->period;
+	p->st.period[s->event] =
+	    pmk__sat_add(p->st.period[s->event], s->period);
 	if (s->flags & PMK_SAMPLE_HAS_ADDR) {
 		struct dsample *ds;
 		if (grow((void **)&p->dsamp, &p->capdsamp, p->ndsamp + 1,

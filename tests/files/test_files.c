@@ -13,6 +13,7 @@
 
 #include "lib/core/infile.h"
 #include "lib/core/outfile.h"
+#include "pmkit.h"
 #include "tests/support/t.h"
 
 static char dir[256];
@@ -235,6 +236,41 @@ static void test_input_max_from_the_environment(void)
 	T_EQ_U64(pmk__infile_max(), PMK__INFILE_MAX_DEFAULT);
 }
 
+/* Periods near 2^63 (a damaged or crafted record file): the sums hold at
+ * their maximum instead of wrapping, so no row is above 100 % (two rows
+ * read 150 % each before). */
+static void test_report_sums_do_not_wrap(void)
+{
+	pmk_rec_writer *w;
+	pmk_profile *p;
+	const pmk_profile_row *rows;
+	pmk_rec_event e;
+	pmk_diag d;
+	int n;
+	T_ASSERT(pmk_rec_writer_open_ex(&w, at("ovf.rec"), "test",
+					PMK_REC_NO_BACKUP, &d) == 0);
+	memset(&e, 0, sizeof e);
+	snprintf(e.name, sizeof e.name, "cpu-clock");
+	e.type = 1;
+	T_ASSERT(pmk_rec_write_event(w, &e) == 0);
+	for (int i = 0; i < 4; i++) {
+		pmk_sample s;
+		memset(&s, 0, sizeof s);
+		s.pid = s.tid = 1;
+		s.ip = 0x1000 + 0x100 * (uint64_t)(i % 2);
+		s.period = i < 2 ? 1ull << 63 : 1ull << 62;
+		T_ASSERT(pmk_rec_write_sample(w, &s) == 0);
+	}
+	T_ASSERT(pmk_rec_writer_close(w) == 0);
+	T_ASSERT(pmk_profile_load(&p, at("ovf.rec"), &d) == 0);
+	T_ASSERT(pmk_profile_histogram(p, PMK_SORT_ADDRESS, &rows, &n) == 0);
+	T_EQ_INT(n, 2);
+	for (int i = 0; i < n; i++)
+		T_CHECKF(rows[i].percent[0] <= 100.0, "row %d: %.1f %%", i,
+			 rows[i].percent[0]);
+	pmk_profile_free(p);
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -252,6 +288,7 @@ int main(void)
 	T_RUN(test_reader_streams_a_fifo_only_when_asked);
 	T_RUN(test_reader_caps_and_finds_nul);
 	T_RUN(test_input_max_from_the_environment);
+	T_RUN(test_report_sums_do_not_wrap);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		return 1;
