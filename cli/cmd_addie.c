@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "lib/core/outfile.h"
 #include "sim/addie/addie_int.h"
 
 enum { OUT_TEXT, OUT_CSV, OUT_JSON };
@@ -326,17 +327,22 @@ static FILE *svg_open(const common *c, const char *name, char *path,
 		      size_t size)
 {
 	FILE *f;
+	pmk_diag d;
 	snprintf(path, size, "%s/%s", c->svg_dir, name);
-	f = fopen(path, "w");
+	f = pmk__out_fopen(path, 0, &d); /* new file, renamed into place */
 	if (!f)
-		cli_error("cannot write '%s': %s", path, strerror(errno));
+		cli_diag(&d);
 	return f;
 }
 
 static int svg_close(FILE *f, const char *path, int rc)
 {
-	if (fclose(f) != 0 || rc) {
-		cli_error("cannot write '%s'", path);
+	pmk_diag d;
+	if (pmk__out_fclose(f, rc == 0, &d) != 0 || rc) {
+		if (rc)
+			cli_error("cannot write '%s'", path);
+		else
+			cli_diag(&d);
 		return -1;
 	}
 	fprintf(stderr, "wrote %s\n", path);

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "lib/core/outfile.h"
 
 struct common {
 	pmk_bench_cfg cfg;
@@ -86,9 +87,10 @@ static int common_open(struct common *c)
 	c->cfg.cpu = cpu;
 	c->out = stdout;
 	if (c->out_path) {
-		c->out = fopen(c->out_path, "w");
+		pmk_diag d; /* a new file, renamed into place at the end */
+		c->out = pmk__out_fopen(c->out_path, 0, &d);
 		if (!c->out) {
-			cli_error("cannot write '%s'", c->out_path);
+			cli_diag(&d);
 			return -1;
 		}
 	}
@@ -100,7 +102,7 @@ static int common_close(struct common *c)
 {
 	int bad = 0;
 	if (c->out && c->out != stdout) {
-		bad = fclose(c->out) != 0;
+		bad = pmk__out_fclose(c->out, 1, NULL) != 0;
 	} else if (c->out) {
 		bad = fflush(c->out) != 0;
 	}
@@ -227,13 +229,13 @@ static int lat_plot(struct common *c, struct series *se, int ns, double ghz)
 	p.marks_x = mx;
 	p.marks_label = mlab;
 	p.nmarks = nm;
-	f = fopen(c->svg_path, "w");
+	f = pmk__out_fopen(c->svg_path, 0, NULL);
 	if (!f) {
 		cli_error("cannot write '%s'", c->svg_path);
 		return -1;
 	}
 	pmk_plot_svg(&p, f);
-	if (fclose(f)) {
+	if (pmk__out_fclose(f, 1, NULL)) {
 		cli_error("cannot write '%s'", c->svg_path);
 		return -1;
 	}
@@ -668,7 +670,7 @@ static int cmd_bw(int argc, char **argv)
 	if (c.svg_path && rc == 0) {
 		pmk_plot_series ps[PMK_BW_NOPS];
 		double *xs = calloc((size_t)npts, sizeof *xs);
-		FILE *f = fopen(c.svg_path, "w");
+		FILE *f = pmk__out_fopen(c.svg_path, 0, NULL);
 		if (!f || !xs) {
 			cli_error("cannot write '%s'", c.svg_path);
 			rc = 1;
@@ -688,7 +690,7 @@ static int cmd_bw(int argc, char **argv)
 				      .nseries = nops};
 			pmk_plot_svg(&p, f);
 		}
-		if (f && fclose(f))
+		if (f && pmk__out_fclose(f, xs != NULL, NULL))
 			rc = 1;
 		free(xs);
 	}

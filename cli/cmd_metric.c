@@ -319,7 +319,32 @@ static int check(const struct mopts *o)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		printf("%s: %d definitions\n", o->pos[i], pmk_defs_count(defs));
+		/* as stat --defs would: each definition must also make one
+		 * countable event (at most PMK_LEAF_MAX natives); one that
+		 * does not is said (stat --defs refuses the file), while
+		 * metric eval still computes it */
+		int nc = 0;
+		for (int k = 0; !o->any_names && k < pmk_defs_count(defs);
+		     k++) {
+			pmk_event ev;
+			pmk_diag d;
+			char buf[2048];
+			pmk_diag_clear(&d);
+			if (pmk_defs_event(defs, k, &ev, &d) < 0) {
+				if (!nc++) {
+					pmk_diag_format(&d, buf, sizeof buf);
+					cli_warn("%s", buf);
+				}
+			}
+		}
+		if (nc)
+			printf("%s: %d definitions (%d not countable: pmkit "
+			       "stat --defs refuses the file, metric eval "
+			       "computes them)\n",
+			       o->pos[i], pmk_defs_count(defs), nc);
+		else
+			printf("%s: %d definitions\n", o->pos[i],
+			       pmk_defs_count(defs));
 		pmk_defs_free(defs);
 	}
 	return rc;

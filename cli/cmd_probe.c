@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "lib/core/outfile.h"
 
 static void on_progress(void *arg, const char *what, double frac)
 {
@@ -136,10 +137,10 @@ static int plot(const pmk_probe *p, const char *path)
 		       .marks_x = mx,
 		       .marks_label = ml,
 		       .nmarks = nm};
-	f = fopen(path, "w");
+	f = pmk__out_fopen(path, 0, NULL); /* new file, renamed into place */
 	if (!f || pmk_plot_svg(&pl, f))
 		rc = -1;
-	if (f && fclose(f))
+	if (f && pmk__out_fclose(f, rc == 0, NULL))
 		rc = -1;
 	free(x);
 	return rc;
@@ -217,6 +218,7 @@ int cmd_probe(int argc, char **argv)
 	struct probe_opts po = {0, 0, 0, -1, 0, NULL, NULL, NULL};
 	int i = cli_opt_parse_mixed("probe", argc, argv, probe_opts,
 				    on_probe_opt, &po);
+	pmk_diag d;
 
 	if (i < 0)
 		return -i;
@@ -239,8 +241,8 @@ int cmd_probe(int argc, char **argv)
 		pmk_probe_release(&p);
 		return 1;
 	}
-	if (out_path && !(out = fopen(out_path, "w"))) {
-		cli_error("cannot write '%s'", out_path);
+	if (out_path && !(out = pmk__out_fopen(out_path, 0, &d))) {
+		cli_diag(&d);
 		pmk_probe_release(&p);
 		return 1;
 	}
@@ -252,10 +254,13 @@ int cmd_probe(int argc, char **argv)
 		table(&p, out);
 	rc = 0;
 	if (consts) {
-		FILE *f = strcmp(consts, "-") ? fopen(consts, "w") : stdout;
-		if (!f || pmk_probe_write_constants(&p, f) ||
-		    (f != stdout && fclose(f))) {
-			cli_error("cannot write '%s'", consts);
+		FILE *f = pmk__out_fopen(consts, 0, &d); /* "-": stdout */
+		int bad = !f || pmk_probe_write_constants(&p, f) != 0;
+		if ((f && pmk__out_fclose(f, !bad, &d)) || bad) {
+			if (f && !bad)
+				cli_diag(&d);
+			else
+				cli_error("cannot write '%s'", consts);
 			rc = 1;
 		}
 	}
@@ -263,7 +268,7 @@ int cmd_probe(int argc, char **argv)
 		cli_error("cannot write '%s'", svg);
 		rc = 1;
 	}
-	if (out != stdout ? fclose(out) : fflush(out)) {
+	if (out != stdout ? pmk__out_fclose(out, 1, NULL) : fflush(out)) {
 		cli_error("cannot write the output");
 		rc = 1;
 	}

@@ -24,12 +24,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/backend/perf_errors.h"
 
 struct ropts {
 	pmk_attr ev[PMK_REC_MAX_EVENTS];
 	int nev;
 	unsigned long long period, freq, pages, stack_bytes;
 	int callchain, dwarf, data, all, quiet;
+	int no_backup, kill_on_error, user_only_said;
 	long pid;
 	const char *out;
 };
@@ -158,13 +160,34 @@ static int probe_events(struct ropts *o)
 		pa.precise_ip = o->ev[i].precise_ip;
 		fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
 				  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+		    !pa.exclude_kernel && !o->all) {
+			/* kernel space refused (perf_event_paranoid 2): sample
+			 * user space only, as pmkit stat counts it, and say so */
+			pa.exclude_kernel = 1;
+			fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
+					  PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0) {
+				o->ev[i].exclude_kernel = 1;
+				if (!o->user_only_said)
+					cli_warn("'%s': kernel space is not "
+						 "allowed here "
+						 "(perf_event_paranoid is %d): "
+						 "sampling user space only, as "
+						 "with ':u'",
+						 o->ev[i].name,
+						 pmk__paranoid_level());
+				o->user_only_said = 1;
+			}
+		}
 		if (fd >= 0) {
 			close(fd);
 			continue;
 		}
 		{
 			/* Let the sampler explain the errno. */
-			pmk_sample_opts so = {.pid = (int)getpid()};
+			pmk_sample_opts so = {.pid = (int)getpid(),
+					      .all_cpus = (unsigned)o->all};
 			pmk_sampler *s = NULL;
 			pmk_rec_writer *w = NULL;
 			pmk_diag d;
@@ -207,11 +230,14 @@ static pid_t start_child(char **argv, int *go_fd, int *err_fd)
 	if (pid == 0) {
 		char c;
 		int e;
+		ssize_t k;
 		close(go[1]);
 		close(er[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
+		while ((k = read(go[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		if (k != 1)
 			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;
@@ -243,6 +269,7 @@ int cmd_record(int argc, char **argv)
 	pmk_diag d;
 	pid_t pid = -1;
 	int go_fd = -1, err_fd = -1, status = 0, rc, exit_code = 0, i;
+	int write_failed = 0;
 	uint64_t t0;
 	pmk_rec_finish fin;
 
@@ -296,6 +323,19 @@ int cmd_record(int argc, char **argv)
 				return cli_usage("record");
 			o.out = v;
 			i++;
+		} else if (!strcmp(a, "--no-backup")) {
+			o.no_backup = 1;
+		} else if (!strncmp(a, "--on-error=", 11)) {
+			if (!strcmp(a + 11, "kill"))
+				o.kill_on_error = 1;
+			else if (!strcmp(a + 11, "wait"))
+				o.kill_on_error = 0;
+			else {
+				cli_error("--on-error takes wait or kill, not "
+					  "'%s'",
+					  a + 11);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
 			unsigned long long p;
 			if (cli_opt_u64(a, v, &p) || p == 0 || p > 4194304)
@@ -382,7 +422,9 @@ int cmd_record(int argc, char **argv)
 		}
 		child_pid = pid;
 	}
-	if (pmk_rec_writer_open(&w, o.out, "pmkit record", &d) < 0) {
+	if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
+				   o.no_backup ? PMK_REC_NO_BACKUP : 0,
+				   &d) < 0) {
 		cli_diag(&d);
 		exit_code = 1;
 		goto out_kill;
@@ -417,30 +459,69 @@ int cmd_record(int argc, char **argv)
 	t0 = now_ns();
 	if (cmd) {
 		int e = 0;
-		if (write(go_fd, "g", 1) != 1)
-			e = errno;
+		ssize_t k;
+		while ((k = write(go_fd, "g", 1)) < 0 && errno == EINTR)
+			;
+		if (k != 1)
+			e = errno ? errno : EIO;
 		close(go_fd);
 		go_fd = -1;
-		if (e == 0 && read(err_fd, &e, sizeof e) == (ssize_t)sizeof e) {
+		if (e == 0)
+			while ((k = read(err_fd, &e, sizeof e)) < 0 &&
+			       errno == EINTR)
+				;
+		if (e == 0 && k < 0)
+			e = errno;
+		if (e && k != (ssize_t)sizeof e) {
+			/* pmkit could not release or watch the command */
+			cli_error("cannot start '%s': %s", cmd[0], strerror(e));
+			close(err_fd);
+			exit_code = 1;
+			goto out_kill;
+		}
+		if (e) {
 			cli_error("cannot run '%s': %s", cmd[0], strerror(e));
 			waitpid(pid, &status, 0);
 			child_pid = 0;
 			pmk_sampler_close(s);
-			pmk_rec_writer_close(w);
-			unlink(o.out);
+			pmk_rec_writer_abort(w);
 			return e == ENOENT ? 127 : 126;
 		}
 		close(err_fd);
 		err_fd = -1;
 	}
+	/* the run has started: the file takes its place now (the previous
+	 * one kept as .old), so that even a pmkit killed later leaves it */
+	if (pmk_rec_writer_publish(w, &d) < 0) {
+		cli_diag(&d);
+		exit_code = 1;
+		goto out_kill;
+	}
 	for (;;) {
-		if (pmk_sampler_poll(s, 100) < 0) {
-			cli_error("cannot write '%s'", o.out);
-			exit_code = 1;
-			break;
+		if (!write_failed && pmk_sampler_poll(s, 100) < 0) {
+			/* said once; sampling stops, the file keeps the whole
+			 * records written before the error */
+			int e = pmk_rec_writer_errno(w);
+			write_failed = 1;
+			pmk_sampler_disable(s);
+			cli_error("cannot write '%s': %s; recording stopped",
+				  o.out, strerror(e ? e : EIO));
+			if (!cmd)
+				break;
+			if (o.kill_on_error) {
+				kill(pid, SIGTERM);
+			} else if (!o.quiet) {
+				fprintf(stderr,
+					"pmkit record: waiting for '%s' (pid "
+					"%d) to finish; --on-error=kill stops "
+					"it\n",
+					cmd[0], (int)pid);
+			}
 		}
 		if (cmd) {
-			pid_t r = waitpid(pid, &status, WNOHANG);
+			pid_t r = waitpid(pid, &status, write_failed ? 0 : WNOHANG);
+			if (r < 0 && errno == EINTR)
+				continue;
 			if (r == pid) {
 				child_pid = 0;
 				exit_code = WIFEXITED(status)
@@ -464,14 +545,17 @@ int cmd_record(int argc, char **argv)
 	fin.duration_ns = now_ns() - t0;
 	pmk_rec_write_finish(w, &fin);
 	pmk_sampler_close(s);
-	if (pmk_rec_writer_close(w) < 0) {
-		cli_error("cannot write '%s': %s", o.out, strerror(errno));
+	if (pmk_rec_writer_close(w) < 0 || write_failed) {
+		if (!write_failed)
+			cli_error("cannot write '%s': %s", o.out,
+				  strerror(errno ? errno : EIO));
+		/* pmkit's own failure, whatever the workload's status */
 		return 1;
 	}
 	if (!o.quiet) {
 		struct stat st;
 		double mb = 0;
-		if (stat(o.out, &st) == 0)
+		if (strcmp(o.out, "-") && stat(o.out, &st) == 0)
 			mb = (double)st.st_size / 1e6;
 		fprintf(stderr,
 			"pmkit record: %llu samples, %llu lost, %.2f MB "
@@ -490,9 +574,8 @@ out_kill:
 		waitpid(pid, &status, 0);
 		child_pid = 0;
 	}
-	if (w) {
-		pmk_rec_writer_close(w);
-		unlink(o.out);
-	}
+	if (s)
+		pmk_sampler_close(s);
+	pmk_rec_writer_abort(w);
 	return exit_code ? exit_code : 1;
 }

@@ -433,7 +433,12 @@ static int sim_run(int argc, char **argv, int record)
 		pmk_sim_profileme(sim, pm_int, (uint32_t)pair, 1);
 	c = pmk_sim_run(sim, maxn);
 	if (c < 0) {
-		cli_diag(pmk_sim_source_diag(src));
+		const pmk_diag *sd = pmk_sim_source_diag(src);
+		cli_diag(sd);
+		/* a malformed trace is bad input (2); a read error is not */
+		if (sd && sd->code != PMK_EIO && sd->code != PMK_ENOMEM &&
+		    sd->code != PMK_ESYS)
+			rc = EXIT_USAGE;
 		goto out;
 	}
 	if (record) {
@@ -523,8 +528,8 @@ static int sim_run(int argc, char **argv, int record)
 usage:
 	rc = EXIT_USAGE;
 out:
-	if (ctx.rec)
-		pmk_rec_writer_close(ctx.rec);
+	if (ctx.rec) /* failed before the end: an existing file stays */
+		pmk_rec_writer_abort(ctx.rec);
 	pmk_sim_free(sim);
 	pmk_sim_source_close(src);
 	for (int i = 0; i < nev; i++)

@@ -37,6 +37,7 @@
 #include "cli/stat_scope.h"
 #include "cli/workload.h"
 #include "lib/backend/backend.h"
+#include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
 #define MAX_EVENTS 64
@@ -1166,9 +1167,11 @@ int cmd_stat(int argc, char **argv)
 	pmk_value *vals, *sum, *sumsq;
 	const char *note = NULL;
 	char cmd[512], target[600];
-	int rc, status = 0, nrep_ok = 0, cgroup_fd = -1;
+	int rc, status = 0, nrep_ok = 0, cgroup_fd = -1, emitted = 0;
 	double elapsed = 0, elapsed_sq = 0, user = 0, sys = 0;
 	size_t nv;
+	pmk__outfile of; /* -o: written beside FILE, in place when it worked */
+	pmk_diag od;
 
 	memset(&o, 0, sizeof o);
 	memset(&r, 0, sizeof r);
@@ -1189,14 +1192,17 @@ int cmd_stat(int argc, char **argv)
 			  strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (o.outfile && !(out.out = fopen(o.outfile, "w"))) {
-		cli_error("cannot write '%s': %s", o.outfile, strerror(errno));
+	if (o.outfile && !(out.out = pmk__outfile_fopen(&of, o.outfile, 0, &od))) {
+		cli_diag(&od);
 		return 1;
 	}
 	if (o.sim) {
 		status = stat_sim(&o, &r, &out);
-		if (out.out != stderr)
-			fclose(out.out);
+		if (o.outfile &&
+		    pmk__outfile_fclose(&of, status == 0, &od) && status == 0) {
+			cli_diag(&od);
+			status = 1;
+		}
 		return status;
 	}
 	nv = (size_t)r.nev * MAX_SETS + 1;
@@ -1363,6 +1369,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (!o.interval_ms || o.json) /* perf: no summary after intervals */
 		emit(&out, &res);
+	emitted = 1;
 out:
 	free_sets(&r);
 	free(vals);
@@ -1371,7 +1378,13 @@ out:
 	free(rows);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
-	if (out.out != stderr)
+	/* FILE is replaced only when the run produced counts */
+	if (o.outfile && pmk__outfile_fclose(&of, emitted, &od) && emitted) {
+		cli_diag(&od);
+		if (!status)
+			status = 1;
+	} else if (!o.outfile && out.out != stderr) {
 		fclose(out.out);
+	}
 	return status;
 }

@@ -63,10 +63,13 @@ int workload_prepare(struct workload *w, char **argv)
 	if (w->pid == 0) {
 		char c;
 		int e;
+		ssize_t k;
 		close(go[1]);
 		close(err[0]);
 		signal(SIGINT, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
+		while ((k = read(go[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		if (k != 1)
 			_exit(125); /* the parent gave up */
 		if (!argv) {
 			volatile unsigned long r = workload_builtin();
@@ -90,11 +93,21 @@ int workload_start(struct workload *w)
 {
 	int e = 0;
 	ssize_t r;
-	if (write(w->go_fd, "g", 1) != 1)
-		return errno;
+	while ((r = write(w->go_fd, "g", 1)) < 0 && errno == EINTR)
+		;
+	if (r != 1)
+		e = errno ? errno : EIO;
+	/* closed either way: a child still waiting for `go` then reads the
+	 * end of the pipe and exits, so workload_wait cannot hang */
 	close(w->go_fd);
 	w->go_fd = -1;
-	r = read(w->err_fd, &e, sizeof e);
+	if (e) {
+		close(w->err_fd);
+		w->err_fd = -1;
+		return e;
+	}
+	while ((r = read(w->err_fd, &e, sizeof e)) < 0 && errno == EINTR)
+		;
 	close(w->err_fd);
 	w->err_fd = -1;
 	return r == (ssize_t)sizeof e ? e : 0;

@@ -148,10 +148,19 @@ typedef struct pmk_rec_item {
 
 typedef struct pmk_rec_writer pmk_rec_writer;
 
-/* Create (truncate) `path` and write the file header. `producer` names the
- * writer ("pmkit record", "pmkit sim"). */
+/* Start a record file for `path` and write its header. `producer` names
+ * the writer ("pmkit record", "pmkit sim"). The records go to a new file
+ * next to `path` (never through a link, nothing existing truncated);
+ * pmk_rec_writer_close puts it in place, keeping a previous `path` as
+ * `path`.old, and pmk_rec_writer_abort removes it and leaves `path` as it
+ * was. "-" writes to standard output. */
 int pmk_rec_writer_open(pmk_rec_writer **w, const char *path,
 			const char *producer, pmk_diag *d);
+/* The same with flags: PMK_REC_NO_BACKUP replaces `path` without keeping
+ * `path`.old. */
+#define PMK_REC_NO_BACKUP 1u
+int pmk_rec_writer_open_ex(pmk_rec_writer **w, const char *path,
+			   const char *producer, unsigned flags, pmk_diag *d);
 /* Write to an already open file descriptor instead (not closed by us). */
 int pmk_rec_writer_fdopen(pmk_rec_writer **w, int fd, const char *producer,
 			  pmk_diag *d);
@@ -166,8 +175,20 @@ int pmk_rec_write_finish(pmk_rec_writer *w, const pmk_rec_finish *f);
 /* Push buffered records to the file (whole records only), so a crash after
  * this loses nothing written before it. */
 int pmk_rec_writer_flush(pmk_rec_writer *w);
-/* Flush and close; frees `w`. Returns the first write error seen, if any. */
+/* Flush, close and (for pmk_rec_writer_open) put the file in place, even
+ * after a write error (its records up to the error are whole); frees `w`.
+ * Returns the first error seen, if any, with errno set to its errno. */
 int pmk_rec_writer_close(pmk_rec_writer *w);
+/* Close without keeping anything: the new file is removed, an existing
+ * file at the path is untouched; frees `w`. */
+void pmk_rec_writer_abort(pmk_rec_writer *w);
+/* Put the file in place now (the previous one kept as `path`.old) and go
+ * on writing it, so that a writer killed later leaves a readable file;
+ * pmk_rec_writer_abort then keeps it. For a recording whose run has
+ * started. Returns 0 or a negative PMK_E* code with `d` filled. */
+int pmk_rec_writer_publish(pmk_rec_writer *w, pmk_diag *d);
+/* The errno of the first write error, or 0. */
+int pmk_rec_writer_errno(const pmk_rec_writer *w);
 /* Samples written so far. */
 uint64_t pmk_rec_writer_samples(const pmk_rec_writer *w);
 

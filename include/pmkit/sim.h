@@ -105,7 +105,9 @@ void pmk_trace_close(pmk_trace_reader *r);
 /* pmk_sim_next_fn adapter: pass the reader as `src`. */
 int pmk_trace_next(void *reader, pmk_sim_insn *out);
 
-/* Create a trace file ("-" = stdout). */
+/* Create a trace file ("-" = stdout): a new file beside `path`, renamed
+ * into place by pmk_trace_finish once a record was written (the previous
+ * file kept as `path`.old); with none, an existing file is untouched. */
 int pmk_trace_create(pmk_trace_writer **w, const char *path, pmk_diag *d);
 /* Or into a growing memory buffer, taken with pmk_trace_writer_buffer(). */
 int pmk_trace_create_mem(pmk_trace_writer **w);

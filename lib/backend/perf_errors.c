@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "lib/backend/perf_errors.h"
 #include "lib/event/parse.h"
@@ -21,9 +23,86 @@ int pmk__sysctl_int(const char *path, int dflt)
 	return v;
 }
 
+int pmk__raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+		return 0;
+	rl.rlim_cur = rl.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
 int pmk__paranoid_level(void)
 {
 	return pmk__sysctl_int("/proc/sys/kernel/perf_event_paranoid", 2);
+}
+
+/* What a perf_event_paranoid level lets an unprivileged user do. */
+static const char *paranoid_allows(int level)
+{
+	if (level <= -1)
+		return "no restriction";
+	if (level == 0)
+		return "processes and every CPU (-a), user and kernel space";
+	if (level == 1)
+		return "processes, user and kernel space; not every CPU (-a)";
+	if (level == 2)
+		return "processes, user space only";
+	return "nothing without privilege (a distribution patch)";
+}
+
+int pmk__perf_perm_error(int err, const char *ev, int exclude_kernel, int pid,
+			 int system_wide, pmk_diag *d)
+{
+	int level = pmk__paranoid_level();
+	const char *allows = paranoid_allows(level);
+	d->sys_errno = err;
+	if (level >= 3)
+		return pmk__diag_set(
+		    d, PMK_EPERM, 0, 0,
+		    "as root: sysctl kernel.perf_event_paranoid=2 (user space "
+		    "of your own processes), or run with CAP_PERFMON",
+		    "'%s': not allowed: perf_event_paranoid is %d (%s)", ev,
+		    level, allows);
+	if (system_wide && level > 0)
+		return pmk__diag_set(
+		    d, PMK_EPERM, 0, 0,
+		    "as root: sysctl kernel.perf_event_paranoid=0, or run with "
+		    "CAP_PERFMON; without -a, a command or -p PID of yours "
+		    "needs no privilege",
+		    "'%s': every CPU (-a) needs perf_event_paranoid 0 or less, "
+		    "or CAP_PERFMON; it is %d (%s)",
+		    ev, level, allows);
+	if (!exclude_kernel && level >= 2)
+		return pmk__diag_set(
+		    d, PMK_EPERM, 0, 0,
+		    "add ':u' to count user space only, or as root: sysctl "
+		    "kernel.perf_event_paranoid=1",
+		    "'%s': kernel space needs perf_event_paranoid 1 or less; it "
+		    "is %d (%s)",
+		    ev, level, allows);
+	if (pid > 0 && pid != (int)getpid()) {
+		int scope = pmk__sysctl_int("/proc/sys/kernel/yama/ptrace_scope",
+					    -1);
+		char ys[96] = "";
+		if (scope >= 1)
+			snprintf(ys, sizeof ys,
+				 "; kernel.yama.ptrace_scope is %d%s", scope,
+				 scope == 1 ? " (only descendants)" : "");
+		return pmk__diag_set(
+		    d, PMK_EPERM, 0, 0,
+		    "run as the process's owner, or as root (CAP_SYS_PTRACE); "
+		    "perf_event_paranoid is not the cause",
+		    "'%s': not allowed to observe process %d: the kernel "
+		    "requires ptrace access to it (another user's process, or "
+		    "not dumpable%s)",
+		    ev, pid, ys);
+	}
+	return pmk__diag_set(d, PMK_EPERM, 0, 0,
+			     "run as root or with CAP_PERFMON",
+			     "'%s': permission denied by the kernel "
+			     "(perf_event_paranoid is %d: %s)",
+			     ev, level, allows);
 }
 
 static int is_hardware(const pmk_attr *a)
@@ -32,27 +111,16 @@ static int is_hardware(const pmk_attr *a)
 	       a->type == PMK_TYPE_RAW;
 }
 
-int pmk__perf_open_error(int err, const pmk_attr *a, int system_wide,
-			 pmk_diag *d)
+int pmk__perf_open_error(int err, const pmk_attr *a, int pid,
+			 int system_wide, pmk_diag *d)
 {
 	const char *ev = a->name[0] ? a->name : a->pmu;
 	d->sys_errno = err;
 	switch (err) {
 	case EACCES:
-	case EPERM: {
-		int level = pmk__paranoid_level();
-		char hint[256];
-		snprintf(hint, sizeof hint,
-			 "as root: sysctl kernel.perf_event_paranoid=%d "
-			 "(now %d)%s",
-			 system_wide ? 0 : 1, level,
-			 a->exclude_kernel ? ""
-					   : ", or count user space only with ':u'");
-		return pmk__diag_set(d, PMK_EPERM, 0, 0, hint,
-				     "'%s': permission denied by the kernel "
-				     "(perf_event_paranoid is %d)",
-				     ev, level);
-	}
+	case EPERM:
+		return pmk__perf_perm_error(err, ev, a->exclude_kernel, pid,
+					    system_wide, d);
 	case ENOENT:
 		if (is_hardware(a)) {
 			const char *core = pmk_target_core_pmu(pmk_target_host());

@@ -114,8 +114,12 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 		fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid,
 				  o->scope.cpu, group_fd, flags);
 	}
+	if (fd < 0 && errno == EMFILE && pmk__raise_nofile())
+		fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid,
+				  o->scope.cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
-		return pmk__perf_open_error(errno, a, o->scope.pid == -1, d);
+		return pmk__perf_open_error(errno, a, o->scope.pid,
+					    o->scope.pid == -1, d);
 	if (k->n == k->cap) {
 		int nc = k->cap ? k->cap * 2 : 16;
 		struct kev *ne = realloc(k->ev, sizeof *ne * (size_t)nc);

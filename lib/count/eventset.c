@@ -315,13 +315,19 @@ static int open_leaf(pmk_eventset *es, struct leaf *l, int leader,
 	if (h == PMK_EPERM && !l->attr.exclude_kernel) {
 		pmk_diag d2;
 		pmk_attr save = l->attr;
+		pmk_diag_clear(&d2);
 		l->attr.exclude_kernel = 1;
 		l->attr.exclude_hv = 1;
 		h = es->be->ops->open(es->be, &l->attr, &o, &d2);
-		if (h >= 0)
+		if (h >= 0) {
 			es->ev[l->event].user_only = 1;
-		else
+		} else {
 			l->attr = save;
+			/* refused in user space too: that refusal (ptrace
+			 * access, -a) is the one to explain */
+			if (h == PMK_EPERM && d)
+				*d = d2;
+		}
 	}
 	return h;
 }

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/core/outfile.h"
 #include "lib/core/textout.h"
 #include "lib/count/eventset.h"
 #include "lib/event/parse.h"
@@ -325,7 +326,7 @@ int pmk_region_write(const char *path)
 		pthread_mutex_unlock(&lock);
 		return 0;
 	}
-	f = fopen(path, "w");
+	f = pmk__out_fopen(path, 0, NULL); /* new file, renamed into place */
 	if (!f) {
 		pthread_mutex_unlock(&lock);
 		return PMK_EIO;
@@ -372,7 +373,7 @@ int pmk_region_write(const char *path)
 	}
 	fprintf(f, "\n]}\n");
 	pthread_mutex_unlock(&lock);
-	return fclose(f) == 0 ? 0 : PMK_EIO;
+	return pmk__out_fclose(f, 1, NULL) == 0 ? 0 : PMK_EIO;
 }
 
 int pmk_region_foreach(int (*fn)(const pmk_region_stats *s, void *arg),

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <strings.h>
 
 #include "lib/core/diag.h"
@@ -31,18 +32,74 @@ struct pmk_measure {
 	char **name;
 	double *value, *err;
 	int n, cap;
+	/* names by hash (open addressing, linear probing): index + 1, 0 for
+	 * an empty slot; nslot a power of two, at least twice n */
+	int *slot;
+	size_t nslot;
 };
+
+static size_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	return (size_t)h;
+}
+
+/* The index of `name` (len bytes), or -1; *at gets its slot or the empty
+ * slot where it would go. */
+static int find(const pmk_measure *m, const char *name, size_t len,
+		size_t *at)
+{
+	size_t mask = m->nslot - 1, i;
+	if (!m->nslot)
+		return -1;
+	for (i = name_hash(name, len) & mask; m->slot[i]; i = (i + 1) & mask) {
+		const char *n = m->name[m->slot[i] - 1];
+		if (strlen(n) == len && !memcmp(n, name, len))
+			break;
+	}
+	if (at)
+		*at = i;
+	return m->slot[i] ? m->slot[i] - 1 : -1;
+}
+
+/* Room for one more name in the table. */
+static int grow_index(pmk_measure *m)
+{
+	size_t ns, at;
+	int *old = m->slot;
+	if (m->nslot && (size_t)(m->n + 1) * 2 <= m->nslot)
+		return 0;
+	ns = m->nslot ? m->nslot * 2 : 64;
+	m->slot = calloc(ns, sizeof *m->slot);
+	if (!m->slot) {
+		m->slot = old;
+		return PMK_ENOMEM;
+	}
+	m->nslot = ns;
+	free(old);
+	for (int k = 0; k < m->n; k++) {
+		find(m, m->name[k], strlen(m->name[k]), &at);
+		m->slot[at] = k + 1;
+	}
+	return 0;
+}
 
 static int put_err(pmk_measure *m, const char *name, size_t len, double v,
 		   double e)
 {
-	for (int i = 0; i < m->n; i++)
-		if (strlen(m->name[i]) == len &&
-		    !strncmp(m->name[i], name, len)) {
-			m->value[i] = v;
-			m->err[i] = e;
-			return 0;
-		}
+	size_t at;
+	int i;
+	len = strnlen(name, len); /* the name as it is stored (strndup) */
+	i = find(m, name, len, NULL);
+	if (i >= 0) {
+		m->value[i] = v;
+		m->err[i] = e;
+		return 0;
+	}
+	if (grow_index(m) != 0)
+		return PMK_ENOMEM;
 	if (m->n == m->cap) {
 		int nc = m->cap ? m->cap * 2 : 32;
 		char **nn = realloc(m->name, sizeof *nn * (size_t)nc);
@@ -63,6 +120,8 @@ static int put_err(pmk_measure *m, const char *name, size_t len, double v,
 	m->name[m->n] = strndup(name, len);
 	if (!m->name[m->n])
 		return PMK_ENOMEM;
+	find(m, name, len, &at);
+	m->slot[at] = m->n + 1;
 	m->err[m->n] = e;
 	m->value[m->n++] = v;
 	return 0;
@@ -82,6 +141,7 @@ void pmk_measure_free(pmk_measure *m)
 	free(m->name);
 	free(m->value);
 	free(m->err);
+	free(m->slot);
 	free(m);
 }
 
@@ -531,13 +591,12 @@ int pmk_measure_read(pmk_measure **out, const char *path, pmk_diag *d)
 
 int pmk_measure_get(const pmk_measure *m, const char *name, double *value)
 {
-	for (int i = 0; m && name && i < m->n; i++)
-		if (!strcmp(m->name[i], name)) {
-			if (value)
-				*value = m->value[i];
-			return 0;
-		}
-	return PMK_ENOENT;
+	int i = m && name ? find(m, name, strlen(name), NULL) : -1;
+	if (i < 0)
+		return PMK_ENOENT;
+	if (value)
+		*value = m->value[i];
+	return 0;
 }
 
 int pmk_measure_count(const pmk_measure *m)
@@ -556,8 +615,6 @@ const char *pmk_measure_name(const pmk_measure *m, int i, double *value)
 
 double pmk_measure_err(const pmk_measure *m, const char *name)
 {
-	for (int i = 0; m && name && i < m->n; i++)
-		if (!strcmp(m->name[i], name))
-			return m->err[i];
-	return 0;
+	int i = m && name ? find(m, name, strlen(name), NULL) : -1;
+	return i >= 0 ? m->err[i] : 0;
 }

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "lib/core/diag.h"
+#include "lib/core/infile.h"
 #include "lib/derive/defs.h"
 
 #define INCLUDE_DEPTH_MAX 8
@@ -46,43 +47,14 @@ void pmk__defs_error(pmk_diag *d, int code, const pmk_defs *defs, int file,
 
 int pmk__read_whole(const char *path, char **out, size_t *len, pmk_diag *d)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	if (!f) {
-		if (d) {
-			pmk_diag_clear(d);
-			d->code = PMK_EIO;
-			d->sys_errno = errno;
-			snprintf(d->file, sizeof d->file, "%s", path);
-			snprintf(d->message, sizeof d->message,
-				 "cannot open: %s", strerror(errno));
-		}
-		return PMK_EIO;
+	/* bounded and typed: no directory, FIFO or endless device */
+	int rc = pmk__infile_read(path, 0, 0, out, len, d);
+	if (rc == PMK_ENOENT) { /* these readers always said PMK_EIO */
+		rc = PMK_EIO;
+		if (d)
+			d->code = rc;
 	}
-	for (;;) {
-		if (cap - n < 4096) {
-			char *nb;
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return PMK_ENOMEM;
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-		if (r == 0)
-			break;
-		n += r;
-	}
-	fclose(f);
-	buf[n] = 0;
-	*out = buf;
-	if (len)
-		*len = n;
-	return 0;
+	return rc;
 }
 
 int pmk__defs_add_file(pmk_defs *defs, const char *path)
@@ -741,6 +713,7 @@ static int do_include(struct rd *r, const char *p, int depth, int active)
 	const char *st = skip_ws(p), *e;
 	char path[1024], *text = NULL;
 	int fi, rc;
+	pmk_diag id;
 	if (*st == '"' || *st == '<') {
 		e = strchr(st + 1, *st == '"' ? '"' : '>');
 		if (!e)
@@ -774,10 +747,9 @@ static int do_include(struct rd *r, const char *p, int depth, int active)
 			return err(r, PMK_ESYNTAX, st, (int)(e - st),
 				   "file name too long");
 	}
-	rc = pmk__read_whole(path, &text, NULL, NULL);
+	rc = pmk__read_whole(path, &text, NULL, &id);
 	if (rc)
-		return err(r, rc, st, (int)(e - st), "cannot read '%s': %s",
-			   path, strerror(errno));
+		return err(r, rc, st, (int)(e - st), "%s", id.message);
 	fi = pmk__defs_add_file(r->defs, path);
 	if (fi < 0) {
 		free(text);

@@ -608,15 +608,37 @@ native:
 	return rc;
 }
 
+/* The modifiers after the '}' that closes the group opened at list[at]
+ * ("{a,b}:u" gives "u"), copied to `mods`; "" when there are none. */
+static void group_mods(const char *list, size_t at, char *mods, size_t size)
+{
+	int in_terms = 0;
+	size_t k, e;
+	mods[0] = 0;
+	for (k = at; list[k] && (in_terms || list[k] != '}'); k++)
+		if (list[k] == '/')
+			in_terms = !in_terms;
+	if (list[k] != '}' || list[k + 1] != ':')
+		return;
+	k += 2;
+	for (e = k; list[e] && list[e] != ','; e++)
+		;
+	while (e > k && list[e - 1] == ' ')
+		e--;
+	if (e - k < size)
+		snprintf(mods, size, "%.*s", (int)(e - k), list + k);
+}
+
 int pmk_event_list_foreach(const char *list,
 			   int (*fn)(const char *item, int column, void *arg),
 			   void *arg)
 {
-	char item[PMK_EVENT_NAME_MAX * 2];
+	char item[PMK_EVENT_NAME_MAX * 2], mods[64] = "";
 	size_t i = 0, n = strlen(list);
 	while (i <= n) {
 		size_t start, end;
 		int in_terms = 0, rc;
+		char *close;
 		while (i < n && list[i] == ' ')
 			i++;
 		start = i;
@@ -632,6 +654,22 @@ int pmk_event_list_foreach(const char *list,
 			end = start + sizeof item - 1;
 		memcpy(item, list + start, end - start);
 		item[end - start] = 0;
+		/* {a,b}:MODS applies MODS to every member, as in perf: the
+		 * items become "{a:MODS" and "b:MODS}" */
+		if (item[0] == '{')
+			group_mods(list, start, mods, sizeof mods);
+		close = strrchr(item, '}');
+		if (mods[0] && close && close[1] == ':') {
+			*close = 0;
+			if (strlen(item) + strlen(mods) + 3 < sizeof item)
+				snprintf(close, sizeof item - (size_t)(close - item),
+					 ":%s}", mods);
+		} else if (mods[0] && strlen(item) + strlen(mods) + 2 < sizeof item) {
+			strcat(item, ":");
+			strcat(item, mods);
+		}
+		if (close)
+			mods[0] = 0; /* the group ends here */
 		rc = fn(item, (int)start + 1, arg);
 		if (rc)
 			return rc;

@@ -80,6 +80,7 @@ struct pmk_profile {
 	pmk_profile_stats st;
 	struct pdso *dso;
 	int ndso, capdso;
+	struct idx dso_idx; /* by path and build id (entries 2 and up) */
 	struct proc *proc;
 	size_t nproc, capproc;
 	struct idx proc_idx;
@@ -102,6 +103,12 @@ struct pmk_profile {
 };
 
 uint64_t pmk__hash64(uint64_t x);
+/* a + b, held at UINT64_MAX instead of wrapping: period sums of damaged or
+ * crafted files (periods near 2^63) never exceed 100 % of their total */
+static inline uint64_t pmk__sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
 /* Find or insert in an index: `eq(ctx, index)` tells whether an entry
  * matches; returns the existing index, or `*inserted` = 1 and `fresh`. */
 int pmk__idx_find(struct idx *ix, uint64_t h, int (*eq)(void *, uint32_t),

@@ -113,7 +113,8 @@ int pmk_rec_reader_open(pmk_rec_reader **rp, const char *path, pmk_diag *d)
 {
 	struct stat st;
 	void *m = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	/* O_NONBLOCK: a FIFO is refused below instead of blocking here */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), rc;
 	*rp = NULL;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		int e = errno;
@@ -135,7 +136,21 @@ int pmk_rec_reader_open(pmk_rec_reader **rp, const char *path, pmk_diag *d)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return bad(d, PMK_EFORMAT, 0, "not a regular file");
+		pmk_diag_clear(d);
+		if (d) {
+			d->code = PMK_EFORMAT;
+			snprintf(d->file, sizeof d->file, "%s", path);
+			snprintf(d->message, sizeof d->message,
+				 "cannot read: it is %s, not a record file",
+				 S_ISDIR(st.st_mode)    ? "a directory"
+				 : S_ISFIFO(st.st_mode) ? "a FIFO"
+				 : S_ISCHR(st.st_mode)  ? "a character device"
+							: "a special file");
+			snprintf(d->hint, sizeof d->hint,
+				 "give the regular file pmkit record -o wrote");
+		}
+		rc = PMK_EFORMAT;
+		return rc;
 	}
 	if (st.st_size > 0) {
 		m = mmap(NULL, (size_t)st.st_size, PROT_READ,

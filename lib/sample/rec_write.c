@@ -11,14 +11,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/core/outfile.h"
 #include "pmkit/sample.h"
 #include "sample/rec_format.h"
 
 #define WBUF_SIZE (256u * 1024u)
 
 struct pmk_rec_writer {
-	int fd, own_fd;
-	int err; /* first write error */
+	int fd;
+	int err;       /* first write error */
+	int err_errno; /* its errno */
+	pmk__outfile *of; /* the new file of pmk_rec_writer_open, or NULL */
 	size_t used;
 	uint64_t samples;
 	uint8_t buf[WBUF_SIZE];
@@ -43,8 +46,10 @@ int pmk_rec_writer_flush(pmk_rec_writer *w)
 {
 	if (!w)
 		return PMK_EINVAL;
-	if (w->used && !w->err && write_all(w->fd, w->buf, w->used) != 0)
+	if (w->used && !w->err && write_all(w->fd, w->buf, w->used) != 0) {
 		w->err = PMK_EIO;
+		w->err_errno = errno;
+	}
 	w->used = 0;
 	return w->err;
 }
@@ -120,31 +125,38 @@ int pmk_rec_writer_fdopen(pmk_rec_writer **wp, int fd, const char *producer,
 	return 0;
 }
 
+int pmk_rec_writer_open_ex(pmk_rec_writer **wp, const char *path,
+			   const char *producer, unsigned flags, pmk_diag *d)
+{
+	pmk__outfile *of = calloc(1, sizeof *of);
+	unsigned of_flags = PMK__OUT_SYNC | PMK__OUT_DASH;
+	int rc;
+	*wp = NULL;
+	if (!of)
+		return PMK_ENOMEM;
+	if (flags & PMK_REC_NO_BACKUP)
+		of_flags |= PMK__OUT_NO_BACKUP;
+	rc = pmk__outfile_open(of, path, of_flags, d);
+	if (rc < 0) {
+		free(of);
+		return rc;
+	}
+	rc = pmk_rec_writer_fdopen(wp, of->fd, producer, d);
+	if (rc) {
+		if (d)
+			snprintf(d->file, sizeof d->file, "%s", path);
+		pmk__outfile_abort(of);
+		free(of);
+		return rc;
+	}
+	(*wp)->of = of;
+	return 0;
+}
+
 int pmk_rec_writer_open(pmk_rec_writer **wp, const char *path,
 			const char *producer, pmk_diag *d)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int rc;
-	*wp = NULL;
-	if (fd < 0) {
-		pmk_diag_clear(d);
-		if (d) {
-			d->code = PMK_EIO;
-			d->sys_errno = errno;
-			snprintf(d->file, sizeof d->file, "%s", path);
-			snprintf(d->message, sizeof d->message,
-				 "cannot create '%s': %s", path,
-				 strerror(errno));
-		}
-		return PMK_EIO;
-	}
-	rc = pmk_rec_writer_fdopen(wp, fd, producer, d);
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	(*wp)->own_fd = 1;
-	return 0;
+	return pmk_rec_writer_open_ex(wp, path, producer, 0, d);
 }
 
 int pmk_rec_writer_close(pmk_rec_writer *w)
@@ -153,10 +165,42 @@ int pmk_rec_writer_close(pmk_rec_writer *w)
 	if (!w)
 		return 0;
 	rc = pmk_rec_writer_flush(w);
-	if (w->own_fd && close(w->fd) != 0 && !rc)
-		rc = PMK_EIO;
+	if (w->of) {
+		pmk_diag d;
+		/* kept even after a write error: its records up to the error
+		 * are whole and readable */
+		if (pmk__outfile_commit(w->of, &d) < 0 && !rc) {
+			rc = d.code < 0 ? d.code : PMK_EIO;
+			w->err_errno = d.sys_errno;
+		}
+		free(w->of);
+	}
+	errno = w->err_errno;
 	free(w);
 	return rc;
+}
+
+void pmk_rec_writer_abort(pmk_rec_writer *w)
+{
+	if (!w)
+		return;
+	if (w->of) {
+		pmk__outfile_abort(w->of);
+		free(w->of);
+	}
+	free(w);
+}
+
+int pmk_rec_writer_publish(pmk_rec_writer *w, pmk_diag *d)
+{
+	if (!w)
+		return PMK_EINVAL;
+	return w->of ? pmk__outfile_publish(w->of, d) : 0;
+}
+
+int pmk_rec_writer_errno(const pmk_rec_writer *w)
+{
+	return w ? w->err_errno : 0;
 }
 
 uint64_t pmk_rec_writer_samples(const pmk_rec_writer *w)

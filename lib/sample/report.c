@@ -153,7 +153,8 @@ static int data_rows(pmk_profile *p, struct idx *ix, size_t *cap)
 		if (r < 0)
 			return -1;
 		p->rows[r].samples[s->event]++;
-		p->rows[r].period[s->event] += s->period;
+		p->rows[r].period[s->event] =
+		    pmk__sat_add(p->rows[r].period[s->event], s->period);
 	}
 	return 0;
 }
@@ -206,7 +207,8 @@ int pmk_profile_histogram(pmk_profile *p, pmk_sort sort,
 			goto oom;
 		for (int e = 0; e < p->nevents; e++) {
 			p->rows[r].samples[e] += l->samples[e];
-			p->rows[r].period[e] += l->period[e];
+			p->rows[r].period[e] =
+			    pmk__sat_add(p->rows[r].period[e], l->period[e]);
 		}
 	}
 	pmk__idx_free(&ix);

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/backend/perf_errors.h"
 #include "pmkit/sample.h"
 
 #define MAX_RINGS  1024
@@ -68,7 +69,8 @@ static int ncpus(void)
 	return n > 0 && n < 4096 ? (int)n : 1;
 }
 
-static int open_error(pmk_diag *d, const pmk_attr *a, int err)
+static int open_error(pmk_diag *d, const pmk_attr *a, int err,
+		      const pmk_sample_opts *o)
 {
 	int hw = a->type != PMK_TYPE_SOFTWARE && a->type != 2 /* tracepoint */;
 	int code = PMK_ENOTSUP;
@@ -78,14 +80,16 @@ static int open_error(pmk_diag *d, const pmk_attr *a, int err)
 	d->sys_errno = err;
 	snprintf(d->input, sizeof d->input, "%s", a->name);
 	if (err == EACCES || err == EPERM) {
-		code = PMK_EPERM;
+		/* the real refusal: paranoid against -a or kernel space,
+		 * ptrace access to another process (perf_errors.c) */
+		code = pmk__perf_perm_error(err, a->name, a->exclude_kernel,
+					    o->all_cpus ? -1 : o->pid,
+					    o->all_cpus, d);
+		snprintf(d->input, sizeof d->input, "%s", a->name);
+	} else if (err == ESRCH) {
+		code = PMK_ENOENT;
 		snprintf(d->message, sizeof d->message,
-			 "not allowed to sample '%s': %s", a->name,
-			 strerror(err));
-		snprintf(d->hint, sizeof d->hint,
-			 "lower /proc/sys/kernel/perf_event_paranoid (e.g. "
-			 "'sysctl kernel.perf_event_paranoid=1') or run as "
-			 "root; -a needs privilege");
+			 "cannot sample '%s': no process %d", a->name, o->pid);
 	} else if (err == EMFILE || err == ENFILE) {
 		code = PMK_ETOOMANY;
 		snprintf(d->message, sizeof d->message,
@@ -117,8 +121,10 @@ static int open_error(pmk_diag *d, const pmk_attr *a, int err)
 	} else {
 		snprintf(d->message, sizeof d->message,
 			 "cannot sample '%s': %s", a->name, strerror(err));
-		snprintf(d->hint, sizeof d->hint,
-			 "sample time instead: -e cpu-clock (the default)");
+		if (hw) /* time is what a software event already samples */
+			snprintf(d->hint, sizeof d->hint,
+				 "sample time instead: -e cpu-clock (the "
+				 "default)");
 	}
 	d->code = code;
 	return code;
@@ -246,6 +252,10 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 			int fd = (int)syscall(SYS_perf_event_open, &pa, tids[t],
 					      c, -1, PERF_FLAG_FD_CLOEXEC);
 			void *m;
+			if (fd < 0 && errno == EMFILE && pmk__raise_nofile())
+				fd = (int)syscall(SYS_perf_event_open, &pa,
+						  tids[t], c,
+						  -1, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0 && errno == ESRCH && t > 0)
 				continue; /* that thread ended meanwhile */
 			if (fd < 0) {
@@ -257,7 +267,7 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 						continue;
 				}
 				pmk_sampler_close(s);
-				return open_error(d, &attrs[e], last_err);
+				return open_error(d, &attrs[e], last_err, o);
 			}
 			m = mmap(NULL, (pages + 1) * psz,
 				 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -292,7 +302,7 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		if (!opened) {
 			pmk_sampler_close(s);
 			return open_error(d, &attrs[e],
-					  last_err ? last_err : ENODEV);
+					  last_err ? last_err : ENODEV, o);
 		}
 		memset(&re, 0, sizeof re);
 		re.index = (uint32_t)e;

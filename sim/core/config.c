@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/core/diag.h"
+#include "lib/core/infile.h"
 #include "pmkit/sim.h"
 
 #define F(x) offsetof(pmk_sim_config, x)
@@ -364,30 +365,13 @@ int pmk_sim_config_parse(pmk_sim_config *out, const char *text, uint64_t len,
 
 int pmk_sim_config_load(pmk_sim_config *c, const char *path, pmk_diag *d)
 {
-	FILE *f = fopen(path, "rb");
 	char *text;
 	size_t n;
-	int rc;
-	if (!f) {
-		diag_set(d, errno == ENOENT ? PMK_ENOENT : PMK_EIO, path, 0, 0,
-			 "", "cannot open configuration file", NULL);
-		if (d)
-			d->sys_errno = errno;
-		return errno == ENOENT ? PMK_ENOENT : PMK_EIO;
-	}
-	text = malloc(1 << 20);
-	if (!text) {
-		fclose(f);
-		return PMK_ENOMEM;
-	}
-	n = fread(text, 1, 1 << 20, f);
-	fclose(f);
-	if (n == 1 << 20) {
-		free(text);
-		diag_set(d, PMK_EFORMAT, path, 0, 0, "",
-			 "configuration file larger than 1 MB", NULL);
-		return PMK_EFORMAT;
-	}
+	/* bounded and typed (lib/core/infile.h): at most 1 MB, a regular
+	 * file, no NUL byte */
+	int rc = pmk__infile_read(path, 0, (size_t)1 << 20, &text, &n, d);
+	if (rc)
+		return rc;
 	rc = pmk_sim_config_parse(c, text, n, path, d);
 	free(text);
 	return rc;

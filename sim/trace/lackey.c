@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/core/infile.h"
 #include "pmkit/sim.h"
 
 #if PMK_HAVE_CAPSTONE
@@ -133,7 +134,9 @@ static void add_object(pmk_lackey *l, const char *path, uint64_t bias)
 	int fd;
 	if (l->nobj == MAX_OBJ)
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a regular file only: a FIFO or device named in the log is skipped
+	 * (the bounded, typed open of lib/core/infile.h) */
+	fd = pmk__infile_open(path, PMK__IN_BINARY, NULL);
 	if (fd < 0)
 		return;
 	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||

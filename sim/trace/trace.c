@@ -8,7 +8,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "lib/core/infile.h"
+#include "lib/core/outfile.h"
 #include "sim/trace/trace_int.h"
 
 static const char *op_names[PMK_SIM_OP_COUNT] = {
@@ -48,8 +51,13 @@ size_t pmk__trace_fill(pmk_trace_reader *r, size_t want)
 	r->pos = 0;
 	while (r->len < want && !r->eof) {
 		size_t n = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
-		if (n == 0)
+		if (n == 0) {
+			/* a read error is not the end of the trace */
+			if (ferror(r->f) && r->diag.code == 0)
+				pmk__trace_fail(r, PMK_EIO, "cannot read: %s",
+						strerror(errno));
 			r->eof = 1;
+		}
 		r->len += n;
 	}
 	return r->len - r->pos;
@@ -115,22 +123,19 @@ int pmk_trace_open(pmk_trace_reader **out, const char *path, int kind,
 	if (!strcmp(path, "-")) {
 		r->f = stdin;
 	} else {
-		r->f = fopen(path, "rb");
+		/* a regular file or a FIFO (traces stream); never a
+		 * directory or a device */
+		int fd = pmk__infile_open(path, PMK__IN_STREAM, d);
+		if (fd < 0) {
+			free(r);
+			return fd;
+		}
+		r->f = fdopen(fd, "rb");
 		r->own_f = 1;
 		if (!r->f) {
-			if (d) {
-				pmk_diag_clear(d);
-				d->code =
-				    errno == ENOENT ? PMK_ENOENT : PMK_EIO;
-				d->sys_errno = errno;
-				snprintf(d->file, sizeof d->file, "%s", path);
-				snprintf(d->message, sizeof d->message,
-					 "cannot open trace '%s': %s", path,
-					 strerror(errno));
-			}
-			rc = errno == ENOENT ? PMK_ENOENT : PMK_EIO;
+			close(fd);
 			free(r);
-			return rc;
+			return PMK_ENOMEM;
 		}
 	}
 	r->cap = 1 << 16;
@@ -320,6 +325,7 @@ int pmk_trace_read(pmk_trace_reader *r, pmk_sim_insn *out)
 struct pmk_trace_writer {
 	FILE *f;
 	int own_f, err;
+	uint64_t nrec; /* records written: none, and an existing file stays */
 	uint8_t *buf;
 	size_t len, cap;
 	int mem;
@@ -370,19 +376,13 @@ int pmk_trace_create(pmk_trace_writer **out, const char *path, pmk_diag *d)
 	if (!strcmp(path, "-")) {
 		w->f = stdout;
 	} else {
-		w->f = fopen(path, "wb");
+		/* a new file beside `path`, renamed into place by
+		 * pmk_trace_finish (lib/core/outfile.h) */
+		w->f = pmk__out_fopen(path, PMK__OUT_SYNC, d);
 		w->own_f = 1;
 		if (!w->f) {
-			if (d) {
-				pmk_diag_clear(d);
-				d->code = PMK_EIO;
-				d->sys_errno = errno;
-				snprintf(d->message, sizeof d->message,
-					 "cannot create '%s': %s", path,
-					 strerror(errno));
-			}
 			free(w);
-			return PMK_EIO;
+			return d && d->code < 0 ? d->code : PMK_EIO;
 		}
 	}
 	if (writer_init(w) < 0) {
@@ -468,6 +468,7 @@ int pmk_trace_write(pmk_trace_writer *w, const pmk_sim_insn *in)
 		i += put_varint(p + i, zig((int64_t)(in->target - in->pc)));
 	w->len += i;
 	w->next_pc = in->pc + in->len;
+	w->nrec++;
 	return 0;
 }
 
@@ -487,7 +488,9 @@ int pmk_trace_finish(pmk_trace_writer *w)
 			w->err = 1;
 		if (fflush(w->f))
 			w->err = 1;
-		if (w->own_f && fclose(w->f))
+		if (w->own_f &&
+		    pmk__out_fclose(w->f, !w->err && w->nrec > 0, NULL) &&
+		    w->nrec > 0)
 			w->err = 1;
 	}
 	rc = w->err ? PMK_EIO : 0;

@@ -27,10 +27,13 @@ v() { awk -F, -v e="$2" '$3==e {print $'"$3"'}' "$1"; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {d=a-b; if (d<0) d=-d; exit !(b>0 && d<=b*p/100)}'; }
 a=$(v "$T_TMP/p.csv" page-faults 1); b=$(v "$T_TMP/f2.csv" page-faults 1)
 check "page-faults within 10 % of perf ($a, perf $b)" within "$a" "$b" 10
-a=$(v "$T_TMP/p.csv" task-clock 1); b=$(v "$T_TMP/f2.csv" task-clock 1)
-check "task-clock within 50 % of perf ($a ms, perf $b ms)" within "$a" "$b" 50
-a=$(v "$T_TMP/p.csv" task-clock 4); b=$(v "$T_TMP/f2.csv" task-clock 4)
-check "run time (column 4) is task-clock in ns, like perf ($a, perf $b)" within "$a" "$b" 50
+# run time (column 4) is the task-clock in ns, in both tools' own rows (the
+# two tools' task-clock values are compared on the means of -r 5 below: one
+# run each on a loaded machine can differ by more than half)
+a=$(v "$T_TMP/p.csv" task-clock 1); b=$(v "$T_TMP/p.csv" task-clock 4)
+check "run time (column 4) is task-clock in ns ($a ms, $b ns)" within "$b" "$(awk -v a="$a" 'BEGIN {print a * 1e6}')" 1
+a=$(v "$T_TMP/f2.csv" task-clock 1); b=$(v "$T_TMP/f2.csv" task-clock 4)
+check "perf's run time (column 4) is task-clock in ns too ($a ms, $b ns)" within "$b" "$(awk -v a="$a" 'BEGIN {print a * 1e6}')" 1
 check "percent running (column 5) 100.00 as perf" sh -c '
 	test "$(cut -d, -f5 "$1" | sort -u)" = "100.00" && test "$(cut -d, -f5 "$2" | sort -u)" = "100.00"' _ "$T_TMP/p.csv" "$T_TMP/f2.csv"
 
@@ -38,6 +41,8 @@ check "percent running (column 5) 100.00 as perf" sh -c '
 "$PMKIT" stat -r 5 -e $EV -x, -o "$T_TMP/pr.csv" -- sh -c "$W"
 perf stat -r 5 -e $EV -x, -o "$T_TMP/fr.csv" -- sh -c "$W"
 grep -v '^#' "$T_TMP/fr.csv" | grep -v '^$' > "$T_TMP/fr2.csv"
+a=$(v "$T_TMP/pr.csv" task-clock 1); b=$(v "$T_TMP/fr2.csv" task-clock 1)
+check "task-clock mean of 5 runs within 50 % of perf's ($a ms, perf $b ms)" within "$a" "$b" 50
 check "-r: same columns as perf" sh -c '
 	test "$(cut -d, -f2,3 "$1")" = "$(cut -d, -f2,3 "$2")" &&
 	test "$(awk -F, "{print NF}" "$1" | sort -u)" = "$(awk -F, "{print NF}" "$2" | sort -u)"' _ "$T_TMP/pr.csv" "$T_TMP/fr2.csv"

@@ -105,6 +105,12 @@ static void test_nested_regions_and_threads(void)
 		T_CHECK(buf[n - 1] == '\n' && buf[n - 2] == '}');
 	}
 	unlink(path);
+	{
+		/* the mkstemp file it replaced, kept as .old */
+		char old[sizeof path + 4];
+		snprintf(old, sizeof old, "%s.old", path);
+		unlink(old);
+	}
 	/* events cannot change once regions have counted */
 	T_EQ_INT(pmk_region_set_events("task-clock", &d), PMK_ESTATE);
 	setenv("PMK_REGION_OUTPUT", "/dev/null", 1);

@@ -1,0 +1,351 @@
+/*
+ * outfile.c: new file, then rename into place (outfile.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/core/outfile.h"
+
+static int fail(pmk_diag *d, int code, int e, const char *path,
+		const char *what)
+{
+	if (!d)
+		return code;
+	pmk_diag_clear(d);
+	d->code = code;
+	d->sys_errno = e;
+	snprintf(d->file, sizeof d->file, "%.255s", path);
+	snprintf(d->message, sizeof d->message, "cannot write '%.180s': %s",
+		 path, what ? what : strerror(e));
+	if (e == ENOSPC || e == EDQUOT)
+		snprintf(d->hint, sizeof d->hint,
+			 "free space on its file system or write elsewhere "
+			 "with -o");
+	return code;
+}
+
+static int code_of(int e)
+{
+	switch (e) {
+	case ENOENT:
+		return PMK_ENOENT;
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return PMK_EPERM;
+	case ENOMEM:
+		return PMK_ENOMEM;
+	default:
+		return PMK_EIO;
+	}
+}
+
+static int create_tmp(pmk__outfile *of, pmk_diag *d)
+{
+	static unsigned counter;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	for (int tries = 0; tries < 64; tries++) {
+		unsigned long x = (unsigned long)ts.tv_nsec ^
+				  ((unsigned long)getpid() << 16) ^
+				  (unsigned long)(++counter * 2654435761u);
+		char sfx[8];
+		static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+		for (int i = 0; i < 6; i++, x /= 36)
+			sfx[i] = al[x % 36];
+		sfx[6] = 0;
+		if (snprintf(of->tmp, sizeof of->tmp, "%s.tmp-%s", of->path,
+			     sfx) >= (int)sizeof of->tmp)
+			return fail(d, PMK_EINVAL, ENAMETOOLONG, of->path,
+				    NULL);
+		of->fd = open(
+		    of->tmp,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (of->fd >= 0)
+			return 0;
+		if (errno != EEXIST) {
+			int e = errno;
+			of->tmp[0] = 0;
+			return fail(d, code_of(e), e, of->path, NULL);
+		}
+		ts.tv_nsec += 7919;
+	}
+	of->tmp[0] = 0;
+	return fail(d, PMK_EEXIST, EEXIST, of->path,
+		    "cannot create a new file next to it");
+}
+
+int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
+		      pmk_diag *d)
+{
+	struct stat st;
+	memset(of, 0, sizeof *of);
+	of->fd = -1;
+	of->flags = flags;
+	if (!path || !*path)
+		return fail(d, PMK_EINVAL, EINVAL, "", "no file name");
+	if (snprintf(of->path, sizeof of->path, "%s", path) >=
+	    (int)sizeof of->path)
+		return fail(d, PMK_EINVAL, ENAMETOOLONG, path, NULL);
+	if ((flags & PMK__OUT_DASH) && !strcmp(path, "-")) {
+		of->fd = STDOUT_FILENO;
+		of->in_place = 1;
+		return 0;
+	}
+	/* a descriptor named as a file (/dev/stdout, /dev/fd/N,
+	 * /proc/self/fd/N): written through that descriptor, whatever it
+	 * is; a rename would replace the link in /dev itself */
+	{
+		int n = -1;
+		char *end;
+		const char *num = !strncmp(path, "/dev/fd/", 8)	  ? path + 8
+				  : !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+									  : NULL;
+		if (!strcmp(path, "/dev/stdout"))
+			n = STDOUT_FILENO;
+		else if (!strcmp(path, "/dev/stderr"))
+			n = STDERR_FILENO;
+		else if (num && *num) {
+			long v = strtol(num, &end, 10);
+			if (!*end && v >= 0 && v < 1 << 20)
+				n = (int)v;
+		}
+		if (n >= 0) {
+			of->fd = dup(n);
+			if (of->fd < 0)
+				return fail(d, code_of(errno), errno, path,
+					    NULL);
+			of->in_place = 1;
+			return 0;
+		}
+	}
+	/* never a rename under /dev, /proc or /sys: what exists there is
+	 * written in place, nothing new is created */
+	if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6) ||
+	    !strncmp(path, "/sys/", 5)) {
+		of->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (of->fd < 0)
+			return fail(d, code_of(errno), errno, path, NULL);
+		of->in_place = 1;
+		return 0;
+	}
+	/* what is there now, following a link only to see whether it is a
+	 * stream (a link to /dev/null stays a link to /dev/null) */
+	if (stat(path, &st) == 0 &&
+	    (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		/* O_NONBLOCK: a FIFO nobody reads fails instead of hanging */
+		of->fd =
+		    open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
+				   (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
+		if (of->fd < 0)
+			return fail(d, code_of(errno), errno, path,
+				    errno == ENXIO ? "a FIFO nobody reads"
+						   : NULL);
+		if (S_ISFIFO(st.st_mode))
+			fcntl(of->fd, F_SETFL,
+			      fcntl(of->fd, F_GETFL) & ~O_NONBLOCK);
+		of->in_place = 1;
+		return 0;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISLNK(st.st_mode))
+		return fail(d, PMK_EINVAL, 0, path,
+			    S_ISDIR(st.st_mode) ? "it is a directory"
+						: "it is not a regular file");
+	return create_tmp(of, d);
+}
+
+FILE *pmk__outfile_stream(pmk__outfile *of)
+{
+	if (!of->fp && of->fd >= 0) {
+		int fd = of->fd == STDOUT_FILENO ? dup(of->fd) : of->fd;
+		if (fd < 0)
+			return NULL;
+		of->fp = fdopen(fd, "w");
+		if (!of->fp) {
+			if (fd != of->fd)
+				close(fd);
+			return NULL;
+		}
+		of->fd = fd;
+	}
+	return of->fp;
+}
+
+/* Flush and close whatever is open; the first errno, or 0. */
+static int close_all(pmk__outfile *of)
+{
+	int e = 0;
+	if (of->fp) {
+		if (fflush(of->fp) != 0 || ferror(of->fp))
+			e = errno ? errno : EIO;
+		if (!e && (of->flags & PMK__OUT_SYNC) && !of->in_place &&
+		    fsync(fileno(of->fp)) != 0)
+			e = errno;
+		if (fclose(of->fp) != 0 && !e)
+			e = errno ? errno : EIO;
+		of->fp = NULL;
+		of->fd = -1;
+	} else if (of->fd >= 0) {
+		if ((of->flags & PMK__OUT_SYNC) && !of->in_place &&
+		    fsync(of->fd) != 0)
+			e = errno;
+		if (of->fd != STDOUT_FILENO && close(of->fd) != 0 && !e &&
+		    errno != EINTR)
+			e = errno;
+		of->fd = -1;
+	}
+	return e;
+}
+
+/* Rename the new file into place, keeping an existing NAME as NAME.old. */
+static int put_in_place(pmk__outfile *of, pmk_diag *d)
+{
+	char old[PATH_MAX + 8];
+	struct stat st;
+	int e, backed = 0;
+	if (!(of->flags & PMK__OUT_NO_BACKUP) && lstat(of->path, &st) == 0) {
+		if (snprintf(old, sizeof old, "%s.old", of->path) >=
+			(int)sizeof old ||
+		    rename(of->path, old) != 0) {
+			e = errno;
+			return fail(
+			    d, code_of(e), e, of->path,
+			    "cannot keep the previous file as NAME.old");
+		}
+		backed = 1;
+	}
+	if (rename(of->tmp, of->path) != 0) {
+		e = errno;
+		if (backed)
+			rename(old, of->path); /* put the previous one back */
+		return fail(d, code_of(e), e, of->path, NULL);
+	}
+	of->tmp[0] = 0;
+	return 0;
+}
+
+int pmk__outfile_publish(pmk__outfile *of, pmk_diag *d)
+{
+	if (of->in_place || !of->tmp[0])
+		return 0;
+	return put_in_place(of, d);
+}
+
+int pmk__outfile_commit(pmk__outfile *of, pmk_diag *d)
+{
+	int e = close_all(of), rc = 0;
+	if (!of->tmp[0]) /* in place already (stream, or published) */
+		return e ? fail(d, code_of(e), e, of->path, NULL) : 0;
+	if (!e)
+		rc = put_in_place(of, d);
+	else
+		rc = fail(d, code_of(e), e, of->path, NULL);
+	if (of->tmp[0])
+		unlink(of->tmp);
+	of->tmp[0] = 0;
+	return rc;
+}
+
+void pmk__outfile_abort(pmk__outfile *of)
+{
+	int e = errno;
+	if (of->fp)
+		fclose(of->fp);
+	else if (of->fd >= 0 && of->fd != STDOUT_FILENO)
+		close(of->fd);
+	of->fp = NULL;
+	of->fd = -1;
+	if (of->tmp[0])
+		unlink(of->tmp);
+	of->tmp[0] = 0;
+	errno = e;
+}
+
+FILE *pmk__outfile_fopen(pmk__outfile *of, const char *path, unsigned flags,
+			 pmk_diag *d)
+{
+	FILE *f;
+	if (pmk__outfile_open(of, path, flags | PMK__OUT_DASH, d) < 0)
+		return NULL;
+	f = pmk__outfile_stream(of);
+	if (!f) {
+		int e = errno;
+		pmk__outfile_abort(of);
+		fail(d, code_of(e), e, path, NULL);
+	}
+	return f;
+}
+
+int pmk__outfile_fclose(pmk__outfile *of, int ok, pmk_diag *d)
+{
+	if (!ok) {
+		pmk__outfile_abort(of);
+		return -1;
+	}
+	return pmk__outfile_commit(of, d) < 0 ? -1 : 0;
+}
+
+/* The FILE * interface: a small table from stream to outfile. */
+#define OUT_MAX 16
+static pmk__outfile *out_tab[OUT_MAX];
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+FILE *pmk__out_fopen(const char *path, unsigned flags, pmk_diag *d)
+{
+	pmk__outfile *of = malloc(sizeof *of);
+	FILE *f;
+	int slot = -1;
+	if (!of) {
+		fail(d, PMK_ENOMEM, ENOMEM, path ? path : "", NULL);
+		return NULL;
+	}
+	pthread_mutex_lock(&out_lock);
+	for (int i = 0; i < OUT_MAX && slot < 0; i++)
+		if (!out_tab[i])
+			slot = i;
+	if (slot >= 0)
+		out_tab[slot] = of; /* reserved */
+	pthread_mutex_unlock(&out_lock);
+	if (slot < 0) {
+		free(of);
+		fail(d, PMK_ETOOMANY, EMFILE, path ? path : "",
+		     "too many output files open at once");
+		return NULL;
+	}
+	f = pmk__outfile_fopen(of, path, flags, d);
+	if (!f) {
+		pthread_mutex_lock(&out_lock);
+		out_tab[slot] = NULL;
+		pthread_mutex_unlock(&out_lock);
+		free(of);
+	}
+	return f;
+}
+
+int pmk__out_fclose(FILE *f, int ok, pmk_diag *d)
+{
+	pmk__outfile *of = NULL;
+	int rc;
+	if (!f)
+		return -1;
+	pthread_mutex_lock(&out_lock);
+	for (int i = 0; i < OUT_MAX && !of; i++)
+		if (out_tab[i] && out_tab[i]->fp == f) {
+			of = out_tab[i];
+			out_tab[i] = NULL;
+		}
+	pthread_mutex_unlock(&out_lock);
+	if (!of) /* not ours: a plain stream (stdout, stderr) */
+		return ok ? (fflush(f) ? -1 : 0) : -1;
+	rc = pmk__outfile_fclose(of, ok, d);
+	free(of);
+	return rc;
+}

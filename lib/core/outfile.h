@@ -1,0 +1,80 @@
+/*
+ * outfile.h: writing a user's output file without ever losing the one
+ * already there. Internal.
+ *
+ * pmk__outfile_open creates a new file next to the target, named
+ * "NAME.tmp-XXXXXX" in the same directory (O_CREAT|O_EXCL|O_NOFOLLOW, mode
+ * 0644 under the umask), so nothing at NAME is opened, followed or
+ * truncated. pmk__outfile_commit flushes it (fsync with PMK__OUT_SYNC),
+ * renames an existing NAME to NAME.old (unless PMK__OUT_NO_BACKUP) and
+ * renames the new file to NAME; pmk__outfile_abort removes the new file and
+ * leaves NAME as it was (pmk__outfile_publish puts it in place early).
+ * A symbolic link at NAME is itself replaced (and
+ * kept as NAME.old): its target is never written.
+ *
+ * Some targets are written in place instead, as streams: "-" (standard
+ * output, with PMK__OUT_DASH), a descriptor named as a file (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N: through a dup of it), an
+ * existing character device or FIFO (/dev/null, a named pipe), and
+ * anything under /dev, /proc or /sys (opened as it is, never created or
+ * renamed). A directory or another kind of file is refused before anything
+ * is created.
+ */
+#ifndef PMK_CORE_OUTFILE_H
+#define PMK_CORE_OUTFILE_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "pmkit/error.h"
+
+enum {
+	PMK__OUT_SYNC = 1,	/* fsync the data before it replaces NAME */
+	PMK__OUT_NO_BACKUP = 2, /* an existing NAME is replaced, no NAME.old */
+	PMK__OUT_DASH = 4,	/* "-" writes to standard output */
+};
+
+typedef struct pmk__outfile {
+	char path[PATH_MAX]; /* the target, as given */
+	char tmp[PATH_MAX];  /* the new file while it is written, or "" */
+	int fd;		     /* the descriptor being written, -1 when closed */
+	int in_place;	     /* writing the target itself (stdout, a device) */
+	unsigned flags;
+	FILE *fp; /* from pmk__outfile_stream(), or NULL */
+} pmk__outfile;
+
+/* Start writing `path`. Returns 0, or a negative PMK_E* code with `d`
+ * filled ("cannot write 'PATH': ...") and nothing created. */
+int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
+		      pmk_diag *d);
+/* A stdio stream on the file (made once; owned by `of`), or NULL. */
+FILE *pmk__outfile_stream(pmk__outfile *of);
+/* Finish: flush, close, and rename into place. Returns 0, or a negative
+ * PMK_E* code with `d` filled; on failure the new file is removed and NAME
+ * is as it was. */
+int pmk__outfile_commit(pmk__outfile *of, pmk_diag *d);
+/* Put the new file in place now (NAME.old kept) and go on writing it: for
+ * a recording, once the run has started, so that a pmkit killed later
+ * leaves a readable NAME. Commit then only flushes and closes, and abort
+ * leaves the file in place. Returns 0 or a negative PMK_E* code. */
+int pmk__outfile_publish(pmk__outfile *of, pmk_diag *d);
+/* Give up: close and remove the new file; NAME is untouched. Safe to call
+ * after a commit (does nothing) and on a zeroed struct with fd -1. */
+void pmk__outfile_abort(pmk__outfile *of);
+
+/* The CLI's shorthand: open `path` (with PMK__OUT_DASH) and return its
+ * stream, or NULL with `d` filled. */
+FILE *pmk__outfile_fopen(pmk__outfile *of, const char *path, unsigned flags,
+			 pmk_diag *d);
+/* The CLI's shorthand: commit, or abort when `ok` is 0; returns 0 when the
+ * file is in place. */
+int pmk__outfile_fclose(pmk__outfile *of, int ok, pmk_diag *d);
+
+/* For writers that only hold a FILE *: fopen(path, "w") and fclose(f)
+ * with the same guarantees ("-" is standard output). pmk__out_fclose
+ * commits when `ok`, else discards, and returns 0 when the file is in
+ * place (`d` says why not). At most 16 such files are open at once. */
+FILE *pmk__out_fopen(const char *path, unsigned flags, pmk_diag *d);
+int pmk__out_fclose(FILE *f, int ok, pmk_diag *d);
+
+#endif
