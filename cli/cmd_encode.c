@@ -3,7 +3,7 @@
  * event string would program (type, config, config1, config2, the exclude
  * bits, precise_ip, the PMU), one event per line. Pure: nothing is
  * opened, so any model can be encoded on any machine. `--models` lists the
- * models with native tables.
+ * models with native events and where each model's events come from.
  */
 /* pmkit-command: encode | show what event strings would program */
 #include <stdio.h>
@@ -12,30 +12,43 @@
 
 #include "cli/cli.h"
 #include "lib/event/native.h"
-#include "lib/event/tbl.h"
+#include "lib/event/source.h"
+#include <strings.h>
 
 /* A target for a named model: a core PMU "cpu" (PERF_TYPE_RAW) with the
- * x86 format terms, so sysfs-style strings encode too. */
+ * format terms of its architecture, so sysfs-style strings encode too. */
 static pmk_target *model_target(const char *model)
 {
-	const pmk__model *m = pmk__model_find(model);
 	pmk_target *t = pmk_target_new();
+	int amd = !strncasecmp(model, "amd64", 5) || strstr(model, "zen"),
+	    arm = !strncasecmp(model, "arm", 3);
 	pmk_diag d;
-	if (!t || !m)
+	if (!t)
 		return t;
 	pmk_target_add_pmu(t, "cpu", PMK_TYPE_RAW, 1);
-	pmk_target_add_format(t, "cpu", "event",
-			      m->vendor == PMK__VENDOR_AMD ? "config:0-7,32-35"
-							   : "config:0-7",
-			      &d);
-	pmk_target_add_format(t, "cpu", "umask", "config:8-15", &d);
-	pmk_target_add_format(t, "cpu", "edge", "config:18", &d);
-	pmk_target_add_format(t, "cpu", "inv", "config:23", &d);
-	pmk_target_add_format(t, "cpu", "cmask", "config:24-31", &d);
-	if (m->vendor == PMK__VENDOR_INTEL)
-		pmk_target_add_format(t, "cpu", "any", "config:21", &d);
-	pmk_target_set_model(t, m->name);
+	if (arm) {
+		pmk_target_add_format(t, "cpu", "event", "config:0-15", &d);
+	} else {
+		pmk_target_add_format(t, "cpu", "event",
+				      amd ? "config:0-7,32-35" : "config:0-7",
+				      &d);
+		pmk_target_add_format(t, "cpu", "umask", "config:8-15", &d);
+		pmk_target_add_format(t, "cpu", "edge", "config:18", &d);
+		pmk_target_add_format(t, "cpu", "inv", "config:23", &d);
+		pmk_target_add_format(t, "cpu", "cmask", "config:24-31", &d);
+		if (!amd)
+			pmk_target_add_format(t, "cpu", "any", "config:21", &d);
+	}
+	pmk_target_set_model(t, model);
 	return t;
+}
+
+static int print_model(const char *model, const char *desc,
+		       const char *source, void *arg)
+{
+	(void)arg;
+	printf("%-26s %-34s %s\n", model, desc, source);
+	return 0;
 }
 
 /* The derived formula in reverse Polish, with leaf names. */
@@ -118,12 +131,8 @@ int cmd_encode(int argc, char **argv)
 		} else if (!strncmp(argv[i], "--model=", 8)) {
 			model = argv[i] + 8;
 		} else if (!strcmp(argv[i], "--models")) {
-			for (int m = 0; pmk__models[m]; m++)
-				printf("%-20s %s (%d events, %d presets)\n",
-				       pmk__models[m]->name,
-				       pmk__models[m]->desc,
-				       pmk__models[m]->nev,
-				       pmk__models[m]->npreset);
+			/* every model, with the source of its events */
+			pmk__source_models(print_model, NULL);
 			return 0;
 		} else if (!strcmp(argv[i], "--")) {
 			i++;

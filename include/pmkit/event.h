@@ -132,11 +132,22 @@ const char *pmk_target_pmu_name(const pmk_target *t, int i, uint32_t *type,
 				int *is_core);
 /* The core PMU's name, or NULL when the machine has none. */
 const char *pmk_target_core_pmu(const pmk_target *t);
+/* PMU i's native-event model ("" when none; hybrids have one per core
+ * PMU) and whether it is an uncore PMU (counts system-wide only). */
+const char *pmk_target_pmu_model(const pmk_target *t, int i, int *is_uncore);
+/* The CPU as discovery saw it ("GenuineIntel family 6 model 143 (0x8f)"),
+ * or "" for a target built by hand. */
+const char *pmk_target_cpu(const pmk_target *t);
+/* The source that serves a model's native events ("libpfm4", "pmkit
+ * tables"), or NULL when none does. */
+const char *pmk_model_source(const char *model);
 
 /*
  * Fill a target from a sysfs tree (`root` = "/sys" normally; tests point it
  * at a fixture) and detect the model from /proc/cpuinfo-style `cpuinfo`
- * (NULL: /proc/cpuinfo). Reads files; the only non-pure call here.
+ * (NULL: ROOT/../proc/cpuinfo when root ends in "/sys", else
+ * /proc/cpuinfo). Reads files. pmk_target_host() discovers the machine
+ * under $PMK_SYSROOT (a directory holding proc/ and sys/) when it is set.
  */
 int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo);
 /* The host's target, discovered once; thread-safe; never NULL. */

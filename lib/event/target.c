@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/event/native.h"
+#include "lib/event/source.h"
 #include "lib/event/target.h"
 
 pmk_target *pmk_target_new(void)
@@ -186,6 +187,28 @@ const char *pmk_target_pmu_name(const pmk_target *t, int i, uint32_t *type,
 	if (is_core)
 		*is_core = t->pmu[i].is_core;
 	return t->pmu[i].name;
+}
+
+const char *pmk_target_pmu_model(const pmk_target *t, int i, int *is_uncore)
+{
+	if (!t || i < 0 || i >= t->npmu)
+		return "";
+	if (is_uncore)
+		*is_uncore = t->pmu[i].is_uncore;
+	if (t->pmu[i].model[0])
+		return t->pmu[i].model;
+	return t->pmu[i].is_core ? t->model : "";
+}
+
+const char *pmk_target_cpu(const pmk_target *t)
+{
+	return t ? t->cpu : "";
+}
+
+const char *pmk_model_source(const char *model)
+{
+	const pmk__source *s = pmk__source_for(model, NULL);
+	return s ? s->name : NULL;
 }
 
 const char *pmk_target_core_pmu(const pmk_target *t)

@@ -1,0 +1,51 @@
+/*
+ * src_tables.c: pmkit's own model tables (tbl_*.c, parsed by native.c) as
+ * a source of native events. They serve what the installed libpfm4 lacks
+ * (Zen 5 with Debian 12's libpfm4 4.13) and every table model when pmkit
+ * is built without libpfm4. Pure.
+ */
+#include <string.h>
+
+#include "lib/event/source.h"
+#include "lib/event/tbl.h"
+
+static const char *tables_model(const char *model)
+{
+	const pmk__model *m = pmk__model_find(model);
+	return m ? m->name : NULL;
+}
+
+static int tables_encode(const char *model, const char *pmu, uint32_t type,
+			 const char *s, int col0, pmk_event *ev, pmk_diag *d)
+{
+	const pmk__model *m = pmk__model_find(model);
+	int rc;
+	if (!m || strstr(s, "::"))
+		return PMK_ENOEVENT;
+	rc = pmk__native_parse_model(m, pmu, s, col0, ev, d);
+	if (rc == 0 && type != PMK_TYPE_UNRESOLVED)
+		ev->leaf[0].type = type;
+	return rc;
+}
+
+static int tables_foreach(const char *model, pmk__info_fn fn, void *arg)
+{
+	return pmk__native_foreach_model(pmk__model_find(model), fn, arg);
+}
+
+static int tables_models(int (*fn)(const char *model, const char *desc,
+				   void *arg),
+			 void *arg)
+{
+	for (int i = 0; pmk__models[i]; i++) {
+		int rc = fn(pmk__models[i]->name, pmk__models[i]->desc, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+const pmk__source pmk__source_tables = {
+    "pmkit tables", tables_model, tables_encode, tables_foreach,
+    tables_models,
+};
