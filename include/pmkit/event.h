@@ -193,6 +193,17 @@ int pmk_event_foreach(const pmk_target *t,
 		      int (*fn)(const pmk_event_info *info, void *arg),
 		      void *arg);
 
+/* Every tracepoint "SUB:NAME" matching `pattern` (globs in either part,
+ * "syscalls:sys_enter_*"; NULL: all) in the target's tracefs, with its id.
+ * Reads the tracefs of the machine the target was discovered from. */
+int pmk_tracepoint_foreach(const pmk_target *t, const char *pattern,
+			   int (*fn)(const char *name, uint64_t id, void *arg),
+			   void *arg);
+/* Whether the target was discovered from a captured machine ($PMK_SYSROOT)
+ * rather than the one this process runs on: nothing about it can be
+ * opened here. */
+int pmk_target_captured(const pmk_target *t);
+
 /* Name of an event kind ("software", "preset", ...). */
 const char *pmk_event_kind_name(pmk_event_kind k);
 

@@ -44,8 +44,8 @@ static int is_core_name(const char *name)
 {
 	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
 	       !strcmp(name, "cpu_atom") || !strncmp(name, "armv8", 5) ||
-	       !strncmp(name, "armv7", 5) || !strncmp(name, "arm_", 4) ||
-	       !strcmp(name, "riscv_pmu") || !strcmp(name, "cpum_cf");
+	       !strncmp(name, "armv7", 5) || !strcmp(name, "riscv_pmu") ||
+	       !strcmp(name, "cpum_cf");
 }
 
 static void load_dir(pmk_target *t, const char *pmu, const char *dir,
@@ -128,6 +128,7 @@ int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo)
 			char *end;
 			unsigned long type;
 			struct pmk__pmu *p;
+			int core;
 			if (e->d_name[0] == '.' ||
 			    strlen(e->d_name) >= PMK_PMU_NAME_MAX)
 				continue;
@@ -138,8 +139,16 @@ int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo)
 			type = strtoul(val, &end, 10);
 			if (*end || end == val)
 				continue;
+			/* a CPU PMU of another name (Arm's big.LITTLE
+			 * "arm_cortex_a53"...) lists its `cpus`; uncore ones
+			 * a `cpumask` */
+			snprintf(path, sizeof path, "%s/%s/cpus", base,
+				 e->d_name);
+			core = is_core_name(e->d_name) ||
+			       (!strncmp(e->d_name, "arm", 3) &&
+				read_small(path, cpus, sizeof cpus) == 0);
 			if (pmk_target_add_pmu(t, e->d_name, (uint32_t)type,
-					       is_core_name(e->d_name)) != 0)
+					       core) != 0)
 				continue;
 			p = (struct pmk__pmu *)pmk__target_pmu(t, e->d_name);
 			snprintf(path, sizeof path, "%s/%s/cpumask", base,
@@ -184,6 +193,7 @@ static void host_init(void)
 		return;
 	snprintf(sys, sizeof sys, "%s/sys", pmk__sysroot());
 	pmk_target_discover(host, sys, NULL);
+	host->captured = pmk__sysroot()[0] != 0;
 }
 
 const pmk_target *pmk_target_host(void)

@@ -17,10 +17,8 @@
 
 static const struct pmk__pmu *core_pmu(const pmk_target *t)
 {
-	for (int i = 0; t && i < t->npmu; i++)
-		if (t->pmu[i].is_core)
-			return &t->pmu[i];
-	return NULL;
+	const char *name = pmk_target_core_pmu(t);
+	return name ? pmk__target_pmu(t, name) : NULL;
 }
 
 static const char *pmu_model(const pmk_target *t, const struct pmk__pmu *p)

@@ -106,9 +106,6 @@ static int find_model(const char *model, const char *desc, void *arg)
 	(void)desc;
 	if (f->except && !strcasecmp(model, f->except))
 		return 0;
-	/* only the source that serves the model speaks for it */
-	if (pmk__source_for(model, NULL) != f->src)
-		return 0;
 	f->src->foreach(model, find_event, f);
 	if (f->found) {
 		size_t n = strlen(model);

@@ -200,6 +200,11 @@ const char *pmk_target_pmu_model(const pmk_target *t, int i, int *is_uncore)
 	return t->pmu[i].is_core ? t->model : "";
 }
 
+int pmk_target_captured(const pmk_target *t)
+{
+	return t ? t->captured : 0;
+}
+
 const char *pmk_target_cpu(const pmk_target *t)
 {
 	return t ? t->cpu : "";
@@ -213,10 +218,18 @@ const char *pmk_model_source(const char *model)
 
 const char *pmk_target_core_pmu(const pmk_target *t)
 {
-	for (int i = 0; t && i < t->npmu; i++)
-		if (t->pmu[i].is_core)
+	/* on hybrids perf's default is the big core: cpu_core before
+	 * cpu_atom, whatever order sysfs listed them in */
+	const char *first = NULL;
+	for (int i = 0; t && i < t->npmu; i++) {
+		if (!t->pmu[i].is_core)
+			continue;
+		if (strcmp(t->pmu[i].name, "cpu_atom") != 0)
 			return t->pmu[i].name;
-	return NULL;
+		if (!first)
+			first = t->pmu[i].name;
+	}
+	return first;
 }
 
 const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,

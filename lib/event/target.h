@@ -41,6 +41,7 @@ struct pmk_target {
 	char model[48];
 	char cpu[96];	     /* "GenuineIntel family 6 model 0x8f", for messages */
 	char sysfs[256];     /* the sysfs root discovery read ("" = none) */
+	int captured;	     /* discovered under $PMK_SYSROOT, not this host */
 };
 
 /* The PMU called `name`, or NULL. */
