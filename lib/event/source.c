@@ -88,26 +88,13 @@ struct find {
 	int found;
 };
 
-static int find_event(const pmk_event_info *info, void *arg)
-{
-	struct find *f = arg;
-	const char *n = info->name;
-	size_t l = strcspn(n, ":");
-	if (l == f->len && !strncasecmp(n, f->name, l)) {
-		f->found = 1;
-		return 1;
-	}
-	return 0;
-}
-
 static int find_model(const char *model, const char *desc, void *arg)
 {
 	struct find *f = arg;
 	(void)desc;
 	if (f->except && !strcasecmp(model, f->except))
 		return 0;
-	f->src->foreach(model, find_event, f);
-	if (f->found) {
+	if (f->src->has_event(model, f->name, f->len)) {
 		size_t n = strlen(model);
 		if (n >= f->size)
 			n = f->size - 1;

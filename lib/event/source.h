@@ -39,6 +39,9 @@ typedef struct pmk__source {
 	 */
 	int (*encode)(const char *model, const char *pmu, uint32_t type,
 		      const char *s, int col0, pmk_event *ev, pmk_diag *d);
+	/* Whether the model has an event called `name` (`len` chars, no
+	 * unit mask), without case. */
+	int (*has_event)(const char *model, const char *name, size_t len);
 	/* Every EVENT[:UMASK] of the model (info->pmu = the model). */
 	int (*foreach)(const char *model, pmk__info_fn fn, void *arg);
 	/* Every model this source knows, by canonical name. */

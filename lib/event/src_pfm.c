@@ -264,6 +264,16 @@ static int pfm_encode(const char *model, const char *pmu, uint32_t type,
 	return 0;
 }
 
+static int pfm_has_event(const char *model, const char *name, size_t len)
+{
+	char full[PMK_EVENT_NAME_MAX + 64];
+	if (!len || len >= PMK_EVENT_NAME_MAX || memchr(name, ':', len) ||
+	    !pfm_ready())
+		return 0;
+	snprintf(full, sizeof full, "%s::%.*s", model, (int)len, name);
+	return pfm_find_event(full) >= 0;
+}
+
 static int pfm_foreach(const char *model, pmk__info_fn fn, void *arg)
 {
 	pfm_pmu_info_t info;
@@ -344,6 +354,10 @@ static int pfm_encode(const char *model, const char *pmu, uint32_t type,
 {
 	return PMK_ENOEVENT;
 }
+static int pfm_has_event(const char *model, const char *name, size_t len)
+{
+	return 0;
+}
 static int pfm_foreach(const char *model, pmk__info_fn fn, void *arg)
 {
 	return 0;
@@ -357,5 +371,6 @@ static int pfm_models(int (*fn)(const char *model, const char *desc,
 #endif
 
 const pmk__source pmk__source_pfm = {
-    "libpfm4", pfm_model, pfm_encode, pfm_foreach, pfm_models,
+    "libpfm4", pfm_model, pfm_encode, pfm_has_event, pfm_foreach,
+    pfm_models,
 };

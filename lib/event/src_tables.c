@@ -5,6 +5,7 @@
  * is built without libpfm4. Pure.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "lib/event/source.h"
 #include "lib/event/tbl.h"
@@ -28,6 +29,16 @@ static int tables_encode(const char *model, const char *pmu, uint32_t type,
 	return rc;
 }
 
+static int tables_has_event(const char *model, const char *name, size_t len)
+{
+	const pmk__model *m = pmk__model_find(model);
+	for (int i = 0; m && i < m->nev; i++)
+		if (strlen(m->ev[i].name) == len &&
+		    !strncasecmp(m->ev[i].name, name, len))
+			return 1;
+	return 0;
+}
+
 static int tables_foreach(const char *model, pmk__info_fn fn, void *arg)
 {
 	return pmk__native_foreach_model(pmk__model_find(model), fn, arg);
@@ -46,6 +57,7 @@ static int tables_models(int (*fn)(const char *model, const char *desc,
 }
 
 const pmk__source pmk__source_tables = {
-    "pmkit tables", tables_model, tables_encode, tables_foreach,
+    "pmkit tables", tables_model, tables_encode, tables_has_event,
+    tables_foreach,
     tables_models,
 };
