@@ -3,7 +3,9 @@
  * event string would program (type, config, config1, config2, the exclude
  * bits, precise_ip, the PMU), one event per line. Pure: nothing is
  * opened, so any model can be encoded on any machine. `--models` lists the
- * models with native events and where each model's events come from.
+ * models with native events and where each model's events come from;
+ * `--describe EVENT` prints an event's description, unit masks (defaults
+ * marked) and modifiers from the source that serves the model.
  */
 /* pmkit-command: encode | show what event strings would program */
 #include <stdio.h>
@@ -119,13 +121,15 @@ static void print_event(const pmk_event *ev, int json)
 int cmd_encode(int argc, char **argv)
 {
 	const char *model = NULL;
-	int json = 0, i, rc = 0;
+	int json = 0, describe = 0, i, rc = 0;
 	pmk_target *own = NULL;
 	const pmk_target *t;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = 1;
+		} else if (!strcmp(argv[i], "--describe")) {
+			describe = 1;
 		} else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
 			model = argv[++i];
 		} else if (!strncmp(argv[i], "--model=", 8)) {
@@ -148,7 +152,7 @@ int cmd_encode(int argc, char **argv)
 	if (i >= argc) {
 		cli_error("no event given");
 		fprintf(stderr, "usage: pmkit encode [--model M] [--json] "
-				"EVENT...\n");
+				"[--describe] EVENT...\n");
 		return 2;
 	}
 	if (model) {
@@ -172,6 +176,17 @@ int cmd_encode(int argc, char **argv)
 		pmk_diag d;
 		memset(&ev, 0, sizeof ev);
 		pmk_diag_clear(&d);
+		if (describe) {
+			char buf[4096];
+			if (pmk_event_describe(t, argv[i], buf, sizeof buf) != 0) {
+				cli_error("no native event '%s' for this model",
+					  argv[i]);
+				rc = 2;
+				break;
+			}
+			printf("%s\n", buf);
+			continue;
+		}
 		if (pmk_event_parse(t, argv[i], &ev, &d) != 0) {
 			cli_diag(&d);
 			rc = 2;

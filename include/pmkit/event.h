@@ -204,6 +204,12 @@ int pmk_tracepoint_foreach(const pmk_target *t, const char *pattern,
  * opened here. */
 int pmk_target_captured(const pmk_target *t);
 
+/* One native event described for the target's model (or "MODEL::EVENT"):
+ * its description, unit masks (defaults marked) and modifiers, from the
+ * source that serves the model. 0, or PMK_ENOEVENT. */
+int pmk_event_describe(const pmk_target *t, const char *event, char *buf,
+		       unsigned long size);
+
 /* Name of an event kind ("software", "preset", ...). */
 const char *pmk_event_kind_name(pmk_event_kind k);
 

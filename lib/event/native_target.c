@@ -151,3 +151,35 @@ int pmk__preset_foreach(const pmk_target *t,
 	return pmk__preset_foreach_model(
 		pmk__model_find(pmu_model(t, core_pmu(t))), fn, arg);
 }
+
+int pmk_event_describe(const pmk_target *t, const char *str, char *buf,
+		       unsigned long size)
+{
+	const char *sep, *rest = str, *model, *canon = NULL;
+	const struct pmk__pmu *p;
+	const pmk__source *src;
+	size_t len;
+	if (!t || !str || !buf || !size)
+		return PMK_EINVAL;
+	sep = strstr(str, "::");
+	if (sep) {
+		char pre[64];
+		size_t pl = (size_t)(sep - str);
+		if (pl == 0 || pl >= sizeof pre)
+			return PMK_ENOEVENT;
+		memcpy(pre, str, pl);
+		pre[pl] = 0;
+		rest = sep + 2;
+		p = pmk__target_pmu(t, pre);
+		model = p ? pmu_model(t, p) : pre;
+	} else {
+		model = pmu_model(t, core_pmu(t));
+	}
+	len = strcspn(rest, ":.");
+	if (!(src = pmk__source_for(model, &canon)))
+		return PMK_ENOEVENT;
+	if (src->describe(canon, rest, len, buf, size) == 0)
+		return 0;
+	src = pmk__source_second(model, &canon);
+	return src ? src->describe(canon, rest, len, buf, size) : PMK_ENOEVENT;
+}

@@ -42,6 +42,10 @@ typedef struct pmk__source {
 	/* Whether the model has an event called `name` (`len` chars, no
 	 * unit mask), without case. */
 	int (*has_event)(const char *model, const char *name, size_t len);
+	/* One event described: its description, unit masks (defaults
+	 * marked) and modifiers, as text. 0, or PMK_ENOEVENT. */
+	int (*describe)(const char *model, const char *name, size_t len,
+			char *buf, size_t size);
 	/* Every EVENT[:UMASK] of the model (info->pmu = the model). */
 	int (*foreach)(const char *model, pmk__info_fn fn, void *arg);
 	/* Every model this source knows, by canonical name. */

@@ -274,6 +274,50 @@ static int pfm_has_event(const char *model, const char *name, size_t len)
 	return pfm_find_event(full) >= 0;
 }
 
+static int pfm_describe(const char *model, const char *name, size_t len,
+			char *buf, size_t size)
+{
+	char full[PMK_EVENT_NAME_MAX + 64];
+	pfm_event_info_t e;
+	size_t n;
+	int idx, k = 0;
+	if (!len || len >= PMK_EVENT_NAME_MAX || memchr(name, ':', len) ||
+	    !pfm_ready())
+		return PMK_ENOEVENT;
+	snprintf(full, sizeof full, "%s::%.*s", model, (int)len, name);
+	if ((idx = pfm_find_event(full)) < 0)
+		return PMK_ENOEVENT;
+	memset(&e, 0, sizeof e);
+	e.size = sizeof e;
+	if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &e) != PFM_SUCCESS)
+		return PMK_ENOEVENT;
+	n = (size_t)snprintf(buf, size, "%s::%s: %s", model, e.name,
+			     e.desc ? e.desc : "");
+	for (int pass = 0; pass < 2; pass++) {
+		k = 0;
+		for (int i = 0; i < e.nattrs && n < size; i++) {
+			pfm_event_attr_info_t ai;
+			memset(&ai, 0, sizeof ai);
+			ai.size = sizeof ai;
+			if (pfm_get_event_attr_info(idx, i,
+						    PFM_OS_PERF_EVENT_EXT,
+						    &ai) != PFM_SUCCESS ||
+			    (ai.type == PFM_ATTR_UMASK) != (pass == 0))
+				continue;
+			n += (size_t)snprintf(
+				buf + n, size - n, "%s%s%s",
+				k++ ? ", "
+				: pass == 0 ? "; unit masks: "
+					    : "; modifiers: ",
+				ai.name,
+				pass == 0 && ai.is_dfl ? " [default]"
+				: ai.type == PFM_ATTR_MOD_INTEGER ? "=N"
+								  : "");
+		}
+	}
+	return 0;
+}
+
 static int pfm_foreach(const char *model, pmk__info_fn fn, void *arg)
 {
 	pfm_pmu_info_t info;
@@ -358,6 +402,11 @@ static int pfm_has_event(const char *model, const char *name, size_t len)
 {
 	return 0;
 }
+static int pfm_describe(const char *model, const char *name, size_t len,
+			char *buf, size_t size)
+{
+	return PMK_ENOEVENT;
+}
 static int pfm_foreach(const char *model, pmk__info_fn fn, void *arg)
 {
 	return 0;
@@ -371,6 +420,6 @@ static int pfm_models(int (*fn)(const char *model, const char *desc,
 #endif
 
 const pmk__source pmk__source_pfm = {
-    "libpfm4", pfm_model, pfm_encode, pfm_has_event, pfm_foreach,
-    pfm_models,
+    "libpfm4", pfm_model, pfm_encode, pfm_has_event, pfm_describe,
+    pfm_foreach, pfm_models,
 };

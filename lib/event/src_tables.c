@@ -4,6 +4,7 @@
  * (Zen 5 with Debian 12's libpfm4 4.13) and every table model when pmkit
  * is built without libpfm4. Pure.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -39,6 +40,43 @@ static int tables_has_event(const char *model, const char *name, size_t len)
 	return 0;
 }
 
+static int tables_describe(const char *model, const char *name, size_t len,
+			   char *buf, size_t size)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} mods[] = {{PMK__M_U, "u"},	     {PMK__M_K, "k"},
+		    {PMK__M_H, "h"},	     {PMK__M_E, "e"},
+		    {PMK__M_I, "i"},	     {PMK__M_C, "c=N"},
+		    {PMK__M_T, "t"},	     {PMK__M_INTX, "intx"},
+		    {PMK__M_INTXCP, "intxcp"}, {PMK__M_PRECISE, "precise=N"}};
+	const pmk__model *m = pmk__model_find(model);
+	size_t n;
+	for (int i = 0; m && i < m->nev; i++) {
+		const pmk__nevent *e = &m->ev[i];
+		if (strlen(e->name) != len || strncasecmp(e->name, name, len))
+			continue;
+		n = (size_t)snprintf(buf, size, "%s::%s: %s", m->name, e->name,
+				     e->desc);
+		for (int j = 0; j < e->numask && n < size; j++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s%s",
+					      j ? ", " : "; unit masks: ",
+					      e->umask[j].name,
+					      e->umask[j].flags & PMK__UM_DFL
+						  ? " [default]"
+						  : "");
+		for (int j = 0, k = 0; j < PMK__N(mods) && n < size; j++)
+			if (e->mods & mods[j].bit)
+				n += (size_t)snprintf(buf + n, size - n, "%s%s",
+						      k++ ? ", "
+							  : "; modifiers: ",
+						      mods[j].name);
+		return 0;
+	}
+	return PMK_ENOEVENT;
+}
+
 static int tables_foreach(const char *model, pmk__info_fn fn, void *arg)
 {
 	return pmk__native_foreach_model(pmk__model_find(model), fn, arg);
@@ -58,6 +96,6 @@ static int tables_models(int (*fn)(const char *model, const char *desc,
 
 const pmk__source pmk__source_tables = {
     "pmkit tables", tables_model, tables_encode, tables_has_event,
-    tables_foreach,
+    tables_describe, tables_foreach,
     tables_models,
 };

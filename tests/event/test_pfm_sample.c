@@ -189,7 +189,33 @@ static void test_sample(void)
 	T_CHECKF(identical * 100 >= accepted * 98,
 		 "%d of %d identical: below 98 %%", identical, accepted);
 }
+/* The seven models are served by libpfm4, and describe their events. */
+static void test_served_by_libpfm4(void)
+{
+	char buf[2048];
+	pmk_target *t = pmk_target_new();
+	T_ASSERT(t != NULL);
+	for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+		const char *src = pmk_model_source(models[m]);
+		T_CHECKF(src && !strcmp(src, "libpfm4"), "%s served by %s",
+			 models[m], src ? src : "nothing");
+	}
+	T_CHECK(pmk_event_describe(t, "spr::INST_RETIRED", buf, sizeof buf) ==
+		0);
+	T_CHECKF(strstr(buf, "unit masks: ") && strstr(buf, "ANY") &&
+		     strstr(buf, "modifiers: ") && strstr(buf, "c=N"),
+		 "%s", buf);
+	T_CHECK(pmk_event_describe(t, "amd64_fam1ah_zen5::RETIRED_OPS", buf,
+				   sizeof buf) == 0);
+	T_CHECK(pmk_event_describe(t, "spr::NO_SUCH", buf, sizeof buf) ==
+		PMK_ENOEVENT);
+	pmk_target_free(t);
+}
 #else
+static void test_served_by_libpfm4(void)
+{
+	T_SKIP("built without libpfm4 (libpfm4-dev)");
+}
 static void test_sample(void)
 {
 	T_SKIP("built without libpfm4 (libpfm4-dev): nothing to compare "
@@ -200,5 +226,6 @@ static void test_sample(void)
 int main(void)
 {
 	T_RUN(test_sample);
+	T_RUN(test_served_by_libpfm4);
 	return t_done();
 }
