@@ -130,6 +130,9 @@ int cmd_encode(int argc, char **argv)
 			json = 1;
 		} else if (!strcmp(argv[i], "--describe")) {
 			describe = 1;
+		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
+			/* a captured machine: discovery reads PMK_SYSROOT */
+			setenv("PMK_SYSROOT", argv[++i], 1);
 		} else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
 			model = argv[++i];
 		} else if (!strncmp(argv[i], "--model=", 8)) {

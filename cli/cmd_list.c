@@ -194,8 +194,14 @@ static int list_sim(struct list_ctx *c)
 int cmd_list(int argc, char **argv)
 {
 	struct list_ctx c;
-	const pmk_target *t = pmk_target_host();
+	const pmk_target *t;
 	int sim = 0;
+	/* --sysroot DIR: a captured machine, through the one place discovery
+	 * reads its root (PMK_SYSROOT) */
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--sysroot"))
+			setenv("PMK_SYSROOT", argv[i + 1], 1);
+	t = pmk_target_host();
 	memset(&c, 0, sizeof c);
 	c.t = t;
 	c.first = 1;
@@ -205,6 +211,8 @@ int cmd_list(int argc, char **argv)
 			c.json = 1;
 		else if (!strcmp(argv[i], "--sim"))
 			sim = 1;
+		else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc)
+			i++; /* taken above */
 		else if (!strcmp(argv[i], "--defs")) {
 			if (i + 1 >= argc) {
 				cli_error("option '--defs' needs a file");

@@ -105,3 +105,13 @@ if has_model amd64_fam19h_zen4; then
 else
 	skip "another model's event" "no source for amd64_fam19h_zen4"
 fi
+
+# --sysroot is PMK_SYSROOT on the command line.
+unset PMK_SYSROOT
+run_pmkit encode --sysroot "$F/intel-adl" cpu_atom/instructions/
+check "encode --sysroot reads the captured machine" sh -c 'echo "$1" | grep -q "^cpu_atom/instructions/: pmu=cpu_atom type=10(dynamic)"' _ "$out"
+run_pmkit list --sysroot "$F/arm-n1" --json inst_retired
+check "list --sysroot reads the captured machine" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); assert d["model"]=="arm_n1" and d["captured"] is True
+assert any(e["name"]=="armv8_pmuv3_0/inst_retired/" for e in d["events"])' "$T_TMP/out"
