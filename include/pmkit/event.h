@@ -40,6 +40,9 @@ extern "C" {
 #define PMK_TYPE_RAW 4u
 #define PMK_TYPE_BREAKPOINT 5u
 #define PMK_TYPE_SIM 0x7fff0001u   /* the simulated PMU (sim backend) */
+#define PMK_TYPE_TOOL 0x7fff0002u  /* perf's tool events, measured by the
+				      event set: config 0 duration_time,
+				      1 user_time, 2 system_time (ns) */
 #define PMK_TYPE_UNRESOLVED 0xffffffffu /* PMU named but its type not known */
 
 typedef enum pmk_event_kind {
@@ -54,6 +57,7 @@ typedef enum pmk_event_kind {
 	PMK_KIND_PRESET,     /* PAPI preset, one native or derived */
 	PMK_KIND_USER,       /* user-defined event from a definition file */
 	PMK_KIND_SIM,        /* event of the simulated PMU */
+	PMK_KIND_TOOL,       /* duration_time, user_time, system_time */
 } pmk_event_kind;
 
 /* What is programmed into one counter: a perf_event_attr's worth. */

@@ -765,7 +765,8 @@ int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
 		snprintf(ev->unit, sizeof ev->unit, "%s", g.unit);
 		leaf_init(&ev->leaf[0],
 			  g.kind == PMK_KIND_SOFTWARE ? "software"
-			  : core                      ? core
+			  : g.kind == PMK_KIND_TOOL   ? "tool"
+			  : core		      ? core
 						      : "cpu",
 			  g.type, g.config, base);
 	} else if (parse_raw(base, bl, &raw) == 0) {
@@ -877,6 +878,7 @@ const char *pmk_event_kind_name(pmk_event_kind k)
 	case PMK_KIND_PRESET: return "preset";
 	case PMK_KIND_USER: return "user-defined";
 	case PMK_KIND_SIM: return "simulated";
+	case PMK_KIND_TOOL: return "tool";
 	default: return "unknown";
 	}
 }
