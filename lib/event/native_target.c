@@ -158,12 +158,12 @@ int pmk_event_describe(const pmk_target *t, const char *str, char *buf,
 	const char *sep, *rest = str, *model, *canon = NULL;
 	const struct pmk__pmu *p;
 	const pmk__source *src;
+	char pre[64];
 	size_t len;
 	if (!t || !str || !buf || !size)
 		return PMK_EINVAL;
 	sep = strstr(str, "::");
 	if (sep) {
-		char pre[64];
 		size_t pl = (size_t)(sep - str);
 		if (pl == 0 || pl >= sizeof pre)
 			return PMK_ENOEVENT;
