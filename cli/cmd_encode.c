@@ -3,7 +3,9 @@
  * event string would program (type, config, config1, config2, the exclude
  * bits, precise_ip, the PMU), one event per line. Pure: nothing is
  * opened, so any model can be encoded on any machine. `--models` lists the
- * models with native tables.
+ * models with native events and where each model's events come from;
+ * `--describe EVENT` prints an event's description, unit masks (defaults
+ * marked) and modifiers from the source that serves the model.
  */
 /* pmkit-command: encode | show what event strings would program */
 #include <stdio.h>
@@ -13,30 +15,43 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "lib/event/native.h"
-#include "lib/event/tbl.h"
+#include "lib/event/source.h"
+#include <strings.h>
 
 /* A target for a named model: a core PMU "cpu" (PERF_TYPE_RAW) with the
- * x86 format terms, so sysfs-style strings encode too. */
+ * format terms of its architecture, so sysfs-style strings encode too. */
 static pmk_target *model_target(const char *model)
 {
-	const pmk__model *m = pmk__model_find(model);
 	pmk_target *t = pmk_target_new();
+	int amd = !strncasecmp(model, "amd64", 5) || strstr(model, "zen"),
+	    arm = !strncasecmp(model, "arm", 3);
 	pmk_diag d;
-	if (!t || !m)
+	if (!t)
 		return t;
 	pmk_target_add_pmu(t, "cpu", PMK_TYPE_RAW, 1);
-	pmk_target_add_format(t, "cpu", "event",
-			      m->vendor == PMK__VENDOR_AMD ? "config:0-7,32-35"
-							   : "config:0-7",
-			      &d);
-	pmk_target_add_format(t, "cpu", "umask", "config:8-15", &d);
-	pmk_target_add_format(t, "cpu", "edge", "config:18", &d);
-	pmk_target_add_format(t, "cpu", "inv", "config:23", &d);
-	pmk_target_add_format(t, "cpu", "cmask", "config:24-31", &d);
-	if (m->vendor == PMK__VENDOR_INTEL)
-		pmk_target_add_format(t, "cpu", "any", "config:21", &d);
-	pmk_target_set_model(t, m->name);
+	if (arm) {
+		pmk_target_add_format(t, "cpu", "event", "config:0-15", &d);
+	} else {
+		pmk_target_add_format(t, "cpu", "event",
+				      amd ? "config:0-7,32-35" : "config:0-7",
+				      &d);
+		pmk_target_add_format(t, "cpu", "umask", "config:8-15", &d);
+		pmk_target_add_format(t, "cpu", "edge", "config:18", &d);
+		pmk_target_add_format(t, "cpu", "inv", "config:23", &d);
+		pmk_target_add_format(t, "cpu", "cmask", "config:24-31", &d);
+		if (!amd)
+			pmk_target_add_format(t, "cpu", "any", "config:21", &d);
+	}
+	pmk_target_set_model(t, model);
 	return t;
+}
+
+static int print_model(const char *model, const char *desc,
+		       const char *source, void *arg)
+{
+	(void)arg;
+	printf("%-26s %-34s %s\n", model, desc, source);
+	return 0;
 }
 
 /* The derived formula in reverse Polish, with leaf names. */
@@ -104,9 +119,11 @@ static void print_event(const pmk_event *ev, int json)
 	}
 }
 
-enum { ENC_JSON = 256, ENC_MODEL, ENC_MODELS };
+enum { ENC_JSON = 256, ENC_MODEL, ENC_MODELS, ENC_DESCRIBE, ENC_SYSROOT };
 static const struct cli_opt encode_opts[] = {
 	{ENC_JSON, "json", CLI_NOARG},
+	{ENC_DESCRIBE, "describe", CLI_NOARG},
+	{ENC_SYSROOT, "sysroot", CLI_ARG},
 	{ENC_MODEL, "model", CLI_ARG},
 	{ENC_MODELS, "models", CLI_NOARG},
 	{'h', "help", CLI_NOARG},
@@ -114,7 +131,7 @@ static const struct cli_opt encode_opts[] = {
 };
 
 struct enc_opts {
-	int json, models, help;
+	int json, models, help, describe;
 	const char *model;
 };
 
@@ -127,6 +144,10 @@ static int on_encode_opt(int key, const char *val, void *arg)
 		o->model = val;
 	else if (key == ENC_MODELS)
 		o->models = 1;
+	else if (key == ENC_DESCRIBE)
+		o->describe = 1;
+	else if (key == ENC_SYSROOT) /* a captured machine: discovery reads PMK_SYSROOT */
+		setenv("PMK_SYSROOT", val, 1);
 	else if (key == 'h')
 		o->help = 1;
 	return 0;
@@ -134,9 +155,9 @@ static int on_encode_opt(int key, const char *val, void *arg)
 
 int cmd_encode(int argc, char **argv)
 {
-	struct enc_opts eo = {0, 0, 0, NULL};
+	struct enc_opts eo = {0, 0, 0, 0, NULL};
 	const char *model;
-	int json, i, rc = 0;
+	int json, describe, i, rc = 0;
 	pmk_target *own = NULL;
 	const pmk_target *t;
 
@@ -147,18 +168,17 @@ int cmd_encode(int argc, char **argv)
 	if (eo.help)
 		return cli_usage("encode");
 	if (eo.models) {
-		for (int m = 0; pmk__models[m]; m++)
-			printf("%-20s %s (%d events, %d presets)\n",
-			       pmk__models[m]->name, pmk__models[m]->desc,
-			       pmk__models[m]->nev, pmk__models[m]->npreset);
+		/* every model, with the source of its events */
+		pmk__source_models(print_model, NULL);
 		return 0;
 	}
+	describe = eo.describe;
 	json = eo.json;
 	model = eo.model;
 	if (i >= argc) {
 		cli_error("no event given");
 		fprintf(stderr, "usage: pmkit encode [--model M] [--json] "
-				"EVENT...\n");
+				"[--describe] EVENT...\n");
 		return 2;
 	}
 	if (model) {
@@ -182,6 +202,17 @@ int cmd_encode(int argc, char **argv)
 		pmk_diag d;
 		memset(&ev, 0, sizeof ev);
 		pmk_diag_clear(&d);
+		if (describe) {
+			char buf[4096];
+			if (pmk_event_describe(t, argv[i], buf, sizeof buf) != 0) {
+				cli_error("no native event '%s' for this model",
+					  argv[i]);
+				rc = 2;
+				break;
+			}
+			printf("%s\n", buf);
+			continue;
+		}
 		if (pmk_event_parse(t, argv[i], &ev, &d) != 0) {
 			cli_diag(&d);
 			rc = 2;

@@ -1,8 +1,10 @@
 /*
  * cmd_list.c: `pmkit list [--json] [--all] [PATTERN]`: every event this
  * machine knows (generic, software, presets, each PMU's sysfs events, the
- * model's natives, user-defined events) and whether it can be counted
- * here, decided by opening it, with the reason when it cannot.
+ * model's natives from libpfm4 or pmkit's tables, user-defined events;
+ * tracepoints for a SUB:NAME pattern) and whether it can be counted here,
+ * decided by opening it, with the reason when it cannot. Under
+ * PMK_SYSROOT (a captured machine) nothing is opened.
  */
 /* pmkit-command: list | list events and whether they count here */
 #include <fnmatch.h>
@@ -13,6 +15,7 @@
 #include "cli/opt.h"
 
 struct list_ctx {
+	const pmk_target *t;
 	const char *pattern;
 	int json, first, shown, countable;
 	pmk_event_kind last_kind;
@@ -50,6 +53,19 @@ static int try_count(const char *name, char *why, size_t size)
 	return ok;
 }
 
+/* Whether the PMU called `name` counts per package (uncore). */
+static int pmu_is_uncore(const pmk_target *t, const char *name)
+{
+	for (int i = 0; i < pmk_target_pmu_count(t); i++) {
+		int unc = 0;
+		if (strcmp(pmk_target_pmu_name(t, i, NULL, NULL), name))
+			continue;
+		pmk_target_pmu_model(t, i, &unc);
+		return unc;
+	}
+	return 0;
+}
+
 static int show(const pmk_event_info *info, void *arg)
 {
 	struct list_ctx *c = arg;
@@ -60,7 +76,20 @@ static int show(const pmk_event_info *info, void *arg)
 	    !(info->desc && c->pattern && !strpbrk(c->pattern, "*?[") &&
 	      strcasestr(info->desc, c->pattern)))
 		return 0;
-	ok = try_count(info->name, why, sizeof why);
+	if (pmk_target_captured(c->t)) {
+		/* a captured machine (PMK_SYSROOT): nothing can be opened */
+		ok = 0;
+		snprintf(why, sizeof why,
+			 "not tried: a captured machine (PMK_SYSROOT)");
+	} else {
+		ok = try_count(info->name, why, sizeof why);
+		if (!ok && info->kind == PMK_KIND_PMU &&
+		    pmu_is_uncore(c->t, info->pmu))
+			snprintf(why, sizeof why,
+				 "uncore PMU '%s': counts system-wide only "
+				 "(pmkit stat -a)",
+				 info->pmu);
+	}
 	c->shown++;
 	c->countable += ok;
 	if (c->json) {
@@ -72,8 +101,11 @@ static int show(const pmk_event_info *info, void *arg)
 		cli_json_str(c->out, info->pmu);
 		fprintf(c->out, ",\"description\":");
 		cli_json_str(c->out, info->desc);
-		fprintf(c->out, ",\"countable\":%s", ok ? "true" : "false");
-		if (!ok) {
+		fprintf(c->out, ",\"countable\":%s",
+			pmk_target_captured(c->t) ? "null"
+			: ok			   ? "true"
+						   : "false");
+		if (!ok && !pmk_target_captured(c->t)) {
 			fprintf(c->out, ",\"reason\":");
 			cli_json_str(c->out, why);
 		}
@@ -91,9 +123,28 @@ static int show(const pmk_event_info *info, void *arg)
 		const char *r = why;
 		if (r[0] == '\'' && strstr(r, "': "))
 			r = strstr(r, "': ") + 3;
-		fprintf(c->out, "  %-34s %-13s %s\n", info->name,
-			ok ? "countable" : "not countable", ok ? info->desc : r);
+		if (pmk_target_captured(c->t))
+			fprintf(c->out, "  %-34s %s\n", info->name, info->desc);
+		else
+			fprintf(c->out, "  %-34s %-13s %s\n", info->name,
+				ok ? "countable" : "not countable",
+				ok ? info->desc : r);
 	}
+	return 0;
+}
+
+/* Tracepoints matching a "SUB:NAME" pattern (globs allowed). */
+static int show_tracepoint(const char *name, uint64_t id, void *arg)
+{
+	struct list_ctx *c = arg;
+	char desc[64];
+	pmk_event_info info = {name, PMK_KIND_TRACEPOINT, "tracepoint", desc};
+	const char *pat = c->pattern;
+	snprintf(desc, sizeof desc, "tracepoint id %llu",
+		 (unsigned long long)id);
+	c->pattern = NULL; /* the tracefs walk matched it already */
+	show(&info, c);
+	c->pattern = pat;
 	return 0;
 }
 
@@ -141,9 +192,10 @@ static int list_sim(struct list_ctx *c)
 	return 0;
 }
 
-enum { LIST_SIM = 256, LIST_DEFS };
+enum { LIST_SIM = 256, LIST_DEFS, LIST_SYSROOT };
 static const struct cli_opt list_opts[] = {
 	{'j', "json", CLI_NOARG},
+	{LIST_SYSROOT, "sysroot", CLI_ARG},
 	{LIST_SIM, "sim", CLI_NOARG},
 	{LIST_DEFS, "defs", CLI_ARG},
 	{0, NULL, 0},
@@ -158,19 +210,25 @@ static int on_list_opt(int key, const char *val, void *arg)
 		flags[1] = 1;
 	else if (key == LIST_DEFS && cli_defs_load(val))
 		return EXIT_USAGE;
+	else if (key == LIST_SYSROOT)
+		setenv("PMK_SYSROOT", val, 1);
 	return 0;
 }
 
 int cmd_list(int argc, char **argv)
 {
 	struct list_ctx c;
-	const pmk_target *t = pmk_target_host();
+	const pmk_target *t;
 	int sim, flags[2] = {0, 0};
 	int first = cli_opt_parse_mixed("list", argc, argv, list_opts, on_list_opt,
 				    flags);
 	if (first < 0)
 		return -first;
+	/* after --sysroot DIR (a captured machine, through the one place
+	 * discovery reads its root, PMK_SYSROOT) */
+	t = pmk_target_host();
 	memset(&c, 0, sizeof c);
+	c.t = t;
 	c.first = 1;
 	c.out = stdout;
 	c.json = flags[0];
@@ -186,14 +244,30 @@ int cmd_list(int argc, char **argv)
 	if (c.json) {
 		fprintf(c.out, "{\"schema\":\"pmkit-list/1\",\"model\":");
 		cli_json_str(c.out, pmk_target_model(t));
+		fprintf(c.out, ",\"cpu\":");
+		cli_json_str(c.out, pmk_target_cpu(t));
+		fprintf(c.out, ",\"captured\":%s",
+			pmk_target_captured(t) ? "true" : "false");
 		fprintf(c.out, ",\"hardware_pmu\":%s,\"pmus\":[",
 			pmk_target_core_pmu(t) ? "true" : "false");
 		for (int i = 0; i < pmk_target_pmu_count(t); i++) {
 			uint32_t type;
-			const char *n = pmk_target_pmu_name(t, i, &type, NULL);
+			int core = 0, unc = 0;
+			const char *n = pmk_target_pmu_name(t, i, &type, &core);
+			const char *m = pmk_target_pmu_model(t, i, &unc);
+			const char *src = m[0] ? pmk_model_source(m) : NULL;
 			fprintf(c.out, "%s{\"name\":", i ? "," : "");
 			cli_json_str(c.out, n);
-			fprintf(c.out, ",\"type\":%u}", type);
+			fprintf(c.out, ",\"type\":%u,\"core\":%s,\"uncore\":%s",
+				type, core ? "true" : "false",
+				unc ? "true" : "false");
+			if (core) {
+				fprintf(c.out, ",\"model\":");
+				cli_json_str(c.out, m);
+				fprintf(c.out, ",\"events_from\":");
+				cli_json_str(c.out, src ? src : "");
+			}
+			fputc('}', c.out);
 		}
 		fprintf(c.out, "],\"events\":[");
 	} else {
@@ -202,13 +276,38 @@ int cmd_list(int argc, char **argv)
 			fprintf(c.out, " %s", pmk_target_pmu_name(t, i, NULL, NULL));
 		if (!pmk_target_core_pmu(t))
 			fprintf(c.out, " (no hardware PMU: virtual machine?)");
-		if (pmk_target_model(t)[0])
-			fprintf(c.out, "\nCPU model tables: %s", pmk_target_model(t));
+		if (pmk_target_cpu(t)[0])
+			fprintf(c.out, "\nCPU: %s", pmk_target_cpu(t));
+		for (int i = 0; i < pmk_target_pmu_count(t); i++) {
+			int core = 0;
+			const char *n = pmk_target_pmu_name(t, i, NULL, &core);
+			const char *m = pmk_target_pmu_model(t, i, NULL);
+			const char *src = m[0] ? pmk_model_source(m) : NULL;
+			if (!core)
+				continue;
+			fprintf(c.out, "\n%s: model %s, native events from %s", n,
+				m[0] ? m : "unknown",
+				src ? src : "nowhere here (generic and sysfs events only)");
+		}
+		if (!pmk_target_core_pmu(t) && pmk_target_model(t)[0]) {
+			const char *src = pmk_model_source(pmk_target_model(t));
+			fprintf(c.out, "\nmodel %s, native events from %s",
+				pmk_target_model(t),
+				src ? src : "nowhere here");
+		}
+		if (pmk_target_captured(t))
+			fprintf(c.out, "\ncaptured machine (PMK_SYSROOT): "
+				       "events are listed, not opened here");
 		fprintf(c.out, "\n\n");
 	}
-	pmk_event_foreach(t, show, &c);
+	if (c.pattern && strchr(c.pattern, ':') && !strstr(c.pattern, "::"))
+		pmk_tracepoint_foreach(t, c.pattern, show_tracepoint, &c);
+	else
+		pmk_event_foreach(t, show, &c);
 	if (c.json)
 		fprintf(c.out, "\n]}\n");
+	else if (pmk_target_captured(t))
+		fprintf(c.out, "\n%d events\n", c.shown);
 	else
 		fprintf(c.out, "\n%d events, %d countable here\n", c.shown,
 			c.countable);

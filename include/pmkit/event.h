@@ -40,6 +40,9 @@ extern "C" {
 #define PMK_TYPE_RAW 4u
 #define PMK_TYPE_BREAKPOINT 5u
 #define PMK_TYPE_SIM 0x7fff0001u   /* the simulated PMU (sim backend) */
+#define PMK_TYPE_TOOL 0x7fff0002u  /* perf's tool events, measured by the
+				      event set: config 0 duration_time,
+				      1 user_time, 2 system_time (ns) */
 #define PMK_TYPE_UNRESOLVED 0xffffffffu /* PMU named but its type not known */
 
 typedef enum pmk_event_kind {
@@ -54,6 +57,7 @@ typedef enum pmk_event_kind {
 	PMK_KIND_PRESET,     /* PAPI preset, one native or derived */
 	PMK_KIND_USER,       /* user-defined event from a definition file */
 	PMK_KIND_SIM,        /* event of the simulated PMU */
+	PMK_KIND_TOOL,       /* duration_time, user_time, system_time */
 } pmk_event_kind;
 
 /* What is programmed into one counter: a perf_event_attr's worth. */
@@ -132,11 +136,22 @@ const char *pmk_target_pmu_name(const pmk_target *t, int i, uint32_t *type,
 				int *is_core);
 /* The core PMU's name, or NULL when the machine has none. */
 const char *pmk_target_core_pmu(const pmk_target *t);
+/* PMU i's native-event model ("" when none; hybrids have one per core
+ * PMU) and whether it is an uncore PMU (counts system-wide only). */
+const char *pmk_target_pmu_model(const pmk_target *t, int i, int *is_uncore);
+/* The CPU as discovery saw it ("GenuineIntel family 6 model 143 (0x8f)"),
+ * or "" for a target built by hand. */
+const char *pmk_target_cpu(const pmk_target *t);
+/* The source that serves a model's native events ("libpfm4", "pmkit
+ * tables"), or NULL when none does. */
+const char *pmk_model_source(const char *model);
 
 /*
  * Fill a target from a sysfs tree (`root` = "/sys" normally; tests point it
  * at a fixture) and detect the model from /proc/cpuinfo-style `cpuinfo`
- * (NULL: /proc/cpuinfo). Reads files; the only non-pure call here.
+ * (NULL: ROOT/../proc/cpuinfo when root ends in "/sys", else
+ * /proc/cpuinfo). Reads files. pmk_target_host() discovers the machine
+ * under $PMK_SYSROOT (a directory holding proc/ and sys/) when it is set.
  */
 int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo);
 /* The host's target, discovered once; thread-safe; never NULL. */
@@ -181,6 +196,23 @@ typedef struct pmk_event_info {
 int pmk_event_foreach(const pmk_target *t,
 		      int (*fn)(const pmk_event_info *info, void *arg),
 		      void *arg);
+
+/* Every tracepoint "SUB:NAME" matching `pattern` (globs in either part,
+ * "syscalls:sys_enter_*"; NULL: all) in the target's tracefs, with its id.
+ * Reads the tracefs of the machine the target was discovered from. */
+int pmk_tracepoint_foreach(const pmk_target *t, const char *pattern,
+			   int (*fn)(const char *name, uint64_t id, void *arg),
+			   void *arg);
+/* Whether the target was discovered from a captured machine ($PMK_SYSROOT)
+ * rather than the one this process runs on: nothing about it can be
+ * opened here. */
+int pmk_target_captured(const pmk_target *t);
+
+/* One native event described for the target's model (or "MODEL::EVENT"):
+ * its description, unit masks (defaults marked) and modifiers, from the
+ * source that serves the model. 0, or PMK_ENOEVENT. */
+int pmk_event_describe(const pmk_target *t, const char *event, char *buf,
+		       unsigned long size);
 
 /* Name of an event kind ("software", "preset", ...). */
 const char *pmk_event_kind_name(pmk_event_kind k);

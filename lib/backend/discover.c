@@ -1,9 +1,15 @@
 /*
  * discover.c: fill a pmk_target from the machine: every PMU under
- * ROOT/bus/event_source/devices (its type, format/ terms and events/
- * aliases), which of them is the core PMU, and the CPU model from
- * /proc/cpuinfo. Each PMU is taken on its own: a machine with no core PMU
- * (a VM) still gets software, tracepoint, msr and the rest.
+ * SYSFS/bus/event_source/devices (its type, format/ terms, events/
+ * aliases, caps/pmu_name, cpus or cpumask), which of them are core PMUs,
+ * and the CPU model from /proc/cpuinfo (Arm: the MIDR, from cpuinfo's
+ * implementer and part or from sysfs's midr_el1). Each PMU is taken on its
+ * own: a machine with no core PMU (a VM) still gets software, tracepoint,
+ * msr and the rest.
+ *
+ * The machine's root is read in one place, pmk__sysroot(): the environment
+ * variable PMK_SYSROOT (a directory holding proc/cpuinfo and sys/...) or
+ * "/" — so tests point discovery at captured machines (tests/fixtures/).
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -11,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/event/native.h"
+#include "lib/event/models.h"
 #include "lib/event/target.h"
 
 static int read_small(const char *path, char *buf, size_t size)
@@ -28,12 +34,18 @@ static int read_small(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+static const char *pmk__sysroot(void)
+{
+	const char *r = getenv("PMK_SYSROOT");
+	return r && *r ? r : "";
+}
+
 static int is_core_name(const char *name)
 {
 	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
 	       !strcmp(name, "cpu_atom") || !strncmp(name, "armv8", 5) ||
-	       !strncmp(name, "armv7", 5) || !strncmp(name, "arm_", 4) ||
-	       !strcmp(name, "riscv_pmu") || !strcmp(name, "cpum_cf");
+	       !strncmp(name, "armv7", 5) || !strcmp(name, "riscv_pmu") ||
+	       !strcmp(name, "cpum_cf");
 }
 
 static void load_dir(pmk_target *t, const char *pmu, const char *dir,
@@ -45,13 +57,11 @@ static void load_dir(pmk_target *t, const char *pmu, const char *dir,
 	if (!d)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
 		if (e->d_name[0] == '.')
 			continue;
 		/* events/X.scale, .unit, .snapshot, .per-pkg describe X */
 		if (!formats && strchr(e->d_name, '.'))
 			continue;
-		(void)n;
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		if (read_small(path, val, sizeof val) != 0)
 			continue;
@@ -63,71 +73,113 @@ static void load_dir(pmk_target *t, const char *pmu, const char *dir,
 	closedir(d);
 }
 
-static void detect_model(pmk_target *t, const char *cpuinfo)
+/* The CPU's identity: /proc/cpuinfo, and on Arm the MIDR register when
+ * cpuinfo lacks it. */
+static void detect_model(pmk_target *t, const char *root, const char *cpuinfo)
 {
-	FILE *f = fopen(cpuinfo ? cpuinfo : "/proc/cpuinfo", "r");
-	char line[512], vendor[64] = "";
-	int family = -1, model = -1;
-	const char *m;
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f)) {
-		char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		if (!strncmp(line, "vendor_id", 9))
-			sscanf(colon + 1, " %63s", vendor);
-		else if (!strncmp(line, "cpu family", 10))
-			family = atoi(colon + 1);
-		else if (!strncmp(line, "model", 5) &&
-			 (line[5] == '\t' || line[5] == ' ') &&
-			 strncmp(line, "model name", 10))
-			model = atoi(colon + 1);
-		if (line[0] == '\n' && family >= 0)
-			break; /* first processor is enough */
+	char text[8192], path[1024], midr[64];
+	struct pmk__cpu_id id;
+	struct pmk__cpu_model m;
+	FILE *f = fopen(cpuinfo, "r");
+	size_t n = 0;
+	if (f) {
+		n = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
 	}
-	fclose(f);
-	m = vendor[0] ? pmk__model_detect(vendor, family, model) : NULL;
-	if (m)
-		pmk_target_set_model(t, m);
+	text[n] = 0;
+	pmk__cpuinfo_parse(text, &id);
+	if (!id.vendor[0] && !id.implementer) {
+		snprintf(path, sizeof path,
+			 "%s/devices/system/cpu/cpu0/regs/identification/midr_el1",
+			 root);
+		if (read_small(path, midr, sizeof midr) == 0)
+			pmk__cpu_id_from_midr(&id, strtoull(midr, NULL, 0));
+	}
+	pmk__cpu_id_describe(&id, t->cpu, sizeof t->cpu);
+	if (pmk__cpu_model(&id, &m) != 0)
+		return;
+	snprintf(t->model, sizeof t->model, "%s", m.core);
+	for (int i = 0; i < t->npmu; i++) {
+		struct pmk__pmu *p = &t->pmu[i];
+		if (!p->is_core)
+			continue;
+		snprintf(p->model, sizeof p->model, "%s",
+			 !strcmp(p->name, "cpu_atom") && m.atom[0] ? m.atom
+								   : m.core);
+	}
 }
 
 int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo)
 {
-	char base[512], path[1024], val[64];
+	char base[512], path[1024], val[64], cpus[64];
+	char cpuinfo_path[1024];
 	DIR *d;
 	struct dirent *e;
 
 	if (!t)
 		return PMK_EINVAL;
-	snprintf(base, sizeof base, "%s/bus/event_source/devices",
-		 root ? root : "/sys");
+	if (!root)
+		root = "/sys";
+	snprintf(t->sysfs, sizeof t->sysfs, "%s", root);
+	snprintf(base, sizeof base, "%s/bus/event_source/devices", root);
 	d = opendir(base);
-	if (!d)
-		return PMK_ENOENT;
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		unsigned long type;
-		if (e->d_name[0] == '.' ||
-		    strlen(e->d_name) >= PMK_PMU_NAME_MAX)
-			continue;
-		snprintf(path, sizeof path, "%s/%s/type", base, e->d_name);
-		if (read_small(path, val, sizeof val) != 0)
-			continue;
-		type = strtoul(val, &end, 10);
-		if (*end)
-			continue;
-		if (pmk_target_add_pmu(t, e->d_name, (uint32_t)type,
-				       is_core_name(e->d_name)) != 0)
-			continue;
-		snprintf(path, sizeof path, "%s/%s/format", base, e->d_name);
-		load_dir(t, e->d_name, path, 1);
-		snprintf(path, sizeof path, "%s/%s/events", base, e->d_name);
-		load_dir(t, e->d_name, path, 0);
+	if (d) {
+		while ((e = readdir(d)) != NULL) {
+			char *end;
+			unsigned long type;
+			struct pmk__pmu *p;
+			int core;
+			if (e->d_name[0] == '.' ||
+			    strlen(e->d_name) >= PMK_PMU_NAME_MAX)
+				continue;
+			snprintf(path, sizeof path, "%s/%s/type", base,
+				 e->d_name);
+			if (read_small(path, val, sizeof val) != 0)
+				continue;
+			type = strtoul(val, &end, 10);
+			if (*end || end == val)
+				continue;
+			/* a CPU PMU of another name (Arm's big.LITTLE
+			 * "arm_cortex_a53"...) lists its `cpus`; uncore ones
+			 * a `cpumask` */
+			snprintf(path, sizeof path, "%s/%s/cpus", base,
+				 e->d_name);
+			core = is_core_name(e->d_name) ||
+			       (!strncmp(e->d_name, "arm", 3) &&
+				read_small(path, cpus, sizeof cpus) == 0);
+			if (pmk_target_add_pmu(t, e->d_name, (uint32_t)type,
+					       core) != 0)
+				continue;
+			p = (struct pmk__pmu *)pmk__target_pmu(t, e->d_name);
+			snprintf(path, sizeof path, "%s/%s/cpumask", base,
+				 e->d_name);
+			/* a PMU with a cpumask counts per package (uncore);
+			 * a hybrid core PMU has `cpus` instead */
+			if (p && !p->is_core &&
+			    read_small(path, cpus, sizeof cpus) == 0)
+				p->is_uncore = 1;
+			snprintf(path, sizeof path, "%s/%s/format", base,
+				 e->d_name);
+			load_dir(t, e->d_name, path, 1);
+			snprintf(path, sizeof path, "%s/%s/events", base,
+				 e->d_name);
+			load_dir(t, e->d_name, path, 0);
+		}
+		closedir(d);
 	}
-	closedir(d);
-	detect_model(t, cpuinfo);
-	return 0;
+	if (!cpuinfo) {
+		/* "ROOT/../proc/cpuinfo" when root is "SYSROOT/sys" */
+		size_t rl = strlen(root);
+		if (rl >= 4 && !strcmp(root + rl - 4, "/sys"))
+			snprintf(cpuinfo_path, sizeof cpuinfo_path,
+				 "%.*s/proc/cpuinfo", (int)(rl - 4), root);
+		else
+			snprintf(cpuinfo_path, sizeof cpuinfo_path,
+				 "/proc/cpuinfo");
+		cpuinfo = cpuinfo_path;
+	}
+	detect_model(t, root, cpuinfo);
+	return d ? 0 : PMK_ENOENT;
 }
 
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
@@ -135,9 +187,13 @@ static pmk_target *host;
 
 static void host_init(void)
 {
+	char sys[1024];
 	host = pmk_target_new();
-	if (host)
-		pmk_target_discover(host, NULL, NULL);
+	if (!host)
+		return;
+	snprintf(sys, sizeof sys, "%s/sys", pmk__sysroot());
+	pmk_target_discover(host, sys, NULL);
+	host->captured = pmk__sysroot()[0] != 0;
 }
 
 const pmk_target *pmk_target_host(void)

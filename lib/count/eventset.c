@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "lib/backend/backend.h"
@@ -33,6 +34,7 @@ struct leaf {
 	uint64_t slice_raw, slice_run;        /* previous read, for slices */
 	double w, mean, m2;  /* weighted rate statistics */
 	int nslices;
+	int tool;            /* perf's tool events: 1 + config, else 0 */
 };
 
 struct event {
@@ -67,6 +69,10 @@ struct pmk_eventset {
 	struct group *grp;
 	double common_rel_sd; /* the set's phases (mpx.c), at the last read */
 	int may_mpx;          /* more counter-limited natives than counters */
+	/* perf's tool events (duration_time, user_time, system_time): the
+	 * clock and the CPU times at start and at stop, measured here */
+	uint64_t tool_t0, tool_t1;
+	struct rusage ru0, ru1;
 	int time_edges;       /* may_mpx and counting the calling thread */
 };
 
@@ -148,7 +154,7 @@ unsigned pmk_eventset_flags(const pmk_eventset *es)
 static int is_counter_limited(const pmk_attr *a)
 {
 	return a->type != PMK_TYPE_SOFTWARE && a->type != PMK_TYPE_TRACEPOINT &&
-	       a->type != PMK_TYPE_SIM;
+	       a->type != PMK_TYPE_SIM && a->type != PMK_TYPE_TOOL;
 }
 
 /* Natives of the set that need a counter of the core PMU. */
@@ -230,6 +236,8 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 		l->attr = ev->leaf[i];
 		l->event = idx;
 		l->handle = l->group = -1;
+		l->tool = l->attr.type == PMK_TYPE_TOOL ? 1 + (int)l->attr.config
+							: 0;
 	}
 	pthread_mutex_unlock(&es->lock);
 	return idx;
@@ -415,7 +423,9 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		int hw[PMK_GROUP_MAX], sw[PMK_GROUP_MAX], nh = 0, ns = 0;
 		for (int i = 0; i <= es->nleaf; i++) {
 			int flush = i == es->nleaf;
-			if (!flush) {
+			if (!flush && es->leaf[i].tool) {
+				/* measured by the set itself, never opened */
+			} else if (!flush) {
 				if (is_counter_limited(&es->leaf[i].attr))
 					hw[nh++] = i;
 				else
@@ -439,8 +449,10 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			int last = es->ev[e].group_last >= 0 ? es->ev[e].group_last : e;
 			for (int k = e; k <= last; k++)
 				for (int i = 0; i < es->ev[k].ev.nleaf && n < PMK_GROUP_MAX; i++)
-					leaves[n++] = es->ev[k].first_leaf + i;
-			open_group(es, leaves, n, &es->ev[e].diag);
+					if (!es->leaf[es->ev[k].first_leaf + i].tool)
+						leaves[n++] = es->ev[k].first_leaf + i;
+			if (n)
+				open_group(es, leaves, n, &es->ev[e].diag);
 			/* members of the group share the first event's reason */
 			for (int k = e + 1; k <= last; k++)
 				if (!es->ev[k].diag.code)
@@ -453,7 +465,8 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		struct event *ev = &es->ev[e];
 		int missing = 0;
 		for (int i = 0; i < ev->ev.nleaf; i++)
-			if (es->leaf[ev->first_leaf + i].handle < 0)
+			if (es->leaf[ev->first_leaf + i].handle < 0 &&
+			    !es->leaf[ev->first_leaf + i].tool)
 				missing = 1;
 		if (missing) {
 			ev->status = ev->diag.code ? ev->diag.code : PMK_ENOTSUP;
@@ -522,6 +535,8 @@ static void add_edge(pmk_eventset *es, uint64_t t0)
 		es->grp[g].edge_ns += dt;
 }
 
+static void tool_rusage(const pmk_eventset *es, struct rusage *ru);
+
 static int control_all(pmk_eventset *es, int op)
 {
 	int rc = 0, self = es->time_edges;
@@ -551,6 +566,8 @@ int pmk_eventset_start(pmk_eventset *es)
 	pthread_mutex_lock(&es->lock);
 	rc = (es->flags & PMK_ES_ENABLE_ON_EXEC) ? 0
 						 : control_all(es, PMK_BE_ENABLE);
+	es->tool_t0 = now_ns();
+	tool_rusage(es, &es->ru0);
 	es->started = 1;
 	pthread_mutex_unlock(&es->lock);
 	return rc;
@@ -563,14 +580,62 @@ int pmk_eventset_stop(pmk_eventset *es)
 		return PMK_ESTATE;
 	pthread_mutex_lock(&es->lock);
 	rc = control_all(es, PMK_BE_DISABLE);
+	es->tool_t1 = now_ns();
+	tool_rusage(es, &es->ru1);
 	es->started = 0;
 	pthread_mutex_unlock(&es->lock);
 	return rc;
 }
 
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* The CPU times the tool events report: the set's own process when it
+ * counts itself, else the children it has reaped (a stat workload). */
+static void tool_rusage(const pmk_eventset *es, struct rusage *ru)
+{
+	memset(ru, 0, sizeof *ru);
+	getrusage(es->scope.pid == 0 ? RUSAGE_SELF : RUSAGE_CHILDREN, ru);
+}
+
+/* perf's tool events, from the clock and getrusage() since start (up to
+ * stop once stopped): duration_time, user_time, system_time in ns. */
+static void read_tools(pmk_eventset *es)
+{
+	struct rusage now;
+	const struct rusage *r = &es->ru1;
+	uint64_t t1 = es->tool_t1, dur;
+	int any = 0;
+	for (int i = 0; i < es->nleaf; i++)
+		any |= es->leaf[i].tool;
+	if (!any || !es->tool_t0)
+		return;
+	if (es->started) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t1 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		tool_rusage(es, &now);
+		r = &now;
+	}
+	dur = t1 - es->tool_t0;
+	for (int i = 0; i < es->nleaf; i++) {
+		struct leaf *l = &es->leaf[i];
+		if (!l->tool)
+			continue;
+		l->raw = l->tool == 1 ? dur
+			 : l->tool == 2
+			     ? tv_ns(r->ru_utime) - tv_ns(es->ru0.ru_utime)
+			     : tv_ns(r->ru_stime) - tv_ns(es->ru0.ru_stime);
+		l->enabled = l->running = dur;
+	}
+}
+
 /* Read every group into the leaves (absolute kernel values). */
 static int read_groups(pmk_eventset *es)
 {
+	read_tools(es);
 	for (int g = 0; g < es->ngroup; g++) {
 		pmk_group_read r;
 		int rc = es->be->ops->read_group(es->be, es->grp[g].leader, &r);

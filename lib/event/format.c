@@ -15,6 +15,7 @@ static const char *type_name(uint32_t type)
 	case PMK_TYPE_RAW: return "raw";
 	case PMK_TYPE_BREAKPOINT: return "breakpoint";
 	case PMK_TYPE_SIM: return "sim";
+	case PMK_TYPE_TOOL: return "tool";
 	case PMK_TYPE_UNRESOLVED: return "unresolved";
 	default: return "dynamic";
 	}

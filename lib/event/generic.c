@@ -42,6 +42,13 @@ static const struct pmk__generic plain[] = {
 	SW("dummy", 9, "", "counts nothing (placeholder)"),
 	SW("bpf-output", 10, "", "BPF output"),
 	SW("cgroup-switches", 11, "", "context switches to another cgroup"),
+	/* perf's tool events: the event set measures them itself */
+	{"duration_time", PMK_KIND_TOOL, PMK_TYPE_TOOL, 0, "ns",
+	 "wall-clock time of the measurement (perf's tool event)"},
+	{"user_time", PMK_KIND_TOOL, PMK_TYPE_TOOL, 1, "ns",
+	 "user CPU time of the workload (getrusage of the reaped children)"},
+	{"system_time", PMK_KIND_TOOL, PMK_TYPE_TOOL, 2, "ns",
+	 "system CPU time of the workload (getrusage of the reaped children)"},
 };
 
 static const char *const caches[] = {"L1-dcache", "L1-icache", "LLC",

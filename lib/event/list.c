@@ -21,6 +21,7 @@ static int from_generic(const struct pmk__generic *g, void *arg)
 	const char *core = pmk_target_core_pmu(f->t);
 	pmk_event_info info = {g->name, g->kind,
 			       g->kind == PMK_KIND_SOFTWARE ? "software"
+			       : g->kind == PMK_KIND_TOOL   ? "tool"
 			       : core                       ? core
 							    : "cpu",
 			       g->desc ? g->desc : ""};

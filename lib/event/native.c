@@ -31,7 +31,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/event/models.h"
 #include "lib/event/native.h"
+#include "lib/event/source.h"
 #include "lib/event/parse.h"
 #include "lib/event/tbl.h"
 
@@ -493,42 +495,6 @@ int pmk__native_parse_model(const pmk__model *model, const char *core_pmu,
 
 int pmk__model_known(const char *model)
 {
-	return pmk__model_find(model) != NULL;
-}
-
-const char *pmk__model_detect(const char *vendor, int family, int model)
-{
-	if (!vendor)
-		return NULL;
-	if (!strcmp(vendor, "GenuineIntel") && family == 6) {
-		switch (model) {
-		case 0x4e:
-		case 0x5e: /* Skylake client */
-		case 0x8e:
-		case 0x9e: /* Kaby Lake, Coffee Lake */
-		case 0xa5:
-		case 0xa6: /* Comet Lake */
-			return pmk__model_skl.name;
-		case 0x7d:
-		case 0x7e: /* Ice Lake client */
-		case 0xa7: /* Rocket Lake */
-			return pmk__model_icl.name;
-		}
-		return NULL;
-	}
-	if (!strcmp(vendor, "AuthenticAMD") ||
-	    !strcmp(vendor, "HygonGenuine")) {
-		if (family == 0x17 && model >= 0x30)
-			return pmk__model_zen2.name; /* Zen 2 (0x30 and up) */
-		if (family == 0x19) {
-			if ((model >= 0x10 && model <= 0x1f) ||
-			    (model >= 0x60 && model <= 0x7f) ||
-			    (model >= 0xa0 && model <= 0xaf))
-				return pmk__model_zen4.name;
-			return pmk__model_zen3.name;
-		}
-		if (family == 0x1a)
-			return pmk__model_zen5.name;
-	}
-	return NULL;
+	return pmk__source_for(model, NULL) != NULL ||
+	       pmk__model_name_known(model);
 }

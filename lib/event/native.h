@@ -45,11 +45,8 @@ int pmk__preset_foreach(const pmk_target *t,
 			int (*fn)(const pmk_event_info *info, void *arg),
 			void *arg);
 
-/* Whether `model` names a model with tables here. */
+/* Whether `model` names a model some source knows, or one the detection
+ * table names (a model with no native events here: generic names only). */
 int pmk__model_known(const char *model);
-
-/* The model for a CPU from /proc/cpuinfo fields ("AuthenticAMD", 25, 17),
- * or NULL when there is no table for it. */
-const char *pmk__model_detect(const char *vendor, int family, int model);
 
 #endif

@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/core/strdist.h"
 #include "lib/event/generic.h"
 #include "lib/event/native.h"
 #include "lib/event/parse.h"
+#include "lib/event/source.h"
+#include "lib/event/trace.h"
 #include "lib/event/target.h"
 #include "lib/event/user.h"
 
@@ -468,10 +471,29 @@ static int unknown_event(const pmk_target *t, const char *name, size_t n,
 			 pmk_diag *d)
 {
 	struct nearest near;
-	char want[PMK_EVENT_NAME_MAX], hint[256];
+	char want[PMK_EVENT_NAME_MAX], hint[256], other[64];
+	const char *canon = NULL;
 	if (!d) /* nobody will read the hint: skip the search for it */
 		return PMK_ENOEVENT;
 	snprintf(want, sizeof want, "%.*s", (int)n, name);
+	/* an event of another model says so */
+	pmk__source_for(t->model, &canon);
+	if (strcspn(want, ".") == strlen(want) &&
+	    pmk__source_event_elsewhere(want, strlen(want),
+					canon ? canon : t->model, other,
+					sizeof other) == 0) {
+		snprintf(hint, sizeof hint,
+			 "'pmkit encode --model %s %s' encodes it for that "
+			 "model; 'pmkit list' shows this machine's events",
+			 other, want);
+		return pmk__diag_set(d, PMK_ENOEVENT, 1, (int)n, hint,
+				     "%s is a%s %s event; this machine is %s",
+				     want, strchr("aefhilmnorsx", other[0]) ? "n" : "",
+				     other,
+				     t->model[0] ? t->model
+				     : t->cpu[0] ? t->cpu
+						 : "of no known model");
+	}
 	near.want = want;
 	near.best[0] = 0;
 	near.bestd = (int)(n / 3) + 1;
@@ -482,10 +504,193 @@ static int unknown_event(const pmk_target *t, const char *name, size_t n,
 		snprintf(hint, sizeof hint,
 			 "did you mean '%s'? ('pmkit list' shows the events)",
 			 near.best);
+	else if (t->model[0] && !pmk__source_for(t->model, NULL))
+		snprintf(hint, sizeof hint,
+			 "no source here has native events for %s: use "
+			 "perf's generic names or the PMU's sysfs events "
+			 "('pmkit list')",
+			 t->model);
 	else
 		snprintf(hint, sizeof hint, "'pmkit list' shows the events");
 	return pmk__diag_set(d, PMK_ENOEVENT, 1, (int)n, hint,
 			     "unknown event '%s'", want);
+}
+
+/* PAPI's names for the kernel's generic events: perf::TASK-CLOCK,
+ * perf::PERF_COUNT_HW_CPU_CYCLES, perf::L1-DCACHE-LOAD-MISSES. */
+struct ci_find {
+	const char *want;
+	char found[PMK_EVENT_NAME_MAX];
+};
+
+static int ci_cb(const struct pmk__generic *g, void *arg)
+{
+	struct ci_find *f = arg;
+	if (strcasecmp(g->name, f->want))
+		return 0;
+	snprintf(f->found, sizeof f->found, "%s", g->name);
+	return 1;
+}
+
+static int parse_perf_ns(const pmk_target *t, const char *str, pmk_event *ev,
+			 pmk_diag *d)
+{
+	static const char *const special[][2] = {
+	    {"ref-cpu-cycles", "ref-cycles"},
+	    {"page-faults-min", "minor-faults"},
+	    {"page-faults-maj", "major-faults"},
+	};
+	const char *b = str + 6;
+	size_t bl = base_len(b);
+	char name[PMK_EVENT_NAME_MAX], buf[PMK_EVENT_NAME_MAX * 2];
+	struct pmk__generic g;
+	struct ci_find f;
+	int rc;
+	if (bl == 0 || bl >= sizeof name)
+		return pmk__diag_set(d, PMK_ESYNTAX, 7, 1,
+				     "perf::TASK-CLOCK, perf::CYCLES",
+				     "missing event name after 'perf::'");
+	for (size_t i = 0; i <= bl; i++)
+		name[i] = i == bl ? 0
+			  : b[i] == '_'
+			      ? '-'
+			      : (char)tolower((unsigned char)b[i]);
+	if (!strncmp(name, "perf-count-hw-cache-", 20))
+		memmove(name, name + 20, strlen(name + 20) + 1);
+	else if (!strncmp(name, "perf-count-hw-", 14) ||
+		 !strncmp(name, "perf-count-sw-", 14))
+		memmove(name, name + 14, strlen(name + 14) + 1);
+	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+		if (!strcmp(name, special[i][0]))
+			snprintf(name, sizeof name, "%s", special[i][1]);
+	f.want = name;
+	f.found[0] = 0;
+	if (pmk__generic_find(name, &g) != 0) {
+		pmk__generic_foreach(ci_cb, &f);
+		if (!f.found[0]) {
+			rc = unknown_event(t, b, bl, d);
+			if (d)
+				d->column += 6;
+			return rc;
+		}
+		snprintf(name, sizeof name, "%s", f.found);
+	}
+	snprintf(buf, sizeof buf, "%s%s", name, b + bl);
+	if (strlen(buf) >= PMK_EVENT_NAME_MAX)
+		return pmk__diag_set(d, PMK_ERANGE, 1, (int)strlen(str), NULL,
+				     "event string too long");
+	rc = pmk_event_parse(t, buf, ev, d);
+	if (d) {
+		snprintf(d->input, sizeof d->input, "%s", str);
+		if (rc)
+			d->column += 6 + (d->column > (int)strlen(name)
+						  ? (int)bl - (int)strlen(name)
+						  : 0);
+	}
+	if (rc == 0)
+		snprintf(ev->name, sizeof ev->name, "%s", str);
+	return rc;
+}
+
+/* "SUB:NAME[:mods]": a tracepoint of the target's tracefs. */
+struct tp_count {
+	int n;
+	char first[160];
+	uint64_t id;
+};
+
+static int tp_count_cb(const char *name, uint64_t id, void *arg)
+{
+	struct tp_count *c = arg;
+	if (c->n++ == 0) {
+		snprintf(c->first, sizeof c->first, "%s", name);
+		c->id = id;
+	}
+	return 0;
+}
+
+static int parse_tracepoint(const pmk_target *t, const char *str,
+			    pmk_event *ev, pmk_diag *d)
+{
+	size_t sl = base_len(str), nl;
+	const char *name;
+	uint64_t id;
+	struct mods m;
+	int rc;
+	if (!str[sl])
+		return PMK_ENOEVENT;
+	name = str + sl + 1;
+	nl = base_len(name);
+	if (memchr(name, '*', nl) || memchr(name, '?', nl) ||
+	    memchr(str, '*', sl) || memchr(str, '?', sl)) {
+		struct tp_count c = {0, "", 0};
+		char pat[PMK_EVENT_NAME_MAX];
+		snprintf(pat, sizeof pat, "%.*s", (int)(sl + 1 + nl), str);
+		pmk_tracepoint_foreach(t, pat, tp_count_cb, &c);
+		if (c.n == 0)
+			return PMK_ENOEVENT;
+		if (c.n > 1) {
+			char hint[200];
+			snprintf(hint, sizeof hint,
+				 "'pmkit list %s' lists them; name each one "
+				 "(first: %s)",
+				 pat, c.first);
+			return pmk__diag_set(d, PMK_EINVAL, 1,
+					     (int)(sl + 1 + nl), hint,
+					     "'%s' matches %d tracepoints", pat,
+					     c.n);
+		}
+		id = c.id;
+	} else if (pmk__tracepoint_id(t, str, sl, name, nl, &id) != 0) {
+		return PMK_ENOEVENT;
+	}
+	ev->kind = PMK_KIND_TRACEPOINT;
+	ev->nleaf = 1;
+	leaf_init(&ev->leaf[0], "tracepoint", PMK_TYPE_TRACEPOINT, id, str);
+	ev->leaf[0].name[sl + 1 + nl < sizeof ev->leaf[0].name
+			     ? sl + 1 + nl
+			     : sizeof ev->leaf[0].name - 1] = 0;
+	memset(&m, 0, sizeof m);
+	if (name[nl] &&
+	    (rc = parse_mods(name + nl, (int)(sl + nl) + 2, &m, d)) != 0)
+		return rc;
+	if (m.e || m.i || m.have_c || m.have_umask)
+		return pmk__diag_set(d, PMK_EINVAL, m.col_field, 1, NULL,
+				     "a tracepoint has no counter fields");
+	return apply_common_mods(ev, &m, (int)(sl + nl) + 2, d);
+}
+
+/* A bare event name of a core PMU's sysfs events (perf accepts
+ * "inst_retired" on Arm, "topdown-retiring" on Intel). */
+static int parse_core_alias(const pmk_target *t, const char *str,
+			    pmk_event *ev, pmk_diag *d)
+{
+	size_t bl = base_len(str);
+	char name[PMK_EVENT_NAME_MAX], buf[PMK_EVENT_NAME_MAX * 2];
+	snprintf(name, sizeof name, "%.*s", (int)bl, str);
+	for (int i = 0; i < t->npmu; i++) {
+		const struct pmk__pmu *p = &t->pmu[i];
+		int rc, pl;
+		if (!p->is_core || !pmk__pmu_alias(p, name))
+			continue;
+		pl = snprintf(buf, sizeof buf, "%s/%s/%s", p->name, name,
+			      str + bl);
+		if (pl >= (int)sizeof buf)
+			return PMK_ENOEVENT;
+		rc = parse_pmu_form(t, buf, buf + strlen(p->name), ev, d);
+		if (d && rc) {
+			snprintf(d->input, sizeof d->input, "%s", str);
+			d->column -= (int)strlen(p->name) + 1;
+			if (d->column > (int)bl)
+				d->column -= 1;
+			if (d->column < 1)
+				d->column = 1;
+		}
+		if (rc == 0)
+			snprintf(ev->name, sizeof ev->name, "%s", str);
+		return rc;
+	}
+	return PMK_ENOEVENT;
 }
 
 int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
@@ -524,6 +729,10 @@ int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
 					     "unexpected character");
 	strcpy(ev->name, str);
 
+	/* PAPI's perf::NAME for the kernel's generic events */
+	if (!strncasecmp(str, "perf::", 6))
+		return parse_perf_ns(t, str, ev, d);
+
 	/* pmu/terms/[mods] */
 	slash = strchr(str, '/');
 	if (slash && !memchr(str, ':', (size_t)(slash - str)))
@@ -556,7 +765,8 @@ int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
 		snprintf(ev->unit, sizeof ev->unit, "%s", g.unit);
 		leaf_init(&ev->leaf[0],
 			  g.kind == PMK_KIND_SOFTWARE ? "software"
-			  : core                      ? core
+			  : g.kind == PMK_KIND_TOOL   ? "tool"
+			  : core		      ? core
 						      : "cpu",
 			  g.type, g.config, base);
 	} else if (parse_raw(base, bl, &raw) == 0) {
@@ -585,17 +795,32 @@ int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
 
 native:
 	rc = pmk__native_parse(t, str, 1, ev, d);
+	if (rc == PMK_ENOEVENT && !strstr(str, "::")) {
+		pmk_diag keep;
+		if (d)
+			keep = *d;
+		rc = parse_tracepoint(t, str, ev, d);
+		if (rc == PMK_ENOEVENT)
+			rc = parse_core_alias(t, str, ev, d);
+		if (rc == PMK_ENOEVENT && d)
+			*d = keep;
+		if (rc == 0 && !ev->name[0])
+			strcpy(ev->name, str);
+		if (rc != PMK_ENOEVENT)
+			return rc;
+	}
 	if (rc == PMK_ENOEVENT) {
 		const char *sep = strstr(str, "::");
 		if (sep) {
 			size_t pl = (size_t)(sep - str);
 			char model[64];
 			snprintf(model, sizeof model, "%.*s", (int)pl, str);
-			if (!pmk__model_known(model))
+			if (!pmk__model_known(model) &&
+			    !pmk__target_pmu(t, model))
 				return pmk__diag_set(
 					d, PMK_ENOPMU, 1, (int)pl,
-					"'pmkit encode --models' lists the models with tables",
-					"no event tables for '%s'", model);
+					"'pmkit encode --models' lists the models and where their events come from",
+					"no PMU or event tables for '%s'", model);
 			rc = unknown_event(t, sep + 2, base_len(sep + 2), d);
 			if (d)
 				d->column = (int)pl + 3;
@@ -691,6 +916,7 @@ const char *pmk_event_kind_name(pmk_event_kind k)
 	case PMK_KIND_PRESET: return "preset";
 	case PMK_KIND_USER: return "user-defined";
 	case PMK_KIND_SIM: return "simulated";
+	case PMK_KIND_TOOL: return "tool";
 	default: return "unknown";
 	}
 }

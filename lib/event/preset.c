@@ -2,10 +2,11 @@
  * preset.c: PAPI preset names, resolved per PMU model.
  *
  * Each model table maps presets to one native or to a small reverse-Polish
- * formula over natives (tbl.h). With no model, the presets that have a
- * generic perf equivalent resolve to it (PERF_TYPE_HARDWARE and
- * PERF_TYPE_HW_CACHE encodings from <linux/perf_event.h>); the others are
- * "not supported on this target", with the reason. Pure.
+ * formula over natives (tbl.h). Every other model (those libpfm4 serves,
+ * the Arm cores, a machine with no model) gets the presets that have a
+ * generic perf equivalent (PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE
+ * encodings from <linux/perf_event.h>), which the kernel maps per model;
+ * the others are "not supported on this target", with the reason. Pure.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -216,7 +217,7 @@ int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
 	map = find_map(m, name);
 	if (!pr && !map)
 		return PMK_ENOEVENT;
-	rpn = map ? map->rpn : (!m ? pr->generic : NULL);
+	rpn = map ? map->rpn : pr->generic;
 	if (!rpn) {
 		if (d) {
 			d->code = PMK_ENOTSUP;
@@ -241,7 +242,7 @@ int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
 		}
 		return PMK_ENOTSUP;
 	}
-	rc = compile(m, core_pmu, rpn, pr ? pr->name : name, col0, ev, d);
+	rc = compile(map ? m : NULL, core_pmu, rpn, pr ? pr->name : name, col0, ev, d);
 	if (rc)
 		return rc;
 	snprintf(ev->name, sizeof ev->name, "%s", pr ? pr->name : map->preset);
@@ -259,13 +260,13 @@ int pmk__preset_foreach_model(const pmk__model *m,
 		char desc[320];
 		pmk_event_info info;
 		int rc;
-		if (m ? !map : !presets[i].generic)
+		if (!map && !presets[i].generic)
 			continue;
 		snprintf(desc, sizeof desc, "%s = %s", presets[i].desc,
 			 map ? map->rpn : presets[i].generic);
 		info.name = presets[i].name;
 		info.kind = PMK_KIND_PRESET;
-		info.pmu = m ? m->name : "cpu";
+		info.pmu = map ? m->name : "cpu";
 		info.desc = desc;
 		if ((rc = fn(&info, arg)))
 			return rc;

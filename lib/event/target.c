@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/event/native.h"
+#include "lib/event/source.h"
 #include "lib/event/target.h"
 
 pmk_target *pmk_target_new(void)
@@ -188,12 +189,47 @@ const char *pmk_target_pmu_name(const pmk_target *t, int i, uint32_t *type,
 	return t->pmu[i].name;
 }
 
+const char *pmk_target_pmu_model(const pmk_target *t, int i, int *is_uncore)
+{
+	if (!t || i < 0 || i >= t->npmu)
+		return "";
+	if (is_uncore)
+		*is_uncore = t->pmu[i].is_uncore;
+	if (t->pmu[i].model[0])
+		return t->pmu[i].model;
+	return t->pmu[i].is_core ? t->model : "";
+}
+
+int pmk_target_captured(const pmk_target *t)
+{
+	return t ? t->captured : 0;
+}
+
+const char *pmk_target_cpu(const pmk_target *t)
+{
+	return t ? t->cpu : "";
+}
+
+const char *pmk_model_source(const char *model)
+{
+	const pmk__source *s = pmk__source_for(model, NULL);
+	return s ? s->name : NULL;
+}
+
 const char *pmk_target_core_pmu(const pmk_target *t)
 {
-	for (int i = 0; t && i < t->npmu; i++)
-		if (t->pmu[i].is_core)
+	/* on hybrids perf's default is the big core: cpu_core before
+	 * cpu_atom, whatever order sysfs listed them in */
+	const char *first = NULL;
+	for (int i = 0; t && i < t->npmu; i++) {
+		if (!t->pmu[i].is_core)
+			continue;
+		if (strcmp(t->pmu[i].name, "cpu_atom") != 0)
 			return t->pmu[i].name;
-	return NULL;
+		if (!first)
+			first = t->pmu[i].name;
+	}
+	return first;
 }
 
 const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,

@@ -27,6 +27,8 @@ struct pmk__pmu {
 	char name[PMK_PMU_NAME_MAX];
 	uint32_t type;
 	int is_core;
+	int is_uncore; /* has a cpumask: counts system-wide, per package */
+	char model[48]; /* native-event model of this PMU ("" = none) */
 	int nfmt;
 	struct pmk__format fmt[PMK__FMT_MAX];
 	int nalias, calias;
@@ -37,6 +39,9 @@ struct pmk_target {
 	int npmu;
 	struct pmk__pmu pmu[PMK__PMU_MAX];
 	char model[48];
+	char cpu[96];	     /* "GenuineIntel family 6 model 0x8f", for messages */
+	char sysfs[256];     /* the sysfs root discovery read ("" = none) */
+	int captured;	     /* discovered under $PMK_SYSROOT, not this host */
 };
 
 /* The PMU called `name`, or NULL. */

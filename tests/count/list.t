@@ -15,7 +15,10 @@ import json,sys
 d=json.loads(sys.argv[1]); names={e["name"]:e for e in d["events"]}
 assert names["task-clock"]["countable"] is True
 assert names["cpu-clock"]["kind"]=="software"
-assert all("clock" in n for n in names)' "$out"
+# a pattern matches names and descriptions (PAPI_REF_CYC: "reference
+# clock cycles"), whatever the host model lists
+assert all("clock" in e["name"].lower() or "clock" in e["description"].lower()
+           for e in d["events"])' "$out"
 run_pmkit list 'L1-*-misses'
 check "glob pattern" sh -c 'echo "$1" | grep -q "L1-dcache-load-misses" && ! echo "$1" | grep -q "LLC-loads"' _ "$out"
 run_pmkit list nosuchpattern

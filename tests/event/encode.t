@@ -38,3 +38,8 @@ check "models listed" sh -c 'echo "$1" | grep -q "^amd64_fam1ah_zen5 "' _ "$out"
 
 run_pmkit encode
 check "no event is bad usage" test "$rc" = 2
+
+run_pmkit encode --describe --model zen5 RETIRED_OPS
+check "describe a native of the tables" sh -c 'test "$2" = 0 && echo "$1" | grep -q "^amd64_fam1ah_zen5::RETIRED_OPS: .*modifiers: u, k, h"' _ "$out" "$rc"
+run_pmkit encode --describe --model zen5 NO_SUCH_EVENT
+check "describe an unknown event exits 2" test "$rc" = 2

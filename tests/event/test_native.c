@@ -7,6 +7,7 @@
 
 #include "tests/support/t.h"
 #include "lib/event/native.h"
+#include "lib/event/models.h"
 #include "lib/event/tbl.h"
 
 static int parse(const char *s, pmk_event *ev, pmk_diag *d)
@@ -181,8 +182,10 @@ static void test_presets(void)
 			T_CHECK(ev.kind == PMK_KIND_PRESET);
 			T_CHECK(ev.nleaf >= 1);
 		}
+		/* its own mappings, and the generic ones where it has none */
 		pmk__preset_foreach_model(mod, count_cb, &listed);
-		T_EQ_INT(listed, mod->npreset);
+		T_CHECKF(listed >= mod->npreset, "%s: %d listed, %d mapped",
+			 mod->name, listed, mod->npreset);
 		T_CHECKF(mod->npreset >= 20, "%s: %d presets", mod->name,
 			 mod->npreset);
 	}
@@ -254,29 +257,39 @@ static void test_presets_generic(void)
 		 PMK_ENOEVENT);
 }
 
+static const char *detect(const char *vendor, int family, int model)
+{
+	static struct pmk__cpu_model m;
+	struct pmk__cpu_id id;
+	memset(&id, 0, sizeof id);
+	snprintf(id.vendor, sizeof id.vendor, "%s", vendor);
+	id.family = family;
+	id.model = model;
+	return pmk__cpu_model(&id, &m) == 0 ? m.core : NULL;
+}
+
 static void test_detect(void)
 {
-	T_EQ_STR(pmk__model_detect("AuthenticAMD", 0x1a, 0x02),
-		 "amd64_fam1ah_zen5");
-	T_EQ_STR(pmk__model_detect("AuthenticAMD", 0x19, 0x11),
-		 "amd64_fam19h_zen4");
-	T_EQ_STR(pmk__model_detect("AuthenticAMD", 0x19, 0x61),
-		 "amd64_fam19h_zen4");
-	T_EQ_STR(pmk__model_detect("AuthenticAMD", 0x19, 0x01),
-		 "amd64_fam19h_zen3");
-	T_EQ_STR(pmk__model_detect("AuthenticAMD", 0x19, 0x21),
-		 "amd64_fam19h_zen3");
-	T_EQ_STR(pmk__model_detect("AuthenticAMD", 0x17, 0x31),
-		 "amd64_fam17h_zen2");
-	T_CHECK(pmk__model_detect("AuthenticAMD", 0x17, 0x01) == NULL);
-	T_EQ_STR(pmk__model_detect("GenuineIntel", 6, 0x5e), "skl");
-	T_EQ_STR(pmk__model_detect("GenuineIntel", 6, 0x9e), "skl");
-	T_EQ_STR(pmk__model_detect("GenuineIntel", 6, 0x7e), "icl");
-	T_CHECK(pmk__model_detect("GenuineIntel", 6, 0x8f) == NULL);
-	T_CHECK(pmk__model_detect("CentaurHauls", 6, 0x0f) == NULL);
+	T_EQ_STR(detect("AuthenticAMD", 0x1a, 0x02), "amd64_fam1ah_zen5");
+	T_EQ_STR(detect("AuthenticAMD", 0x19, 0x11), "amd64_fam19h_zen4");
+	T_EQ_STR(detect("AuthenticAMD", 0x19, 0x61), "amd64_fam19h_zen4");
+	T_EQ_STR(detect("AuthenticAMD", 0x19, 0x01), "amd64_fam19h_zen3");
+	T_EQ_STR(detect("AuthenticAMD", 0x19, 0x21), "amd64_fam19h_zen3");
+	T_EQ_STR(detect("AuthenticAMD", 0x17, 0x31), "amd64_fam17h_zen2");
+	T_EQ_STR(detect("AuthenticAMD", 0x17, 0x01), "amd64_fam17h_zen1");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x5e), "skl");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x9e), "skl");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x7e), "icl");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x8f), "spr");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x6a), "icx");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x3c), "hsw");
+	T_EQ_STR(detect("GenuineIntel", 6, 0x97), "adl_glc");
+	T_CHECK(detect("GenuineIntel", 6, 0x01) == NULL);
+	T_CHECK(detect("CentaurHauls", 6, 0x0f) == NULL);
 	T_CHECK(pmk__model_known("amd64_fam1ah_zen5"));
 	T_CHECK(pmk__model_known("zen4"));
-	T_CHECK(!pmk__model_known("amd64_fam15h"));
+	T_CHECK(pmk__model_known("arm_n1"));
+	T_CHECK(!pmk__model_known("amd64_fam99h"));
 	T_CHECK(!pmk__model_known(""));
 }
 

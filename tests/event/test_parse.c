@@ -170,7 +170,7 @@ static const struct bad bads[] = {
 	{__LINE__, "nopmu/event=1/", PMK_ENOPMU, 1, "no PMU 'nopmu'", "PMUs here: software"},
 	{__LINE__, "cycles:period=1:freq=2", PMK_EINVAL, 7, "both period and freq", NULL},
 	{__LINE__, "task clock", PMK_ESYNTAX, 5, "unexpected character", NULL},
-	{__LINE__, "nosuchmodel::INST_RETIRED", PMK_ENOPMU, 1, "no event tables for 'nosuchmodel'", NULL},
+	{__LINE__, "nosuchmodel::INST_RETIRED", PMK_ENOPMU, 1, "no PMU or event tables for 'nosuchmodel'", NULL},
 };
 
 static void test_bad_strings_name_the_column(void)

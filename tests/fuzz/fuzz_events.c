@@ -1,7 +1,8 @@
 /*
  * fuzz_events.c: the event-string parser, the list splitter and the sysfs
  * format parser must survive any input. The first byte picks the target
- * (a hand-built x86 machine, a model, or none); the rest is the string.
+ * (a hand-built x86 machine, none, or a model served by libpfm4 or by
+ * pmkit's tables: spr, zen5); the rest is the string.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static int count_items(const char *item, int column, void *arg)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static pmk_target *targets[2];
+	static pmk_target *targets[4];
 	char *s;
 	pmk_event ev;
 	pmk_diag d;
@@ -44,6 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!targets[0]) {
 		targets[0] = make_target(0);
 		targets[1] = make_target(1);
+		targets[2] = make_target(1);
+		pmk_target_set_model(targets[2], "spr");
+		targets[3] = make_target(1);
+		pmk_target_set_model(targets[3], "amd64_fam1ah_zen5");
 	}
 	if (size == 0)
 		return 0;
@@ -52,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = 0;
-	pmk_event_parse(targets[data[0] & 1], s, &ev, &d);
+	pmk_event_parse(targets[data[0] & 3], s, &ev, &d);
 	{
 		char buf[2048];
 		pmk_diag_format(&d, buf, sizeof buf);

@@ -1,0 +1,117 @@
+# fixtures.t: discovery, listing, presets and encoding against captured
+# machines (tests/fixtures/*: proc/cpuinfo and sys/ trees), on any host.
+# PMK_SYSROOT points pmkit's discovery at each one; nothing is opened.
+. tests/support/t.sh
+F=${PMK_SRC:-.}/tests/fixtures
+models=$("$PMKIT" encode --models 2>/dev/null | awk '{print $1}')
+has_model() { echo "$models" | grep -qx "$1"; }
+
+# fixture | model of the core PMU | core PMU | hardware PMU | native string | expected encoding
+while IFS='|' read -r fx model core hw native enc; do
+	[ -n "$fx" ] || continue
+	export PMK_SYSROOT="$F/$fx"
+	run_pmkit list --json
+	check "$fx: list --json exits 0" test "$rc" = 0
+	check "$fx: detected as $model, core PMU '$core', hardware PMU $hw" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); model,core,hw=sys.argv[2:5]
+assert d["model"]==model, d["model"]
+assert d["captured"] is True
+assert d["hardware_pmu"]==(hw=="true")
+cores=[p for p in d["pmus"] if p["core"]]
+if core!="-":
+    assert cores and cores[0]["name"] in (core,"cpu_atom"), cores
+    assert any(p["name"]==core for p in cores)
+else:
+    assert not cores
+assert any(e["name"]=="PAPI_TOT_INS" for e in d["events"]), "no PAPI_TOT_INS"
+assert all(e["countable"] is None for e in d["events"])' "$T_TMP/out" "$model" "$core" "$hw"
+	run_pmkit encode PAPI_TOT_INS instructions
+	check "$fx: presets and generic names encode" test "$rc" = 0
+	if [ "$core" != "-" ]; then
+		check "$fx: generic events go to $core" sh -c 'echo "$1" | grep -q "^instructions: pmu=$2 type=0"' _ "$out" "$core"
+	fi
+	if [ "$native" = "-" ]; then
+		:
+	elif has_model "$model" || [ "${native#=}" != "$native" ]; then
+		native=${native#=}
+		run_pmkit encode "$native"
+		check "$fx: $native encodes ($enc)" sh -c 'echo "$1" | grep -q "$2"' _ "$out" "$enc"
+	else
+		skip "$fx: $native" "this build has no source for $model (libpfm4-dev missing?)"
+	fi
+done <<'TABLE'
+intel-spr|spr|cpu|true|INST_RETIRED:ANY:u|type=4(raw) config=0x1c0 .*exclude_kernel=1
+intel-icx|icx|cpu|true|INST_RETIRED:ANY_P:c=1:i|type=4(raw) config=0x18000c0 
+intel-skx|skx|cpu|true|INST_RETIRED:ANY_P:t|type=4(raw) config=0x2000c0 
+intel-adl|adl_glc|cpu_core|true|-|
+amd-zen2|amd64_fam17h_zen2|cpu|true|RETIRED_INSTRUCTIONS:u|type=4(raw) config=0xc0 .*exclude_kernel=1
+amd-zen4|amd64_fam19h_zen4|cpu|true|DISPATCH_STALLS_1:FE_NO_OPS:c=6|config=0x1060001a0 
+amd-zen5|amd64_fam1ah_zen5|cpu|true|RETIRED_INSTRUCTIONS:k|type=4(raw) config=0xc0 .*exclude_user=1
+arm-n1|arm_n1|armv8_pmuv3_0|true|=inst_retired:u|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x8 .*exclude_kernel=1
+arm-v1|arm_v1|armv8_pmuv3_0|true|=l1d_cache_refill|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x3 
+vm-intel|spr|-|false|INST_RETIRED:ANY|type=4(raw) config=0x1c0 
+vm-amd|amd64_fam19h_zen4|-|false|RETIRED_INSTRUCTIONS|type=4(raw) config=0xc0 
+vm-arm|arm_n1|-|false|-|
+TABLE
+
+# Hybrid: each core PMU has its model and its own perf type, as perf has it.
+export PMK_SYSROOT="$F/intel-adl"
+run_pmkit encode cpu_atom/instructions/ cpu_core/instructions/:u topdown-retiring
+check "adl: cpu_atom/instructions/ on its own type" sh -c 'echo "$1" | grep -q "^cpu_atom/instructions/: pmu=cpu_atom type=10(dynamic) config=0xc0 "' _ "$out"
+check "adl: cpu_core/instructions/:u" sh -c 'echo "$1" | grep -q "^cpu_core/instructions/:u: pmu=cpu_core type=4(raw) config=0xc0 .*exclude_kernel=1"' _ "$out"
+check "adl: a bare sysfs name of the big core" sh -c 'echo "$1" | grep -q "^topdown-retiring: pmu=cpu_core type=4(raw) config=0x8000 "' _ "$out"
+run_pmkit list --json
+check "adl: a model per core PMU" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); m={p["name"]:p.get("model") for p in d["pmus"]}
+assert m["cpu_core"]=="adl_glc" and m["cpu_atom"]=="adl_grt", m' "$T_TMP/out"
+if has_model adl_glc; then
+	skip "adl: no native source" "this libpfm4 knows adl_glc"
+else
+	run_pmkit encode INST_RETIRED:ANY
+	check "adl: a native string with no source here exits 2" test "$rc" = 2
+fi
+
+# Uncore PMUs are listed, with their system-wide nature.
+export PMK_SYSROOT="$F/intel-spr"
+run_pmkit list --json uncore_imc_0
+check "spr: uncore_imc_0 is uncore, with its events" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert [p for p in d["pmus"] if p["name"]=="uncore_imc_0"][0]["uncore"] is True
+assert any(e["name"]=="uncore_imc_0/cas_count_read/" for e in d["events"])' "$T_TMP/out"
+run_pmkit encode uncore_imc_0/cas_count_read/ power/energy-pkg/
+check "spr: uncore and power events encode on their types" sh -c 'echo "$1" | grep -q "^uncore_imc_0/cas_count_read/: pmu=uncore_imc_0 type=20(dynamic) config=0xcf04 " && echo "$1" | grep -q "^power/energy-pkg/: pmu=power type=10(dynamic) config=0x2 "' _ "$out"
+
+# Tracepoints by name, from the machine's tracefs.
+run_pmkit encode sched:sched_switch 'syscalls:sys_enter_rea*'
+check "tracepoint by name and a one-match glob" sh -c 'echo "$1" | grep -q "^sched:sched_switch: pmu=tracepoint type=2(tracepoint) config=0x13c " && echo "$1" | grep -q "config=0x2bc "' _ "$out"
+run_pmkit encode 'syscalls:sys_enter_*'
+check "a many-match glob exits 2 naming the count" sh -c 'test "$2" = 2 && echo "$1" | grep -q "matches 3 tracepoints"' _ "$err" "$rc"
+run_pmkit list 'syscalls:sys_enter_*'
+check "list expands a tracepoint glob" test "$(echo "$out" | grep -c '^  syscalls:sys_enter_')" = 3
+export PMK_SYSROOT="$F/vm-intel"
+run_pmkit encode sched:sched_switch
+check "no tracefs: the tracepoint is unknown (exit 2)" test "$rc" = 2
+
+# Bad input: an event of another model says so.
+export PMK_SYSROOT="$F/amd-zen4"
+if has_model amd64_fam19h_zen4; then
+	run_pmkit encode INST_RETIRED:ANY_P
+	check "another model's event names that model" sh -c 'test "$2" = 2 && echo "$1" | grep -q "INST_RETIRED is an .* event; this machine is amd64_fam19h_zen4"' _ "$err" "$rc"
+	run_pmkit encode RETIRED_INSTRUCTONS
+	check "a misspelt native suggests the nearest" sh -c 'echo "$1" | grep -q "did you mean .RETIRED_INSTRUCTIONS"' _ "$err"
+else
+	skip "another model's event" "no source for amd64_fam19h_zen4"
+fi
+
+# --sysroot is PMK_SYSROOT on the command line.
+unset PMK_SYSROOT
+run_pmkit encode --sysroot "$F/intel-adl" cpu_atom/instructions/
+check "encode --sysroot reads the captured machine" sh -c 'echo "$1" | grep -q "^cpu_atom/instructions/: pmu=cpu_atom type=10(dynamic)"' _ "$out"
+run_pmkit list --sysroot "$F/arm-n1" --json inst_retired
+check "list --sysroot reads the captured machine" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); assert d["model"]=="arm_n1" and d["captured"] is True
+assert any(e["name"]=="armv8_pmuv3_0/inst_retired/" for e in d["events"])' "$T_TMP/out"

@@ -1,0 +1,231 @@
+/*
+ * test_pfm_sample.c: a held-out sample of libpfm4's own event strings over
+ * skl, icl, spr, icx, hsw, zen3 and zen4, encoded by pmkit's public parser
+ * (pmk_event_parse on a target whose model is chosen: the path of `pmkit
+ * encode --model`) and by libpfm4 directly; type, config, config1 and the
+ * user/kernel exclusions must be identical for at least 98 % of the strings
+ * libpfm4 accepts, and pmkit must reject what libpfm4 rejects.
+ *
+ * The sample: every EVENT and EVENT:UMASK libpfm4 lists for the model,
+ * kept when a fixed hash of the string falls in one sixth of its range
+ * (the strings are not chosen by hand, and none of them is in pmkit's
+ * tables' test), each with one modifier set from a fixed rotation (none,
+ * :u, :k, :u:k, :c=2, :c=1:i, :e:c=1, :c=3:u). Without libpfm4 the test
+ * skips.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmkit.h"
+#include "tests/support/t.h"
+
+#if PMK_HAVE_PFM
+#include <perfmon/pfmlib_perf_event.h>
+
+static const char *const models[] = {"skl", "icl", "spr", "icx", "hsw",
+				     "amd64_fam19h_zen3", "amd64_fam19h_zen4"};
+static const char *const mods[] = {"",	   ":u",    ":k",    ":u:k",
+				   ":c=2", ":c=1:i", ":e:c=1", ":c=3:u"};
+
+static unsigned hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+struct enc {
+	int rc;
+	uint32_t type;
+	uint64_t config, config1;
+	int xu, xk;
+};
+
+static struct enc pfm_enc(const char *s)
+{
+	struct enc e = {0};
+	struct perf_event_attr a;
+	pfm_perf_encode_arg_t arg;
+	memset(&a, 0, sizeof a);
+	memset(&arg, 0, sizeof arg);
+	arg.attr = &a;
+	arg.size = sizeof arg;
+	e.rc = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3 | PFM_PLMH,
+					 PFM_OS_PERF_EVENT_EXT, &arg);
+	e.type = a.type;
+	e.config = a.config;
+	e.config1 = a.config1;
+	e.xu = a.exclude_user;
+	e.xk = a.exclude_kernel;
+	return e;
+}
+
+static struct enc pmk_enc(const pmk_target *t, const char *s)
+{
+	struct enc e = {0};
+	pmk_event ev;
+	pmk_diag d;
+	memset(&ev, 0, sizeof ev);
+	e.rc = pmk_event_parse(t, s, &ev, &d);
+	if (e.rc == 0) {
+		e.type = ev.leaf[0].type;
+		e.config = ev.leaf[0].config;
+		e.config1 = ev.leaf[0].config1;
+		e.xu = ev.leaf[0].exclude_user;
+		e.xk = ev.leaf[0].exclude_kernel;
+	}
+	return e;
+}
+
+static int total, accepted, identical, both_reject, pmk_only;
+
+static void sample_one(const pmk_target *t, const char *model,
+		       const char *base)
+{
+	char s[512], full[600];
+	unsigned h = hash(base);
+	struct enc p, k;
+	if (h % 6 != 0)
+		return;
+	snprintf(s, sizeof s, "%s%s", base, mods[(h / 6) % 8]);
+	snprintf(full, sizeof full, "%s::%s", model, s);
+	total++;
+	p = pfm_enc(full);
+	k = pmk_enc(t, s);
+	if (p.rc != PFM_SUCCESS) {
+		if (k.rc != 0)
+			both_reject++;
+		else
+			pmk_only++;
+		T_CHECKF(k.rc != 0, "%s: libpfm4 rejects (%s), pmkit accepts",
+			 full, pfm_strerror(p.rc));
+		return;
+	}
+	accepted++;
+	if (k.rc == 0 && p.type == k.type && p.config == k.config &&
+	    p.config1 == k.config1 && p.xu == k.xu && p.xk == k.xk) {
+		identical++;
+		return;
+	}
+	printf("# differs: %s: libpfm4 type=%u config=%#llx c1=%#llx u/k=%d%d;"
+	       " pmkit %s type=%u config=%#llx c1=%#llx u/k=%d%d\n",
+	       full, p.type, (unsigned long long)p.config,
+	       (unsigned long long)p.config1, p.xu, p.xk,
+	       k.rc ? pmk_strerror(k.rc) : "ok", k.type,
+	       (unsigned long long)k.config, (unsigned long long)k.config1,
+	       k.xu, k.xk);
+}
+
+static void test_sample(void)
+{
+	int nmodels = 0;
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	T_ASSERT(pfm_initialize() == PFM_SUCCESS);
+	for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+		pfm_pmu_t p;
+		int first = -1;
+		pmk_target *t = pmk_target_new();
+		T_ASSERT(t != NULL);
+		T_ASSERT(pmk_target_add_pmu(t, "cpu", PMK_TYPE_RAW, 1) == 0);
+		if (pmk_target_set_model(t, models[m]) != 0) {
+			printf("# pmkit knows no model %s\n", models[m]);
+			T_CHECKF(0, "pmkit knows no model %s", models[m]);
+			pmk_target_free(t);
+			continue;
+		}
+		pfm_for_all_pmus(p)
+		{
+			pfm_pmu_info_t info;
+			memset(&info, 0, sizeof info);
+			info.size = sizeof info;
+			if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS &&
+			    !strcmp(info.name, models[m]))
+				first = info.first_event;
+		}
+		if (first < 0) {
+			printf("# libpfm4 here has no %s\n", models[m]);
+			pmk_target_free(t);
+			continue;
+		}
+		nmodels++;
+		for (int idx = first; idx != -1; idx = pfm_get_event_next(idx)) {
+			pfm_event_info_t e;
+			char base[300];
+			int numask = 0;
+			memset(&e, 0, sizeof e);
+			e.size = sizeof e;
+			if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &e) !=
+			    PFM_SUCCESS)
+				continue;
+			for (int i = 0; i < e.nattrs; i++) {
+				pfm_event_attr_info_t ai;
+				memset(&ai, 0, sizeof ai);
+				ai.size = sizeof ai;
+				if (pfm_get_event_attr_info(
+					idx, i, PFM_OS_PERF_EVENT_EXT, &ai) !=
+					PFM_SUCCESS ||
+				    ai.type != PFM_ATTR_UMASK)
+					continue;
+				numask++;
+				snprintf(base, sizeof base, "%s:%s", e.name,
+					 ai.name);
+				sample_one(t, models[m], base);
+			}
+			if (!numask)
+				sample_one(t, models[m], e.name);
+		}
+		pmk_target_free(t);
+	}
+	printf("# held-out sample: %d strings over %d models; libpfm4 accepts "
+	       "%d, pmkit encodes %d of them identically (%.1f %%); %d "
+	       "rejected by both, %d accepted by pmkit only\n",
+	       total, nmodels, accepted, identical,
+	       accepted ? 100.0 * identical / accepted : 0.0, both_reject,
+	       pmk_only);
+	T_CHECKF(nmodels == 7, "libpfm4 knows %d of the 7 models", nmodels);
+	T_CHECKF(accepted >= 300, "only %d strings sampled", accepted);
+	T_CHECKF(identical * 100 >= accepted * 98,
+		 "%d of %d identical: below 98 %%", identical, accepted);
+}
+/* The seven models are served by libpfm4, and describe their events. */
+static void test_served_by_libpfm4(void)
+{
+	char buf[2048];
+	pmk_target *t = pmk_target_new();
+	T_ASSERT(t != NULL);
+	for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+		const char *src = pmk_model_source(models[m]);
+		T_CHECKF(src && !strcmp(src, "libpfm4"), "%s served by %s",
+			 models[m], src ? src : "nothing");
+	}
+	T_CHECK(pmk_event_describe(t, "spr::INST_RETIRED", buf, sizeof buf) ==
+		0);
+	T_CHECKF(strstr(buf, "unit masks: ") && strstr(buf, "ANY") &&
+		     strstr(buf, "modifiers: ") && strstr(buf, "c=N"),
+		 "%s", buf);
+	T_CHECK(pmk_event_describe(t, "amd64_fam1ah_zen5::RETIRED_OPS", buf,
+				   sizeof buf) == 0);
+	T_CHECK(pmk_event_describe(t, "spr::NO_SUCH", buf, sizeof buf) ==
+		PMK_ENOEVENT);
+	pmk_target_free(t);
+}
+#else
+static void test_served_by_libpfm4(void)
+{
+	T_SKIP("built without libpfm4 (libpfm4-dev)");
+}
+static void test_sample(void)
+{
+	T_SKIP("built without libpfm4 (libpfm4-dev): nothing to compare "
+	       "against");
+}
+#endif
+
+int main(void)
+{
+	T_RUN(test_sample);
+	T_RUN(test_served_by_libpfm4);
+	return t_done();
+}
