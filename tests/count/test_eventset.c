@@ -88,26 +88,30 @@ static void test_reset_and_accum(void)
 	pmk_eventset_free(es);
 }
 
+/* page faults per millisecond of task-clock, built by hand */
+static void faults_per_ms(pmk_event *ev)
+{
+	pmk_diag d;
+	pmk_event tc;
+	T_ASSERT(pmk_event_parse(pmk_target_host(), "page-faults", ev, &d) == 0);
+	T_ASSERT(pmk_event_parse(pmk_target_host(), "task-clock", &tc, &d) == 0);
+	ev->leaf[1] = tc.leaf[0];
+	ev->nleaf = 2;
+	strcpy(ev->name, "faults_per_ms");
+	pmk_op ops[] = {{PMK_OP_LEAF, 0, 0}, {PMK_OP_LEAF, 1, 0},
+			{PMK_OP_CONST, 0, 1e6}, {PMK_OP_DIV, 0, 0},
+			{PMK_OP_DIV, 0, 0}};
+	memcpy(ev->ops, ops, sizeof ops);
+	ev->nops = 5;
+}
+
 static void test_derived_event_over_software(void)
 {
-	/* page faults per millisecond of task-clock, built by hand */
 	pmk_event ev;
 	pmk_diag d;
 	pmk_eventset *es;
 	pmk_value v;
-	T_ASSERT(pmk_event_parse(pmk_target_host(), "page-faults", &ev, &d) == 0);
-	{
-		pmk_event tc;
-		pmk_event_parse(pmk_target_host(), "task-clock", &tc, &d);
-		ev.leaf[1] = tc.leaf[0];
-	}
-	ev.nleaf = 2;
-	strcpy(ev.name, "faults_per_ms");
-	pmk_op ops[] = {{PMK_OP_LEAF, 0, 0}, {PMK_OP_LEAF, 1, 0},
-			{PMK_OP_CONST, 0, 1e6}, {PMK_OP_DIV, 0, 0},
-			{PMK_OP_DIV, 0, 0}};
-	memcpy(ev.ops, ops, sizeof ops);
-	ev.nops = 5;
+	faults_per_ms(&ev);
 	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
 	T_EQ_INT(pmk_eventset_add_event(es, &ev, &d), 0);
 	pmk_eventset_start(es);
@@ -117,6 +121,59 @@ static void test_derived_event_over_software(void)
 	pmk_eventset_read(es, &v, 1);
 	T_CHECKF(v.value > 0 && isfinite(v.value), "faults/ms %g", v.value);
 	T_EQ_INT(pmk_eventset_groups(es, NULL), 1);
+	pmk_eventset_free(es);
+}
+
+/* An event of one native identical to a native of a derived event reads
+ * that native's counter: the derived value and the counts beside it come
+ * from the same counters, over the same time (eventset.c, "shared
+ * natives"). Other events keep their own groups. */
+static void test_shared_natives(void)
+{
+	pmk_event fpm;
+	pmk_diag d;
+	pmk_eventset *es;
+	pmk_value v[5];
+	faults_per_ms(&fpm);
+	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
+	T_EQ_INT(pmk_eventset_add(es, "page-faults", &d), 0); /* before it */
+	T_EQ_INT(pmk_eventset_add_event(es, &fpm, &d), 1);
+	T_EQ_INT(pmk_eventset_add(es, "task-clock", &d), 2);  /* after it */
+	T_EQ_INT(pmk_eventset_add(es, "task-clock:u", &d), 3); /* not the same */
+	T_EQ_INT(pmk_eventset_add(es, "context-switches", &d), 4);
+	T_EQ_INT(pmk_eventset_start(es), 0);
+	/* {page-faults, task-clock}, task-clock:u, context-switches */
+	T_EQ_INT(pmk_eventset_groups(es, NULL), 3);
+	touch_pages(100);
+	T_EQ_INT(pmk_eventset_stop(es), 0);
+	T_EQ_INT(pmk_eventset_read(es, v, 5), 5);
+	T_CHECKF(v[0].value >= 100, "page-faults %g", v[0].value);
+	T_EQ_U64(v[0].raw, v[1].raw);
+	T_EQ_U64(v[0].enabled_ns, v[1].enabled_ns);
+	T_EQ_U64(v[2].enabled_ns, v[1].enabled_ns);
+	T_CHECKF(v[1].value == v[0].value / (v[2].value / 1e6),
+		 "faults_per_ms %.17g, page-faults / task-clock ms %.17g",
+		 v[1].value, v[0].value / (v[2].value / 1e6));
+	T_CHECK(v[3].value > 0 && v[4].status == 0);
+	/* a reset and an accumulation keep them together */
+	T_EQ_INT(pmk_eventset_start(es), 0);
+	T_EQ_INT(pmk_eventset_reset(es), 0);
+	touch_pages(30);
+	memset(v, 0, sizeof v);
+	T_EQ_INT(pmk_eventset_accum(es, v, 5), 5);
+	T_CHECKF(v[0].value >= 30 && v[0].value < 100, "page-faults %g", v[0].value);
+	T_EQ_U64(v[0].raw, v[1].raw);
+	T_EQ_U64(v[0].enabled_ns, v[2].enabled_ns);
+	pmk_eventset_free(es);
+
+	/* a single native inside a user group keeps its own counter */
+	T_ASSERT(pmk_eventset_new(&es, 0) == 0);
+	T_EQ_INT(pmk_eventset_add(es, "page-faults", &d), 0);
+	T_EQ_INT(pmk_eventset_add(es, "context-switches", &d), 1);
+	T_EQ_INT(pmk_eventset_add_event(es, &fpm, &d), 2);
+	T_EQ_INT(pmk_eventset_group(es, 0, 1), 0);
+	T_EQ_INT(pmk_eventset_start(es), 0);
+	T_EQ_INT(pmk_eventset_groups(es, NULL), 2);
 	pmk_eventset_free(es);
 }
 
@@ -225,6 +282,7 @@ int main(void)
 	T_RUN(test_software_events_count_here);
 	T_RUN(test_reset_and_accum);
 	T_RUN(test_derived_event_over_software);
+	T_RUN(test_shared_natives);
 	T_RUN(test_unsupported_event_is_kept_with_reason);
 	T_RUN(test_user_groups);
 	T_RUN(test_no_edges_without_multiplexing);

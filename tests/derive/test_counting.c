@@ -70,10 +70,20 @@ static void test_user_event_counts_live(void)
 	T_EQ_INT(pmk_eventset_stop(es), 0);
 	T_EQ_INT(pmk_eventset_read(es, v, 4), 4);
 	{
+		/* page-faults and task-clock read fpm's own counters (shared
+		 * natives, lib/count/eventset.c), so fpm is their quotient up to
+		 * rounding. Counted in groups of their own, they were enabled
+		 * and disabled a few ioctls apart, and under the guest tier's
+		 * emulation (no -icount) a host stall between those ioctls put
+		 * up to 0.9 ms into one group's task-clock only: fpm was off by
+		 * up to 15 % in 3 of 40 runs. */
 		double want = v[1].value / (v[2].value / 1e6);
 		T_CHECKF(v[1].value >= 200, "page-faults %g", v[1].value);
-		T_CHECKF(fabs(v[0].value - want) <= 0.05 * want,
-			 "fpm %g, page-faults / ms %g", v[0].value, want);
+		T_CHECKF(fabs(v[0].value - want) <= 1e-12 * want,
+			 "fpm %.17g, page-faults / ms %.17g", v[0].value, want);
+		T_EQ_U64(v[0].raw, v[1].raw);
+		T_EQ_U64(v[0].enabled_ns, v[1].enabled_ns);
+		T_EQ_U64(v[0].enabled_ns, v[2].enabled_ns);
 	}
 	T_CHECK(isnan(v[3].value));
 	T_CHECK(v[3].flags & PMK_VALUE_NAN);
