@@ -154,6 +154,12 @@ static void trust(pmk_probe_level *l)
 int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		  pmk_probe_progress cb, void *cb_arg)
 {
+	return pmk_probe_run_at(p, flags, cpu, max_bytes, 0, cb, cb_arg);
+}
+
+int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
+		     double ghz, pmk_probe_progress cb, void *cb_arg)
+{
 	int quick = flags & PMK_PROBE_QUICK, rc, nl;
 	pmk_bench_cfg cfg;
 	pmk_declared dec;
@@ -207,14 +213,25 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	cfg.samples = quick ? 5 : 7;
 
 	step(&c, "core clock", 1);
-	{
-		pmk_bench_cfg ck = cfg;
-		ck.sample_ms = 1;
-		ck.samples = 31;
-		p->ghz = pmk_bench_core_ghz(&ck, NULL);
+	if (ghz > 0) {
+		/* the user's clock (--ghz): still checked, still refused
+		 * outside the plausible range */
+		pmk_clock d;
+		pmk_bench_clock(&cfg, &d);
+		p->clock = d;
+		p->clock.ghz = ghz;
+		p->clock.counter_ghz = d.counter_ghz;
+		snprintf(p->clock.method, sizeof p->clock.method,
+			 "given by the user");
+		p->clock.refused = 0;
+		p->clock.why[0] = 0;
+		rc = pmk_bench_clock_check(&p->clock);
+	} else {
+		rc = pmk_bench_clock(&cfg, &p->clock);
 	}
-	if (!(p->ghz > 0))
-		return PMK_ESYS;
+	if (rc)
+		return rc;
+	p->ghz = p->clock.ghz;
 	if ((rc = curves(p, 2, &cfg, &c)))
 		return rc;
 
@@ -358,17 +375,15 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		p->fp_div_cycles = fp[2] * p->ghz;
 		p->fp_sqrt_cycles = fp[3] * p->ghz;
 	}
-	/* the clock again: a busy machine can only make the chain slower,
-	 * so the faster of the two readings is the better one */
-	{
-		pmk_bench_cfg ck = cfg;
-		double g;
-		ck.sample_ms = 1;
-		ck.samples = 31;
-		g = pmk_bench_core_ghz(&ck, NULL);
-		if (g > p->ghz) {
-			double r = g / p->ghz;
-			p->ghz = g;
+	/* the chains again: a busy machine can only make a chain slower, so
+	 * the faster of the two readings is the better one (not when the
+	 * clock is the user's or a counter's) */
+	if (!(ghz > 0) && !(p->clock.counter_ghz > 0)) {
+		pmk_clock k;
+		if (pmk_bench_clock(&cfg, &k) == 0 && k.ghz > p->ghz) {
+			double r = k.ghz / p->ghz;
+			p->clock = k;
+			p->ghz = k.ghz;
 			for (int l = 0; l < p->nlevels; l++)
 				p->lv[l].latency_cycles *= r;
 			p->mem_cycles *= r;
@@ -409,10 +424,17 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 			      *l3 = level(p, 3);
 	fprintf(f, "# Machine constants in cycles, measured by `pmkit probe` "
 		   "(seed 002 format).\n");
+	fprintf(f, "# CPU: %s; pinned to CPU %d.\n", p->cpu_name, p->cpu);
 	fprintf(f,
-		"# CPU: %s; core clock %.3f GHz measured with dependent "
-		"adds; pinned to CPU %d.\n",
-		p->cpu_name, p->ghz, p->cpu);
+		"# Core clock %.3f GHz from the %s; chains: %s %.3f GHz, %s "
+		"%.3f GHz%s",
+		p->ghz, p->clock.method, p->clock.chain1, p->clock.chain1_ghz,
+		p->clock.chain2, p->clock.chain2_ghz,
+		p->clock.counter_ghz > 0 ? "" : "; no cycles counter");
+	if (p->clock.declared_ghz > 0)
+		fprintf(f, "; declared %.3f GHz (%s)", p->clock.declared_ghz,
+			p->clock.declared_from);
+	fprintf(f, ". Cycles = ns x clock.\n");
 	fprintf(f,
 		"# Mem_lat: random chase of 256-byte elements in 64-page "
 		"windows over %zu MiB (%.1f ns); over all lines (TLB misses "
@@ -442,9 +464,23 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 	fprintf(f, "{\"cpu_name\":");
 	pmk__json_str(f, p->cpu_name);
 	fprintf(f,
-		",\"cpu\":%d,\"core_ghz\":%.4f,\"seconds\":%.2f,"
+		",\"cpu\":%d,\"core_ghz\":%.4f,\"clock\":{\"method\":",
+		p->cpu, p->ghz);
+	pmk__json_str(f, p->clock.method);
+	fprintf(f, ",\"chain1\":");
+	pmk__json_str(f, p->clock.chain1);
+	fprintf(f, ",\"chain1_ghz\":%.4f,\"chain2\":", p->clock.chain1_ghz);
+	pmk__json_str(f, p->clock.chain2);
+	fprintf(f,
+		",\"chain2_ghz\":%.4f,\"counter_ghz\":%.4f,"
+		"\"declared_ghz\":%.4f,\"declared_from\":",
+		p->clock.chain2_ghz, p->clock.counter_ghz,
+		p->clock.declared_ghz);
+	pmk__json_str(f, p->clock.declared_from);
+	fprintf(f,
+		",\"agree\":%s},\"seconds\":%.2f,"
 		"\"line_bytes_measured\":%zu,\"levels\":[",
-		p->cpu, p->ghz, p->seconds, p->line_bytes);
+		p->clock.agree ? "true" : "false", p->seconds, p->line_bytes);
 	for (int i = 0; i < p->nlevels; i++) {
 		const pmk_probe_level *l = &p->lv[i];
 		fprintf(f,

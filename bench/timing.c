@@ -1,7 +1,7 @@
 /*
  * timing.c: the timing harness. CLOCK_MONOTONIC, fixed-length samples (no
  * per-process calibration of the interval), a pinned CPU, minimum and median
- * over the samples, and the core clock from a dependent-add chain.
+ * over the samples. The core clock is in clock.c.
  */
 #include <errno.h>
 #include <sched.h>
@@ -106,60 +106,4 @@ int pmk_bench_run(pmk_bench_fn fn, void *arg, const pmk_bench_cfg *cfg,
 	out->min_ns = v[0];
 	out->max_ns = v[n - 1];
 	return 0;
-}
-
-/* 100 dependent adds per loop trip; the empty asm makes each add depend on
- * the previous one and keeps the compiler from folding them. */
-#define ADD1                                                                   \
-	x += 1;                                                                \
-	__asm__ volatile("" : "+r"(x))
-#define ADD10                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1;                                                                  \
-	ADD1
-static uint64_t add_chain(void *arg, uint64_t n)
-{
-	uint64_t x = (uint64_t)(uintptr_t)arg;
-	for (uint64_t i = 0; i < n; i++) {
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-		ADD10;
-	}
-	__asm__ volatile("" ::"r"(x));
-	return n * 100;
-}
-
-double pmk_bench_core_ghz(const pmk_bench_cfg *cfg, pmk_bench_stat *out)
-{
-	pmk_bench_stat st;
-	pmk_bench_cfg ck;
-	/* 31 samples of 1 ms whatever the caller's sampling: on a busy machine
-	 * a 10 ms sample is rarely uninterrupted, a 1 ms one often is */
-	pmk_bench_cfg_default(&ck);
-	if (cfg)
-		ck.cpu = cfg->cpu;
-	ck.sample_ms = 1;
-	ck.samples = 31;
-	if (pmk_bench_run(add_chain, (void *)(uintptr_t)1, &ck, &st) != 0 ||
-	    st.median_ns <= 0)
-		return 0;
-	if (out)
-		*out = st;
-	/* The fastest sample is the least disturbed one: the clock is the
-	 * rate at which the chain ran when nothing interfered. */
-	return 1.0 / st.min_ns;
 }

@@ -356,6 +356,14 @@ static int cmd_lat(int argc, char **argv)
 			strides[nstr++] = s;
 		}
 	}
+	if (have_size && hi) {
+		/* lat_mem_rd's SIZE_MB and --max both set the largest size:
+		 * one of them would be ignored */
+		cli_error("SIZE_MB (%zu) and '--max' both give the largest "
+			  "size; use one of them",
+			  size_mb_arg);
+		return EXIT_USAGE;
+	}
 	if (have_size) {
 		hi = size_mb_arg << 20;
 		if (!nmodes) {
@@ -385,7 +393,17 @@ static int cmd_lat(int argc, char **argv)
 	se = calloc(MAXSER, sizeof *se);
 	if (!se)
 		return 1;
-	ghz = pmk_bench_core_ghz(&c.cfg, NULL);
+	{
+		pmk_clock k;
+		if (pmk_bench_clock(&c.cfg, &k) != 0) {
+			cli_warn("core clock refused: %s; cycles are "
+				 "shown as 0",
+				 k.refused ? k.why : pmk_strerror(PMK_ESYS));
+			ghz = 0;
+		} else {
+			ghz = k.ghz;
+		}
+	}
 	for (int m = 0; m < nmodes; m++)
 		for (int s = 0; s < nstr && ns < MAXSER; s++) {
 			se[ns].mode = modes[m];

@@ -33,8 +33,17 @@ static void hsize(size_t b, char *buf, size_t n)
 static void table(const pmk_probe *p, FILE *o)
 {
 	char s[32], d[32];
-	fprintf(o, "%s: core %.2f GHz (measured), CPU %d, probe took %.1f s\n",
+	fprintf(o, "%s: core %.2f GHz, CPU %d, probe took %.1f s\n",
 		p->cpu_name, p->ghz, p->cpu, p->seconds);
+	fprintf(o, "clock   %s; chains: %s %.3f GHz, %s %.3f GHz",
+		p->clock.method, p->clock.chain1, p->clock.chain1_ghz,
+		p->clock.chain2, p->clock.chain2_ghz);
+	if (p->clock.counter_ghz > 0)
+		fprintf(o, "; cycles counter %.3f GHz", p->clock.counter_ghz);
+	if (p->clock.declared_ghz > 0)
+		fprintf(o, "; declared %.3f GHz (%s)", p->clock.declared_ghz,
+			p->clock.declared_from);
+	fputc('\n', o);
 	fprintf(o, "%-7s %10s %10s %-9s %5s %9s %7s %10s\n", "level", "size",
 		"declared", "trusted", "line", "latency", "cycles",
 		"read MB/s");
@@ -146,17 +155,13 @@ static int plot(const pmk_probe *p, const char *path)
 	return rc;
 }
 
-enum { P_QUICK = 256, P_JSON, P_CSV, P_CONSTANTS, P_SVG, P_MAX, P_CPU };
+enum { P_QUICK = 256, P_JSON, P_CSV, P_CONSTANTS, P_SVG, P_MAX, P_CPU, P_GHZ };
 static const struct cli_opt probe_opts[] = {
-	{P_QUICK, "quick", CLI_NOARG},
-	{P_JSON, "json", CLI_NOARG},
-	{P_CSV, "csv", CLI_NOARG},
-	{P_CONSTANTS, "constants", CLI_ARG},
-	{P_SVG, "svg", CLI_ARG},
-	{'o', "output", CLI_ARG},
-	{P_MAX, "max", CLI_ARG},
-	{P_CPU, "cpu", CLI_ARG},
-	{0, NULL, 0},
+    {P_QUICK, "quick", CLI_NOARG}, {P_JSON, "json", CLI_NOARG},
+    {P_CSV, "csv", CLI_NOARG},	   {P_CONSTANTS, "constants", CLI_ARG},
+    {P_SVG, "svg", CLI_ARG},	   {'o', "output", CLI_ARG},
+    {P_MAX, "max", CLI_ARG},	   {P_CPU, "cpu", CLI_ARG},
+    {P_GHZ, "ghz", CLI_ARG},	   {0, NULL, 0},
 };
 
 struct probe_opts {
@@ -165,6 +170,7 @@ struct probe_opts {
 	long long cpu;
 	size_t max;
 	const char *consts, *svg, *out_path;
+	double ghz; /* --ghz: the clock given, 0: measure it */
 };
 
 static int on_probe_opt(int key, const char *val, void *arg)
@@ -191,9 +197,11 @@ static int on_probe_opt(int key, const char *val, void *arg)
 		o->out_path = val;
 		break;
 	case P_MAX:
-		if (pmk_bench_parse_size(val, &o->max) || o->max < (64u << 10)) {
-			cli_error("'--max' needs a size of at least 64k, not '%s'",
-				  val);
+		if (pmk_bench_parse_size(val, &o->max) ||
+		    o->max < (64u << 10)) {
+			cli_error(
+			    "'--max' needs a size of at least 64k, not '%s'",
+			    val);
 			return EXIT_USAGE;
 		}
 		break;
@@ -202,6 +210,16 @@ static int on_probe_opt(int key, const char *val, void *arg)
 			return EXIT_USAGE;
 		o->cpu = (long long)v;
 		break;
+	case P_GHZ: {
+		char *end;
+		o->ghz = strtod(val, &end);
+		if (end == val || *end || !(o->ghz > 0)) {
+			cli_error("'--ghz' needs a clock in GHz, not '%s'",
+				  val);
+			return EXIT_USAGE;
+		}
+		break;
+	}
 	}
 	return 0;
 }
@@ -212,10 +230,11 @@ int cmd_probe(int argc, char **argv)
 	int json, as_csv, rc;
 	long long cpu;
 	size_t max;
+	double ghz;
 	const char *consts, *svg, *out_path;
 	pmk_probe p;
 	FILE *out = stdout;
-	struct probe_opts po = {0, 0, 0, -1, 0, NULL, NULL, NULL};
+	struct probe_opts po = {0, 0, 0, -1, 0, NULL, NULL, NULL, 0};
 	int i = cli_opt_parse_mixed("probe", argc, argv, probe_opts,
 				    on_probe_opt, &po);
 	pmk_diag d;
@@ -231,11 +250,23 @@ int cmd_probe(int argc, char **argv)
 	as_csv = po.as_csv;
 	cpu = po.cpu;
 	max = po.max;
+	ghz = po.ghz;
 	consts = po.consts;
 	svg = po.svg;
 	out_path = po.out_path;
-	rc = pmk_probe_run(&p, flags, (int)cpu, max,
-			   cli_isatty(2) ? on_progress : NULL, NULL);
+	rc = pmk_probe_run_at(&p, flags, (int)cpu, max, ghz,
+			      cli_isatty(2) ? on_progress : NULL, NULL);
+	if (rc == PMK_ERANGE && p.clock.refused) {
+		if (cli_isatty(2))
+			on_progress(NULL, "done", 1);
+		cli_error("probe: core clock refused: %s; measured by %s, "
+			  "chains %.3f and %.3f GHz%s",
+			  p.clock.why, p.clock.method, p.clock.chain1_ghz,
+			  p.clock.chain2_ghz,
+			  ghz > 0 ? "" : " (give the clock with --ghz GHZ)");
+		pmk_probe_release(&p);
+		return 1;
+	}
 	if (rc) {
 		cli_error("probe failed: %s", pmk_strerror(rc));
 		pmk_probe_release(&p);

@@ -3,8 +3,8 @@
  *
  * The harness times a kernel in fixed-length samples with CLOCK_MONOTONIC on
  * a pinned CPU and reports the minimum and the median over the samples. The
- * core clock is measured with a chain of dependent adds (one cycle each), so
- * cycles never come from the TSC rate. Latency, bandwidth and OS/IPC suites,
+ * core clock comes from two dependent chains of different kinds (or a cycles
+ * counter), so cycles never come from the TSC rate. Latency, bandwidth and OS/IPC suites,
  * level detection on latency curves, the machine probe (cache levels, TLB,
  * penalties) and SVG plots are built on it. docs/bench.md explains the
  * methods and every choice.
@@ -61,11 +61,41 @@ int pmk_bench_run(pmk_bench_fn fn, void *arg, const pmk_bench_cfg *cfg,
 int pmk_bench_pin(int cpu);
 
 /*
- * The core clock in GHz, measured with a chain of dependent integer adds
- * (latency one cycle on every core we know), from the fastest of 31 samples
- * of 1 ms (only cfg->cpu is used);
- * `out` (optional) receives the raw statistic of the chain (ns per add).
+ * The core clock (bench/clock.c, docs/bench.md). Two dependent chains of
+ * different kinds with documented latencies (x86-64: `add reg,reg`, 1 cycle,
+ * and `imul reg,reg`, 3 cycles; arm64: `add` and `eor`, 1 cycle each), each
+ * the fastest of 31 samples of 1 ms, interleaved; where a cycles counter
+ * opens (perf_event cpu-cycles) it is the clock and the chains cross-check
+ * it. Refused (PMK_ERANGE, `refused` set and `why` filled) when the chains
+ * are more than PMK_CLOCK_AGREE apart without a counter, when the clock is
+ * outside PMK_CLOCK_MIN_GHZ..PMK_CLOCK_MAX_GHZ, or outside PMK_CLOCK_LOW..
+ * PMK_CLOCK_HIGH times the declared maximum (cpufreq cpuinfo_max_freq, else
+ * the largest /proc/cpuinfo "cpu MHz").
  */
+#define PMK_CLOCK_AGREE 0.10
+#define PMK_CLOCK_MIN_GHZ 0.1
+#define PMK_CLOCK_MAX_GHZ 8.0
+#define PMK_CLOCK_LOW 0.15
+#define PMK_CLOCK_HIGH 2.5
+typedef struct pmk_clock {
+	double ghz;	     /* the clock pmkit uses */
+	double chain1_ghz;   /* add chain */
+	double chain2_ghz;   /* imul chain (x86-64), eor chain (arm64) */
+	double counter_ghz;  /* cycles counter; 0: none opened */
+	double declared_ghz; /* declared maximum; 0: none */
+	int agree;	     /* the chains within PMK_CLOCK_AGREE */
+	int refused;	     /* see above; `why` says why */
+	char method[64];     /* where `ghz` comes from */
+	char chain1[48], chain2[48];
+	char declared_from[32]; /* "cpufreq cpuinfo_max_freq", ... */
+	char why[256];
+} pmk_clock;
+int pmk_bench_clock(const pmk_bench_cfg *cfg, pmk_clock *c);
+/* Check c->ghz (set by the caller, e.g. from --ghz) against the absolute
+ * and declared ranges; fills `refused` and `why`; 0 or PMK_ERANGE. */
+int pmk_bench_clock_check(pmk_clock *c);
+/* pmk_bench_clock's clock, 0 when it was refused; `out` (optional)
+ * receives ns per cycle as its min/median/max. */
 double pmk_bench_core_ghz(const pmk_bench_cfg *cfg, pmk_bench_stat *out);
 
 /* Median and minimum of an array (sorted in place). */
@@ -239,7 +269,8 @@ typedef struct pmk_probe_level {
 } pmk_probe_level;
 
 typedef struct pmk_probe {
-	double ghz; /* measured core clock */
+	double ghz;	  /* core clock used for every cycle figure */
+	pmk_clock clock; /* how it was measured: method, both chains */
 	int cpu;    /* CPU pinned to */
 	int nlevels;
 	pmk_probe_level lv[PMK_PROBE_MAX_LEVELS];
@@ -270,6 +301,11 @@ typedef void (*pmk_probe_progress)(void *arg, const char *what, double frac);
  * Call pmk_probe_release() afterwards, also after a failure. */
 int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		  pmk_probe_progress cb, void *cb_arg);
+/* The same with the core clock given (`ghz` > 0, e.g. `probe --ghz`)
+ * instead of measured; still checked against the plausible range. A clock
+ * refused by either returns PMK_ERANGE with p->clock.why filled. */
+int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
+		     double ghz, pmk_probe_progress cb, void *cb_arg);
 void pmk_probe_release(pmk_probe *p);
 /* The machine-constants file (seed 002's `#define NAME value`, cycles). */
 int pmk_probe_write_constants(const pmk_probe *p, FILE *f);

@@ -54,6 +54,8 @@ run_pmkit bench lat --mode sideways
 check "lat: bad mode exits 2" test "$rc" = 2
 run_pmkit bench lat 1 zero
 check "lat: bad stride exits 2" test "$rc" = 2
+run_pmkit bench lat 1 64 --max 64k
+check "lat: SIZE_MB with --max exits 2" sh -c '[ "$1" = 2 ] && echo "$2" | grep -q "use one of them"' _ "$rc" "$err"
 run_pmkit bench nosuch
 check "bench: unknown benchmark exits 2" test "$rc" = 2
 run_pmkit bench

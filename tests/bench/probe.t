@@ -15,10 +15,28 @@ for i,l in enumerate(d["levels"]):
 lat=[l["latency_ns"] for l in d["levels"]]+[d["memory"]["latency_ns"]]
 assert lat==sorted(lat), lat
 assert d["memory"]["footprint_bytes"]==4<<20' "$out"
-else skip "probe: json levels schema" "no python3"; fi
+	# the cycle figures: the constants file is the JSON's ns x the clock,
+	# and the clock agrees with the second, independent chain
+	check "probe: constants cycles = ns x clock, clock = second chain" python3 -c '
+import json,re,sys; d=json.loads(sys.argv[1]); c=open(sys.argv[2]).read()
+k=d["clock"]; g=d["core_ghz"]
+assert k["method"] and k["chain1_ghz"]>0 and k["chain2_ghz"]>0 and k["agree"], k
+assert abs(g/k["chain2_ghz"]-1)<=0.10 or k["counter_ghz"]>0, k
+v={m.group(1):float(m.group(2)) for m in re.finditer(r"^#define (\w+) ([0-9.]+)$",c,re.M)}
+l1=d["levels"][0]
+assert abs(v["L1_lat"]-l1["latency_ns"]*g)<=0.5+1e-9, (v["L1_lat"],l1)
+assert abs(v["Mem_lat"]-d["memory"]["latency_ns"]*g)<=0.5+1e-9
+# an L1 hit is 3-5 cycles on every core we know; a folded clock made it 29
+assert 1.5<=v["L1_lat"]<=12, v["L1_lat"]
+assert "%.3f GHz" % g in c and "Cycles = ns x clock" in c' "$out" "$T_TMP/c.h"
+else skip "probe: json levels schema" "no python3"; skip "probe: constants cycles" "no python3"; fi
 check "probe: constants file has L1_lat and Mem_lat" sh -c 'grep -qE "^#define L1_lat [0-9]+$" "$1" && grep -qE "^#define Mem_lat [0-9]+$" "$1"' _ "$T_TMP/c.h"
 check "probe: constants lines are #define or comments" sh -c '! grep -vE "^(# |#define [A-Za-z_0-9]+ [0-9.]+$)" "$1"' _ "$T_TMP/c.h"
 check "probe: svg" grep -q "</svg>" "$T_TMP/p.svg"
+run_pmkit probe --quick --max 256k --ghz 40
+check "probe: an implausible --ghz is refused" sh -c '[ "$1" = 1 ] && echo "$2" | grep -q "core clock refused: measured 40 GHz"' _ "$rc" "$err"
+run_pmkit probe --quick --max 256k --ghz fast
+check "probe: a bad --ghz exits 2" test "$rc" = 2
 run_pmkit probe --quick --max 256k
 # what levels are found depends on the machine and its load (a noisy run
 # may find no plateau below 256 KiB): check the table's shape, not figures

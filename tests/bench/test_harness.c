@@ -3,6 +3,7 @@
  * SVG and the probe's writers. Timing tests check structure only (positive,
  * ordered statistics), never a figure of this machine.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,52 @@ static void test_pin_and_clock(void)
 	T_CHECK(pmk_bench_pin(1 << 20) < 0);
 	pmk_bench_cfg c = quick();
 	T_CHECK(pmk_bench_core_ghz(&c, NULL) > 0);
+}
+
+/* The two chains are different operations with documented latencies: on
+ * any host they must agree within 10 %, or one of them is being folded
+ * (an immediate-add chain read 5.87x the real clock on Golden Cove). */
+static void test_clock_chains_agree(void)
+{
+	pmk_bench_cfg c = quick();
+	pmk_clock k;
+	int rc = pmk_bench_clock(&c, &k);
+	T_CHECKF(k.chain1_ghz > 0 && k.chain2_ghz > 0, "chains %g %g",
+		 k.chain1_ghz, k.chain2_ghz);
+	T_CHECKF(fabs(k.chain1_ghz / k.chain2_ghz - 1) <= 0.10,
+		 "%s %.3f GHz vs %s %.3f GHz", k.chain1, k.chain1_ghz,
+		 k.chain2, k.chain2_ghz);
+	T_CHECK(k.agree);
+	T_CHECKF(rc == 0 && !k.refused, "refused: %s", k.why);
+	T_CHECK(k.method[0] != 0);
+	if (k.counter_ghz <= 0)
+		T_NEAR(k.ghz, k.chain1_ghz, 1e-9);
+}
+
+/* The plausibility rule, on made-up readings. */
+static void test_clock_range(void)
+{
+	pmk_clock k;
+	memset(&k, 0, sizeof k);
+	snprintf(k.declared_from, sizeof k.declared_from, "test");
+	k.declared_ghz = 2.6;
+	k.ghz = 24.6; /* the folded immediate-add chain */
+	T_EQ_INT(pmk_bench_clock_check(&k), PMK_ERANGE);
+	T_CHECK(k.refused && strstr(k.why, "24.6 GHz"));
+	k.ghz = 7.0; /* a folded chain within the absolute range */
+	T_EQ_INT(pmk_bench_clock_check(&k), PMK_ERANGE);
+	T_CHECKF(strstr(k.why, "2.69x") && strstr(k.why, "(test)"), "%s", k.why);
+	k.ghz = 4.19; /* Golden Cove under load, nominal 2.6 */
+	T_EQ_INT(pmk_bench_clock_check(&k), 0);
+	T_CHECK(!k.refused);
+	k.ghz = 0.2; /* 0.077x */
+	T_EQ_INT(pmk_bench_clock_check(&k), PMK_ERANGE);
+	k.declared_ghz = 0; /* nothing declared: the absolute range only */
+	k.ghz = 6.5;
+	T_EQ_INT(pmk_bench_clock_check(&k), 0);
+	k.ghz = 12;
+	T_EQ_INT(pmk_bench_clock_check(&k), PMK_ERANGE);
+	T_CHECK(strstr(k.why, "12 GHz") != NULL);
 }
 
 static void check_chain(enum pmk_lat_mode mode, size_t stride, size_t range)
@@ -236,6 +283,8 @@ int main(void)
 	T_RUN(test_run_statistics);
 	T_RUN(test_median);
 	T_RUN(test_pin_and_clock);
+	T_RUN(test_clock_chains_agree);
+	T_RUN(test_clock_range);
 	T_RUN(test_chains_visit_every_element_once);
 	T_RUN(test_chase_times_and_rejects);
 	T_RUN(test_bw_ops);
