@@ -11,6 +11,9 @@
  *               the prefetchers, few TLB misses (multichase's idea);
  *   random-all  one random permutation of every element of the range: a
  *               new page almost every load, so TLB misses are included.
+ * In both random modes the lines of a page come in random order (they are
+ * shuffled with every other element of the window or range), and each
+ * element's pointer sits at a random word of the element, not at offset 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,7 @@ void pmk_lat_cfg_default(pmk_lat_cfg *cfg)
 	cfg->stride = 64;
 	cfg->window_pages = 64;
 	cfg->huge = 0;
+	cfg->offset0 = 0;
 	cfg->seed = 0x9e3779b97f4a7c15ull;
 }
 
@@ -103,9 +107,19 @@ void pmk_chase_free(pmk_chase *c)
 	free(c);
 }
 
+/* Element i's pointer: at offset 0 in stride mode (lat_mem_rd) and with
+ * `offset0`; otherwise at a word of the element chosen by a hash of i, so
+ * that no prefetcher sees the same offset in every element (with every
+ * pointer at offset 0 of 256-byte elements, a pattern prefetcher made a
+ * chase faster as the elements grew). */
 static void **elem(pmk_chase *c, size_t i)
 {
-	return (void **)(c->buf + i * c->cfg.stride);
+	size_t off = 0, words = c->cfg.stride / sizeof(void *);
+	if (c->cfg.mode != PMK_LAT_STRIDE && !c->cfg.offset0 && words > 1) {
+		uint64_t h = c->cfg.seed ^ (i * 0x9e3779b97f4a7c15ull);
+		off = (size_t)(rnd(&h) % words) * sizeof(void *);
+	}
+	return (void **)(c->buf + i * c->cfg.stride + off);
 }
 
 long pmk_chase_build(pmk_chase *c, size_t range)

@@ -20,15 +20,32 @@ struct common {
 
 /* The options every subcommand takes (cli/opt.h), and their parser. */
 enum {
-	B_QUICK = 256, B_CSV, B_JSON, B_SVG, B_SAMPLES, B_SAMPLE_MS, B_CPU,
-	B_MODE, B_LMBENCH, B_HUGE, B_ALL_PAGES, B_MIN, B_MAX, B_PER_OCTAVE,
-	B_WINDOW, B_SWEEP,
+	B_QUICK = 256,
+	B_CSV,
+	B_JSON,
+	B_SVG,
+	B_SAMPLES,
+	B_SAMPLE_MS,
+	B_CPU,
+	B_MODE,
+	B_LMBENCH,
+	B_HUGE,
+	B_ALL_PAGES,
+	B_MIN,
+	B_MAX,
+	B_PER_OCTAVE,
+	B_WINDOW,
+	B_SWEEP,
+	B_FIXED_OFFSET,
 };
 #define COMMON_OPTS                                                            \
 	{B_QUICK, "quick", CLI_NOARG}, {B_CSV, "csv", CLI_NOARG},              \
 	    {B_JSON, "json", CLI_NOARG}, {'o', "output", CLI_ARG},             \
 	    {B_SVG, "svg", CLI_ARG}, {B_SAMPLES, "samples", CLI_ARG},          \
-	    {B_SAMPLE_MS, "sample-ms", CLI_ARG}, {B_CPU, "cpu", CLI_ARG}
+	    {B_SAMPLE_MS, "sample-ms", CLI_ARG},                               \
+	{                                                                      \
+		B_CPU, "cpu", CLI_ARG                                          \
+	}
 
 /* 1 if `key` was a common option (handled), 0 if not, -1 on error. */
 static int common_opt(struct common *c, int key, const char *val)
@@ -245,21 +262,22 @@ static int lat_plot(struct common *c, struct series *se, int ns, double ghz)
 struct lat_args {
 	struct common *c;
 	enum pmk_lat_mode *modes;
-	int *nmodes, *lmb, *huge, *per_oct;
+	int *nmodes, *lmb, *huge, *per_oct, *offset0;
 	size_t *lo, *hi, *window;
 };
 
 static const struct cli_opt lat_opts[] = {
-	COMMON_OPTS,
-	{B_MODE, "mode", CLI_ARG},
-	{B_LMBENCH, "lmbench", CLI_NOARG},
-	{B_HUGE, "huge", CLI_NOARG},
-	{B_ALL_PAGES, "all-pages", CLI_NOARG},
-	{B_MIN, "min", CLI_ARG},
-	{B_MAX, "max", CLI_ARG},
-	{B_PER_OCTAVE, "per-octave", CLI_ARG},
-	{B_WINDOW, "window", CLI_ARG},
-	{0, NULL, 0},
+    COMMON_OPTS,
+    {B_MODE, "mode", CLI_ARG},
+    {B_LMBENCH, "lmbench", CLI_NOARG},
+    {B_HUGE, "huge", CLI_NOARG},
+    {B_ALL_PAGES, "all-pages", CLI_NOARG},
+    {B_MIN, "min", CLI_ARG},
+    {B_MAX, "max", CLI_ARG},
+    {B_PER_OCTAVE, "per-octave", CLI_ARG},
+    {B_WINDOW, "window", CLI_ARG},
+    {B_FIXED_OFFSET, "fixed-offset", CLI_NOARG},
+    {0, NULL, 0},
 };
 
 static int on_lat_opt(int key, const char *val, void *arg)
@@ -280,6 +298,9 @@ static int on_lat_opt(int key, const char *val, void *arg)
 		break;
 	case B_HUGE:
 		*l->huge = 1;
+		break;
+	case B_FIXED_OFFSET:
+		*l->offset0 = 1;
 		break;
 	case B_ALL_PAGES:
 		l->modes[0] = PMK_LAT_RANDOM_ALL;
@@ -316,7 +337,8 @@ static int cmd_lat(int argc, char **argv)
 {
 	struct common c = {0};
 	enum pmk_lat_mode modes[3];
-	int nmodes = 0, lmb = 0, huge = 0, per_oct = 8, nstr = 0, ns = 0;
+	int nmodes = 0, lmb = 0, huge = 0, offset0 = 0, per_oct = 8, nstr = 0,
+	    ns = 0;
 	size_t strides[MAXSER], lo = 0, hi = 0, window = 64;
 	size_t size_mb_arg = 0;
 	int have_size = 0, rc = 0;
@@ -325,8 +347,9 @@ static int cmd_lat(int argc, char **argv)
 
 	pmk_bench_cfg_default(&c.cfg);
 	{
-		struct lat_args la = {&c,      modes, &nmodes, &lmb, &huge,
-				      &per_oct, &lo,   &hi,     &window};
+		struct lat_args la = {&c,    modes,    &nmodes,	 &lmb,
+				      &huge, &per_oct, &offset0, &lo,
+				      &hi,   &window};
 		int first = cli_opt_parse_mixed("bench", argc, argv, lat_opts,
 						on_lat_opt, &la);
 		if (first < 0)
@@ -428,6 +451,7 @@ static int cmd_lat(int argc, char **argv)
 		lc.stride = se[s].stride;
 		lc.window_pages = window;
 		lc.huge = huge;
+		lc.offset0 = offset0;
 		if (pmk_chase_new(&ch, hi, &lc)) {
 			cli_error("cannot map %zu bytes", hi);
 			rc = 1;
@@ -527,12 +551,12 @@ struct bw_args {
 };
 
 static const struct cli_opt bw_opts[] = {
-	COMMON_OPTS,
-	{'P', NULL, CLI_ARG},
-	{B_SWEEP, "sweep", CLI_NOARG},
-	{B_LMBENCH, "lmbench", CLI_NOARG},
-	{B_MIN, "min", CLI_ARG},
-	{0, NULL, 0},
+    COMMON_OPTS,
+    {'P', NULL, CLI_ARG},
+    {B_SWEEP, "sweep", CLI_NOARG},
+    {B_LMBENCH, "lmbench", CLI_NOARG},
+    {B_MIN, "min", CLI_ARG},
+    {0, NULL, 0},
 };
 
 static int on_bw_opt(int key, const char *val, void *arg)
@@ -720,8 +744,8 @@ static int cmd_bw(int argc, char **argv)
 }
 
 static const struct cli_opt os_opts[] = {
-	COMMON_OPTS,
-	{0, NULL, 0},
+    COMMON_OPTS,
+    {0, NULL, 0},
 };
 
 static int on_os_opt(int key, const char *val, void *arg)

@@ -130,6 +130,9 @@ typedef struct pmk_lat_cfg {
 				or element size (random modes; default 64) */
 	size_t window_pages; /* random mode: pages per window (default 64) */
 	int huge;	     /* ask for transparent huge pages */
+	int offset0;	     /* random modes: every pointer at offset 0 of its
+				element (default 0: at a random word of each
+				element; stride mode always at offset 0) */
 	uint64_t seed;	     /* random chains: seed (default fixed) */
 } pmk_lat_cfg;
 
