@@ -55,6 +55,7 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 		}
 		runs[nr].first = i;
 		runs[nr].last = j - 1;
+		runs[nr].flags = 0;
 		runs[nr].latency_ns = run_median(lat, i, j - 1);
 		runs[nr].size_bytes = size[j - 1];
 		nr++;
@@ -90,14 +91,26 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 		nl++;
 	}
 	/* lmbench's sanity rule: a "level" slower than half of memory is a
-	 * point of the transition to memory, not a cache */
+	 * point of the transition to memory, not a cache. A long plateau
+	 * taken this way may have been a slow cache (a mesh L3): the memory
+	 * level says so (PMK_LEVEL_AMBIGUOUS) rather than losing it quietly */
 	for (int l = nl - 2; l >= 0; l--)
 		if (out[l].latency_ns > out[nl - 1].latency_ns / 2) {
+			int long_run =
+			    out[l].last - out[l].first + 1 >= MIN_RUN &&
+			    (double)size[out[l].last] >=
+				2 * (double)size[out[l].first];
 			out[nl - 1].first = out[l].first;
+			if (long_run)
+				out[nl - 1].flags |= PMK_LEVEL_AMBIGUOUS;
 			memmove(&out[l], &out[l + 1],
 				(size_t)(nl - 1 - l) * sizeof *out);
 			nl--;
 		}
+	/* a level whose latency creeps up along its plateau */
+	for (int l = 0; l < nl; l++)
+		if (lat[out[l].last] >= 1.3 * lat[out[l].first])
+			out[l].flags |= PMK_LEVEL_RISING;
 	if (nl > 0)
 		out[nl - 1].size_bytes = 0;
 	return nl;
@@ -170,4 +183,52 @@ int pmk_tlb_fit(const size_t *size, const double *win, const double *all, int n,
 	*entries = best_e;
 	*miss_ns = best_m;
 	return 1;
+}
+
+void pmk_levels_envelope(const double *lat, int n, double *out)
+{
+	double prev = 0;
+	for (int i = 0; i < n; i++) {
+		double v[3] = {lat[i > 0 ? i - 1 : i], lat[i],
+			       lat[i + 1 < n ? i + 1 : i]};
+		out[i] = pmk_bench_median(v, 3);
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		if (i < n - 1 && out[i] > prev)
+			out[i] = prev;
+		prev = out[i];
+	}
+}
+
+int pmk_levels_tail(const size_t *size, const double *lat, int n,
+		    double *peak_ns, size_t *peak_bytes, double *end_ns)
+{
+	double sm[512], last[3];
+	int from = n / 2, top;
+	if (!size || !lat || n < 6 || n > 512)
+		return PMK_EINVAL;
+	for (int i = 0; i < n; i++) {
+		double v[3] = {lat[i > 0 ? i - 1 : i], lat[i],
+			       lat[i + 1 < n ? i + 1 : i]};
+		sm[i] = pmk_bench_median(v, 3);
+	}
+	top = from;
+	for (int i = from; i < n; i++)
+		if (sm[i] >= sm[top])
+			top = i;
+	/* the slowest of the last 3 points: all three must be fast, since a
+	 * neighbour's memory traffic can slow the peak's points as well */
+	double end = 0;
+	for (int k = 0; k < 3; k++)
+		last[k] = lat[n - 1 - k], end = end > last[k] ? end : last[k];
+	if (peak_ns)
+		*peak_ns = sm[top];
+	if (peak_bytes)
+		*peak_bytes = size[top];
+	if (end_ns)
+		*end_ns = end;
+	/* the tail falls by more than 15 % after a peak at least three
+	 * points and half an octave before the end */
+	return top <= n - 4 && 1.414 * (double)size[top] <= (double)size[n - 1] &&
+	       end * 1.15 < sm[top];
 }

@@ -90,32 +90,21 @@ static int curves(pmk_probe *p, int passes, const pmk_bench_cfg *cfg,
 	return rc;
 }
 
-/* The capacity for an interpolated edge `x`: the nearest 2^k or 3 * 2^k
- * when one lies within 10 % (the grid is 9-12 % apart at 8 points per
- * octave, and caches come in those sizes), else the grid point nearest to
- * `x` in log scale. */
-static size_t nearest_grid(const size_t *s, int n, double x);
-static size_t nearest(const size_t *s, int n, double x)
+/* The capacity for an interpolated edge `x`: the nearest (in log scale) of
+ * 2^k and 3 * 2^(k-1), the sizes caches come in. The edge of a cache with
+ * random physical pages moves by a grid point or two between runs (lines
+ * lost to conflicts before it is full, a neighbour's share of a shared
+ * level); the snap keeps the answer the same from run to run. */
+static size_t nearest(double x)
 {
+	double best = 1024, bd = INFINITY;
 	for (int k = 10; k < 40; k++) {
 		double c[2] = {exp2(k), 3 * exp2(k - 1)};
 		for (int j = 0; j < 2; j++)
-			if (fabs(log(x / c[j])) < log(1.10))
-				return (size_t)c[j];
+			if (fabs(log(x / c[j])) < bd)
+				bd = fabs(log(x / c[j])), best = c[j];
 	}
-	return nearest_grid(s, n, x);
-}
-
-static size_t nearest_grid(const size_t *s, int n, double x)
-{
-	size_t best = s[0];
-	double bd = INFINITY;
-	for (int i = 0; i < n; i++) {
-		double d = fabs(log2((double)s[i]) - log2(x));
-		if (d < bd)
-			bd = d, best = s[i];
-	}
-	return best;
+	return (size_t)best;
 }
 
 static void human(size_t b, char *buf, size_t n)
@@ -136,7 +125,7 @@ static void trust(pmk_probe_level *l)
 		snprintf(l->trusted, sizeof l->trusted, "measured");
 		snprintf(l->why, sizeof l->why, "nothing declared");
 	} else if (fabs(log2((double)l->declared_bytes /
-			     (double)l->measured_bytes)) <= 0.33) {
+			     (double)l->measured_bytes)) <= 0.585) {
 		l->size_bytes = l->declared_bytes;
 		snprintf(l->trusted, sizeof l->trusted, "declared");
 		snprintf(l->why, sizeof l->why,
@@ -235,18 +224,18 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	if ((rc = curves(p, 2, &cfg, &c)))
 		return rc;
 
-	/* cache levels on the TLB-friendly curve */
-	/* levels on the window curve through a running median of 3: one
-	 * point disturbed by a neighbour must not move an edge */
+	/* cache levels on the TLB-friendly curve, through its lower envelope
+	 * (levels.c): a point slowed by a neighbour must not move an edge or
+	 * break a plateau. A prefetch-fooled tail is looked for first, on the
+	 * curve as measured. */
 	double *sm = calloc((size_t)p->npts, sizeof *sm);
 	if (!sm)
 		return PMK_ENOMEM;
-	for (int i = 0; i < p->npts; i++) {
-		double v[3] = {p->lat_window[i > 0 ? i - 1 : i],
-			       p->lat_window[i],
-			       p->lat_window[i + 1 < p->npts ? i + 1 : i]};
-		sm[i] = pmk_bench_median(v, 3);
-	}
+	if (pmk_levels_tail(p->sizes, p->lat_window, p->npts,
+			    &p->tail_peak_ns, &p->tail_peak_bytes,
+			    &p->tail_end_ns) == 1)
+		p->mem_flags |= PMK_PROBE_PREFETCH_TAIL;
+	pmk_levels_envelope(p->lat_window, p->npts, sm);
 	nl = pmk_levels_detect(p->sizes, sm, p->npts, 1.15, 1.5, lv, 8);
 	if (nl < 1) {
 		free(sm);
@@ -284,7 +273,9 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		L->level = p->nlevels + 1;
 		snprintf(L->type, sizeof L->type,
 			 L->level == 1 ? "data" : "unified");
-		L->measured_bytes = nearest(p->sizes, p->npts, e);
+		L->measured_bytes = nearest(e);
+		L->edge_bytes = e;
+		L->flags = lv[l].flags;
 		L->declared_bytes = L->level == 1   ? dec.l1d
 				    : L->level == 2 ? dec.l2
 				    : L->level == 3 ? dec.l3
@@ -293,6 +284,37 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		L->latency_cycles = L->latency_ns * p->ghz;
 		trust(L);
 		p->nlevels++;
+	}
+	if (nl > 0 && (lv[nl - 1].flags & PMK_LEVEL_AMBIGUOUS))
+		p->mem_flags |= PMK_PROBE_AMBIGUOUS;
+	p->declared_l3_bytes = dec.l3;
+	/* No third plateau while the machine declares an L3 inside the
+	 * footprint: the documented fallback reads the L3 latency on the
+	 * curve at half the declared size, provided it is below half of
+	 * memory there (else it is the climb to memory, and the constants
+	 * file says why L3_lat is missing). */
+	if (p->nlevels == 2 && dec.l3 > p->lv[1].size_bytes &&
+	    dec.l3 / 2 <= p->sizes[p->npts - 1]) {
+		int k = -1;
+		for (int i = 0; i < p->npts; i++)
+			if (p->sizes[i] <= dec.l3 / 2)
+				k = i;
+		if (k >= 0 && sm[k] < lv[nl - 1].latency_ns / 2) {
+			pmk_probe_level *L = &p->lv[p->nlevels++];
+			char d[20];
+			human(dec.l3, d, sizeof d);
+			L->level = 3;
+			snprintf(L->type, sizeof L->type, "unified");
+			L->declared_bytes = L->size_bytes = dec.l3;
+			L->latency_ns = sm[k];
+			L->latency_cycles = L->latency_ns * p->ghz;
+			L->flags = PMK_PROBE_LEVEL_FALLBACK;
+			snprintf(L->trusted, sizeof L->trusted, "declared");
+			snprintf(L->why, sizeof L->why,
+				 "no third plateau on the curve: declared %s, "
+				 "latency read at half of it (fallback rule)",
+				 d);
+		}
 	}
 
 	/* TLB: on the plateau of the first cache level that spans more
@@ -448,8 +470,31 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 	}
 	if (l2)
 		fprintf(f, "#define L2_lat %.0f\n", l2->latency_cycles);
-	if (l3)
+	if (l3) {
+		if (l3->flags & PMK_PROBE_LEVEL_FALLBACK)
+			fprintf(f, "# L3_lat: %s.\n", l3->why);
 		fprintf(f, "#define L3_lat %.0f\n", l3->latency_cycles);
+	} else if (p->declared_l3_bytes) {
+		fprintf(f,
+			"# L3_lat: not written: the curve shows no third level "
+			"and the declared L3 (%zu bytes) is beyond the "
+			"footprint or at memory latency there.\n",
+			p->declared_l3_bytes);
+	}
+	if (!l1 || !l2)
+		fprintf(f, "# %s%s%s: not written: the curve shows no such "
+			   "level.\n",
+			!l1 ? "L1_lat" : "", !l1 && !l2 ? ", " : "",
+			!l2 ? "L2_lat" : "");
+	if (p->mem_flags & PMK_PROBE_AMBIGUOUS)
+		fprintf(f, "# Ambiguous curve: a plateau slower than half of "
+			   "memory was taken as the climb to memory (lmbench's "
+			   "rule).\n");
+	if (p->mem_flags & PMK_PROBE_PREFETCH_TAIL)
+		fprintf(f,
+			"# Prefetch-fooled tail: the chase curve falls from "
+			"%.1f ns at %zu bytes to %.1f ns at the end.\n",
+			p->tail_peak_ns, p->tail_peak_bytes, p->tail_end_ns);
 	fprintf(f, "#define Mem_lat %.0f\n", p->mem_cycles);
 	fprintf(f, "#define BR_miss_lat %.0f\n", p->br_miss_cycles);
 	fprintf(f, "#define FP_add_sub_mul_lat %.0f\n",
@@ -495,16 +540,26 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 			l->line_bytes, l->latency_ns, l->latency_cycles,
 			l->declared_bytes, l->measured_bytes, l->trusted);
 		pmk__json_str(f, l->why);
-		fprintf(f, ",\"bw_rd_mb_s\":%.1f}", l->bw_rd_mb_s);
+		fprintf(f,
+			",\"edge_bytes\":%.0f,\"rising\":%s,\"fallback\":%s,"
+			"\"bw_rd_mb_s\":%.1f}",
+			l->edge_bytes, l->flags & PMK_LEVEL_RISING ? "true" : "false",
+			l->flags & PMK_PROBE_LEVEL_FALLBACK ? "true" : "false",
+			l->bw_rd_mb_s);
 	}
 	fprintf(f,
 		"],\"memory\":{\"footprint_bytes\":%zu,\"latency_ns\":%.3f,"
 		"\"latency_cycles\":%.1f,\"method\":\"random chase of 256-byte "
 		"elements, pointer at a random word of each, in 64-page "
 		"windows\",\"latency_all_lines_ns\":%.3f,"
-		"\"latency_window64_ns\":%.3f,\"bw_rd_mb_s\":%.1f},",
+		"\"latency_window64_ns\":%.3f,\"bw_rd_mb_s\":%.1f,"
+		"\"ambiguous\":%s,\"prefetch_tail\":%s,\"tail_peak_ns\":%.3f,"
+		"\"tail_peak_bytes\":%zu,\"tail_end_ns\":%.3f},",
 		p->mem_bytes, p->mem_ns, p->mem_cycles, p->mem_all_ns,
-		p->mem_window64_ns, p->mem_bw_mb_s);
+		p->mem_window64_ns, p->mem_bw_mb_s,
+		p->mem_flags & PMK_PROBE_AMBIGUOUS ? "true" : "false",
+		p->mem_flags & PMK_PROBE_PREFETCH_TAIL ? "true" : "false",
+		p->tail_peak_ns, p->tail_peak_bytes, p->tail_end_ns);
 	fprintf(
 	    f,
 	    "\"tlb\":{\"reach_bytes\":%zu,\"entries_4k\":%zu,"

@@ -84,7 +84,19 @@ static void table(const pmk_probe *p, FILE *o)
 	fprintf(o, "line    measured %zu B (two loads per random block)\n",
 		p->line_bytes);
 	for (int i = 0; i < p->nlevels; i++)
-		fprintf(o, "why     L%d: %s\n", p->lv[i].level, p->lv[i].why);
+		fprintf(o, "why     L%d: %s%s\n", p->lv[i].level, p->lv[i].why,
+			p->lv[i].flags & PMK_LEVEL_RISING
+			    ? "; latency rises along the plateau"
+			    : "");
+	if (p->mem_flags & PMK_PROBE_AMBIGUOUS)
+		fprintf(o, "note    ambiguous curve: a plateau slower than half "
+			   "of memory was taken as the climb to memory "
+			   "(lmbench's rule)\n");
+	if (p->mem_flags & PMK_PROBE_PREFETCH_TAIL)
+		fprintf(o,
+			"note    prefetch-fooled tail: the chase curve falls "
+			"from %.1f ns at %zu bytes to %.1f ns\n",
+			p->tail_peak_ns, p->tail_peak_bytes, p->tail_end_ns);
 }
 
 static void csv(const pmk_probe *p, FILE *o)

@@ -188,7 +188,15 @@ typedef struct pmk_level {
 	size_t size_bytes; /* capacity (last size of the plateau) */
 	double latency_ns; /* plateau latency (median of its points) */
 	int first, last;   /* indexes of the plateau's points */
+	unsigned flags;	   /* PMK_LEVEL_* */
 } pmk_level;
+/* The latency rises by 30 % or more along the plateau (a creeping level:
+ * its capacity comes from the crossing, not from the plateau's end). */
+#define PMK_LEVEL_RISING 1u
+/* On memory (the last level): a plateau of at least 3 points and an octave
+ * was slower than half of memory and taken as the climb to memory
+ * (lmbench's rule); it may have been a slow cache. */
+#define PMK_LEVEL_AMBIGUOUS 2u
 
 /*
  * Find the plateaus of a latency curve (sizes increasing). A level ends
@@ -199,6 +207,25 @@ typedef struct pmk_level {
  */
 int pmk_levels_detect(const size_t *size, const double *lat_ns, int n,
 		      double rise, double jump, pmk_level *out, int max);
+/*
+ * The curve the probe detects levels on: a running median of 3, then the
+ * lower envelope from the right (each point at most every point after it).
+ * A larger footprint cannot be faster than a smaller one, so a point slower
+ * than a later one was slowed by something else (a neighbour evicting our
+ * lines, an interrupt); only a prefetcher makes a chase faster, and that is
+ * checked on the raw curve by pmk_levels_tail first.
+ */
+void pmk_levels_envelope(const double *lat_ns, int n, double *out);
+/*
+ * A prefetch-fooled tail: the curve falls by more than 15 % after its peak
+ * (in the second half of the sizes, through a running median of 3): each
+ * of its last 3 points is below peak / 1.15 (`end_ns` is the slowest of
+ * them), the peak at least half an octave before the end. A prefetcher is serving part of the chase there: the memory
+ * latency is read at the peak. Returns 1 when fooled, 0 when not (peak and
+ * end filled either way), or a negative code.
+ */
+int pmk_levels_tail(const size_t *size, const double *lat_ns, int n,
+		    double *peak_ns, size_t *peak_bytes, double *end_ns);
 /* Capacity estimate between plateau `a` and the next one `b`: the size at
  * which the curve crosses the geometric mean of the two latencies. */
 double pmk_levels_edge(const size_t *size, const double *lat_ns, int n,
@@ -269,7 +296,15 @@ typedef struct pmk_probe_level {
 	size_t line_bytes;
 	double latency_ns, latency_cycles;
 	double bw_rd_mb_s; /* read bandwidth at half the size */
+	double edge_bytes; /* the curve's edge before snapping */
+	unsigned flags;	   /* PMK_LEVEL_RISING, PMK_PROBE_LEVEL_FALLBACK */
 } pmk_probe_level;
+/* A level the curve did not show, filled by the documented fallback rule
+ * (the declared size; the latency on the curve at half of it). */
+#define PMK_PROBE_LEVEL_FALLBACK 0x100u
+/* pmk_probe.mem_flags */
+#define PMK_PROBE_AMBIGUOUS 1u	   /* see PMK_LEVEL_AMBIGUOUS */
+#define PMK_PROBE_PREFETCH_TAIL 2u /* see pmk_levels_tail */
 
 typedef struct pmk_probe {
 	double ghz;	  /* core clock used for every cycle figure */
@@ -282,6 +317,10 @@ typedef struct pmk_probe {
 	double mem_all_ns;	   /* memory: random over all lines (TLB too) */
 	double mem_window64_ns;	   /* the window curve's last point (64 B) */
 	size_t mem_bytes;	   /* footprint of the memory measurement */
+	unsigned mem_flags;	   /* PMK_PROBE_AMBIGUOUS, _PREFETCH_TAIL */
+	double tail_peak_ns, tail_end_ns; /* pmk_levels_tail's figures */
+	size_t tail_peak_bytes;
+	size_t declared_l3_bytes;	  /* 0: none declared */
 	double mem_bw_mb_s;	   /* read bandwidth at that footprint */
 	size_t tlb_reach_bytes;	   /* first TLB step on the random curve */
 	size_t tlb_entries_declared;

@@ -247,7 +247,7 @@ static void test_probe_writers(void)
 	T_ASSERT(s != NULL);
 	T_CHECK(strstr(s, "\n#define L1_lat 4\n") != NULL);
 	T_CHECK(strstr(s, "\n#define L2_lat 14\n") != NULL);
-	T_CHECK(strstr(s, "L3_lat") == NULL); /* no third level: not written */
+	T_CHECK(strstr(s, "L3_lat") == NULL); /* none found, none declared */
 	T_CHECK(strstr(s, "\n#define Mem_lat 400\n") != NULL);
 	T_CHECK(strstr(s, "\n#define BR_miss_lat 15\n") != NULL);
 	T_CHECK(strstr(s, "\n#define FP_add_sub_mul_lat 4\n") != NULL);
@@ -263,6 +263,38 @@ static void test_probe_writers(void)
 	}
 	free(s);
 	fclose(f);
+
+	/* an L3 declared but not found: the file says why L3_lat is missing,
+	 * and flags the ambiguous and prefetch-fooled curves */
+	f = tmpfile();
+	T_ASSERT(f != NULL);
+	p.declared_l3_bytes = 32u << 20;
+	p.mem_flags = PMK_PROBE_AMBIGUOUS | PMK_PROBE_PREFETCH_TAIL;
+	T_EQ_INT(pmk_probe_write_constants(&p, f), 0);
+	s = slurp(f);
+	T_ASSERT(s != NULL);
+	T_CHECK(strstr(s, "\n# L3_lat: not written: ") != NULL);
+	T_CHECK(strstr(s, "\n#define L3_lat") == NULL);
+	T_CHECK(strstr(s, "\n# Ambiguous curve: ") != NULL);
+	T_CHECK(strstr(s, "\n# Prefetch-fooled tail: ") != NULL);
+	free(s);
+	fclose(f);
+	/* a fallback L3 is written, with the rule in a comment */
+	f = tmpfile();
+	T_ASSERT(f != NULL);
+	p.lv[2] = p.lv[1];
+	p.lv[2].level = 3;
+	p.lv[2].latency_cycles = 40;
+	p.lv[2].flags = PMK_PROBE_LEVEL_FALLBACK;
+	snprintf(p.lv[2].why, sizeof p.lv[2].why, "fallback rule");
+	p.nlevels = 3;
+	T_EQ_INT(pmk_probe_write_constants(&p, f), 0);
+	s = slurp(f);
+	T_ASSERT(s != NULL);
+	T_CHECK(strstr(s, "\n# L3_lat: fallback rule.\n#define L3_lat 40\n"));
+	free(s);
+	fclose(f);
+	p.nlevels = 2;
 
 	f = tmpfile();
 	T_ASSERT(f != NULL);
