@@ -5,6 +5,9 @@
  * op does (lmbench's rule): rd/wr/rdwr/cp touch one 4-byte word per 16 bytes,
  * which still moves every cache line; cp and bcopy credit the bytes copied,
  * not read + written; write-allocate traffic is not credited. MB = 10^6.
+ * By default the kernels run in the widest vector ISA (bw_simd.c), so that
+ * L1 and L2 figures measure the cache, not scalar issue; the scalar kernels
+ * below stay as a mode (PMK_BW_ISA_SCALAR, `bench bw --isa scalar`).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -13,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bench/bw_simd.h"
 #include "pmkit/bench.h"
 
 static const char *const op_names[PMK_BW_NOPS] = {
@@ -35,6 +39,7 @@ typedef unsigned long long v2 __attribute__((vector_size(16)));
 
 struct bw_job {
 	enum pmk_bw_op op;
+	enum pmk_bw_isa isa;
 	size_t size;
 	char *src, *dst;
 	volatile int64_t sink;
@@ -51,6 +56,34 @@ static int64_t pass(struct bw_job *j)
 	unsigned *s = (unsigned *)j->src, *d = (unsigned *)j->dst;
 	v2 *vs = (v2 *)j->src, *vd = (v2 *)j->dst;
 	int64_t acc = 0;
+	if (j->isa != PMK_BW_ISA_SCALAR) {
+		int kind = -1;
+		switch (j->op) {
+		case PMK_BW_RD:
+		case PMK_BW_FRD:
+			kind = PMK__BW_READ;
+			break;
+		case PMK_BW_WR:
+		case PMK_BW_FWR:
+			kind = PMK__BW_WRITE;
+			break;
+		case PMK_BW_CP:
+		case PMK_BW_FCP:
+			kind = PMK__BW_COPY;
+			break;
+		case PMK_BW_RDWR:
+			kind = PMK__BW_RDWR;
+			break;
+		default:
+			break;
+		}
+		if (kind >= 0 &&
+		    pmk__bw_simd(j->isa, (enum pmk__bw_kind)kind, j->dst, j->src,
+				 j->size, &acc) == 0) {
+			__asm__ volatile("" ::"r"(j->dst) : "memory");
+			return acc;
+		}
+	}
 	switch (j->op) {
 	case PMK_BW_RD: {
 		unsigned a0 = 0, a1 = 0, a2 = 0, a3 = 0;
@@ -159,6 +192,12 @@ static char *buf_alloc(size_t size)
 int pmk_bw_run(enum pmk_bw_op op, size_t size, int threads,
 	       const pmk_bench_cfg *cfg, pmk_bw_result *out)
 {
+	return pmk_bw_run_isa(op, PMK_BW_ISA_AUTO, size, threads, cfg, out);
+}
+
+int pmk_bw_run_isa(enum pmk_bw_op op, enum pmk_bw_isa isa, size_t size,
+		   int threads, const pmk_bench_cfg *cfg, pmk_bw_result *out)
+{
 	struct bw_job *jobs;
 	pthread_t *tid;
 	volatile int go = 0;
@@ -169,6 +208,12 @@ int pmk_bw_run(enum pmk_bw_op op, size_t size, int threads,
 	if ((unsigned)op >= PMK_BW_NOPS || size < 512 || threads < 1 ||
 	    threads > 256 || !out)
 		return PMK_EINVAL;
+	if ((unsigned)isa >= PMK_BW_ISA_N)
+		return PMK_EINVAL;
+	if (isa == PMK_BW_ISA_AUTO)
+		isa = pmk_bw_isa_best();
+	if (!pmk_bw_isa_supported(isa))
+		return PMK_ENOTSUP;
 	size -= size % 64;
 	if (!cfg) {
 		pmk_bench_cfg_default(&def);
@@ -191,6 +236,7 @@ int pmk_bw_run(enum pmk_bw_op op, size_t size, int threads,
 		int two =
 		    op == PMK_BW_CP || op == PMK_BW_FCP || op == PMK_BW_BCOPY;
 		j->op = op;
+		j->isa = isa;
 		j->size = size;
 		j->cfg = *cfg;
 		j->cfg.cpu = (int)((base + i) % ncpu);
@@ -224,6 +270,7 @@ int pmk_bw_run(enum pmk_bw_op op, size_t size, int threads,
 	}
 	memset(out, 0, sizeof *out);
 	out->threads = threads;
+	out->isa = isa;
 	out->cpu = jobs[0].st.cpu;
 	for (int i = 0; i < threads; i++) {
 		struct bw_job *j = &jobs[i];

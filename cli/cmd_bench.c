@@ -20,32 +20,15 @@ struct common {
 
 /* The options every subcommand takes (cli/opt.h), and their parser. */
 enum {
-	B_QUICK = 256,
-	B_CSV,
-	B_JSON,
-	B_SVG,
-	B_SAMPLES,
-	B_SAMPLE_MS,
-	B_CPU,
-	B_MODE,
-	B_LMBENCH,
-	B_HUGE,
-	B_ALL_PAGES,
-	B_MIN,
-	B_MAX,
-	B_PER_OCTAVE,
-	B_WINDOW,
-	B_SWEEP,
-	B_FIXED_OFFSET,
+	B_QUICK = 256, B_CSV, B_JSON, B_SVG, B_SAMPLES, B_SAMPLE_MS, B_CPU,
+	B_MODE, B_LMBENCH, B_HUGE, B_ALL_PAGES, B_MIN, B_MAX, B_PER_OCTAVE,
+	B_WINDOW, B_SWEEP, B_FIXED_OFFSET, B_ISA,
 };
 #define COMMON_OPTS                                                            \
 	{B_QUICK, "quick", CLI_NOARG}, {B_CSV, "csv", CLI_NOARG},              \
 	    {B_JSON, "json", CLI_NOARG}, {'o', "output", CLI_ARG},             \
 	    {B_SVG, "svg", CLI_ARG}, {B_SAMPLES, "samples", CLI_ARG},          \
-	    {B_SAMPLE_MS, "sample-ms", CLI_ARG},                               \
-	{                                                                      \
-		B_CPU, "cpu", CLI_ARG                                          \
-	}
+	    {B_SAMPLE_MS, "sample-ms", CLI_ARG}, {B_CPU, "cpu", CLI_ARG}
 
 /* 1 if `key` was a common option (handled), 0 if not, -1 on error. */
 static int common_opt(struct common *c, int key, const char *val)
@@ -267,17 +250,17 @@ struct lat_args {
 };
 
 static const struct cli_opt lat_opts[] = {
-    COMMON_OPTS,
-    {B_MODE, "mode", CLI_ARG},
-    {B_LMBENCH, "lmbench", CLI_NOARG},
-    {B_HUGE, "huge", CLI_NOARG},
-    {B_ALL_PAGES, "all-pages", CLI_NOARG},
-    {B_MIN, "min", CLI_ARG},
-    {B_MAX, "max", CLI_ARG},
-    {B_PER_OCTAVE, "per-octave", CLI_ARG},
-    {B_WINDOW, "window", CLI_ARG},
-    {B_FIXED_OFFSET, "fixed-offset", CLI_NOARG},
-    {0, NULL, 0},
+	COMMON_OPTS,
+	{B_MODE, "mode", CLI_ARG},
+	{B_LMBENCH, "lmbench", CLI_NOARG},
+	{B_HUGE, "huge", CLI_NOARG},
+	{B_ALL_PAGES, "all-pages", CLI_NOARG},
+	{B_MIN, "min", CLI_ARG},
+	{B_MAX, "max", CLI_ARG},
+	{B_PER_OCTAVE, "per-octave", CLI_ARG},
+	{B_WINDOW, "window", CLI_ARG},
+	{B_FIXED_OFFSET, "fixed-offset", CLI_NOARG},
+	{0, NULL, 0},
 };
 
 static int on_lat_opt(int key, const char *val, void *arg)
@@ -546,17 +529,18 @@ static int cmd_lat(int argc, char **argv)
 
 struct bw_args {
 	struct common *c;
-	int *threads, *sweep, *lmb;
+	int *threads, *sweep, *lmb, *isa;
 	size_t *lo;
 };
 
 static const struct cli_opt bw_opts[] = {
-    COMMON_OPTS,
-    {'P', NULL, CLI_ARG},
-    {B_SWEEP, "sweep", CLI_NOARG},
-    {B_LMBENCH, "lmbench", CLI_NOARG},
-    {B_MIN, "min", CLI_ARG},
-    {0, NULL, 0},
+	COMMON_OPTS,
+	{'P', NULL, CLI_ARG},
+	{B_SWEEP, "sweep", CLI_NOARG},
+	{B_LMBENCH, "lmbench", CLI_NOARG},
+	{B_MIN, "min", CLI_ARG},
+	{B_ISA, "isa", CLI_ARG},
+	{0, NULL, 0},
 };
 
 static int on_bw_opt(int key, const char *val, void *arg)
@@ -586,6 +570,21 @@ static int on_bw_opt(int key, const char *val, void *arg)
 			return EXIT_USAGE;
 		}
 		break;
+	case B_ISA:
+		*b->isa = pmk_bw_isa_parse(val);
+		if (*b->isa < 0) {
+			cli_error("unknown ISA '%s' (auto scalar sse2 avx2 "
+				  "avx512 neon)",
+				  val);
+			return EXIT_USAGE;
+		}
+		if (!pmk_bw_isa_supported(*b->isa)) {
+			cli_error("this CPU cannot run '%s' kernels (the "
+				  "widest it has: %s)",
+				  val, pmk_bw_isa_name(pmk_bw_isa_best()));
+			return EXIT_USAGE;
+		}
+		break;
 	}
 	return 0;
 }
@@ -594,12 +593,13 @@ static int cmd_bw(int argc, char **argv)
 {
 	struct common c = {0};
 	int ops[PMK_BW_NOPS], nops = 0, threads = 1, sweep = 0, lmb = 0;
+	int isa = PMK_BW_ISA_AUTO;
 	int have_size = 0, rc = 0;
 	size_t size = 0, lo = 0;
 
 	pmk_bench_cfg_default(&c.cfg);
 	{
-		struct bw_args ba = {&c, &threads, &sweep, &lmb, &lo};
+		struct bw_args ba = {&c, &threads, &sweep, &lmb, &isa, &lo};
 		int first = cli_opt_parse_mixed("bench", argc, argv, bw_opts,
 						on_bw_opt, &ba);
 		if (first < 0)
@@ -635,6 +635,9 @@ static int cmd_bw(int argc, char **argv)
 	}
 	if (common_open(&c))
 		return 1;
+	if (isa == PMK_BW_ISA_AUTO)
+		isa = pmk_bw_isa_best();
+	const char *isa_name = pmk_bw_isa_name(isa);
 
 	size_t sizes[MAXPTS];
 	int npts = 1;
@@ -655,7 +658,8 @@ static int cmd_bw(int argc, char **argv)
 			int e;
 			progress(&c, pmk_bw_op_name(ops[o]), o * npts + i,
 				 nops * npts);
-			e = pmk_bw_run(ops[o], sizes[i], threads, &c.cfg, &r);
+			e = pmk_bw_run_isa(ops[o], isa, sizes[i], threads,
+					   &c.cfg, &r);
 			if (e) {
 				cli_error("bw %s %zu: %s",
 					  pmk_bw_op_name(ops[o]), sizes[i],
@@ -673,9 +677,10 @@ static int cmd_bw(int argc, char **argv)
 	if (c.json) {
 		fprintf(c.out,
 			"{\"benchmark\":\"bw\",\"cpu\":%d,\"threads\":%d,"
-			"\"sample_ms\":%g,\"samples\":%d,\"mb\":1000000,"
-			"\"results\":[",
-			c.cfg.cpu, threads, c.cfg.sample_ms, c.cfg.samples);
+			"\"isa\":\"%s\",\"sample_ms\":%g,\"samples\":%d,"
+			"\"mb\":1000000,\"results\":[",
+			c.cfg.cpu, threads, isa_name, c.cfg.sample_ms,
+			c.cfg.samples);
 		for (int o = 0; o < nops; o++)
 			for (int i = 0; i < npts; i++)
 				fprintf(c.out,
@@ -686,18 +691,24 @@ static int cmd_bw(int argc, char **argv)
 					mb[o * npts + i], mbmax[o * npts + i]);
 		fprintf(c.out, "]}\n");
 	} else if (c.csv) {
-		fprintf(c.out, "op,size_bytes,threads,mb_s_median,mb_s_max\n");
+		fprintf(c.out,
+			"op,size_bytes,threads,mb_s_median,mb_s_max,isa\n");
 		for (int o = 0; o < nops; o++)
 			for (int i = 0; i < npts; i++)
-				fprintf(c.out, "%s,%zu,%d,%.2f,%.2f\n",
+				fprintf(c.out, "%s,%zu,%d,%.2f,%.2f,%s\n",
 					pmk_bw_op_name(ops[o]), sizes[i],
 					threads, mb[o * npts + i],
-					mbmax[o * npts + i]);
+					mbmax[o * npts + i],
+					ops[o] == PMK_BW_BZERO ||
+						ops[o] == PMK_BW_BCOPY
+					    ? "libc"
+					    : isa_name);
 	} else if (!lmb || c.out_path) {
 		fprintf(c.out,
 			"# bandwidth, MB = 10^6 bytes, CPU %d, %d thread%s, "
-			"median of %d samples of %g ms\n%-6s %10s %12s %12s\n",
-			c.cfg.cpu, threads, threads > 1 ? "s" : "",
+			"%s kernels, median of %d samples of %g ms\n%-6s %10s "
+			"%12s %12s\n",
+			c.cfg.cpu, threads, threads > 1 ? "s" : "", isa_name,
 			c.cfg.samples, c.cfg.sample_ms, "op", "size", "MB/s",
 			"best MB/s");
 		for (int o = 0; o < nops; o++)

@@ -170,17 +170,45 @@ const char *pmk_bw_op_name(enum pmk_bw_op op);
 /* Parse an op name; returns the op or -1. */
 int pmk_bw_op_parse(const char *name);
 
+/*
+ * The instruction set of the kernels. With a vector ISA, rd and frd read
+ * every byte with the ISA's widest aligned loads (8 independent XOR
+ * accumulators), wr and fwr write every byte, cp and fcp copy, rdwr adds
+ * one to every 64-bit word; bzero and bcopy are always libc's. SCALAR keeps
+ * the lmbench kernels above. AUTO is the widest the CPU and OS support
+ * (CPUID through __builtin_cpu_supports on x86-64, HWCAP on arm64).
+ */
+enum pmk_bw_isa {
+	PMK_BW_ISA_AUTO = 0,
+	PMK_BW_ISA_SCALAR,
+	PMK_BW_ISA_SSE2,
+	PMK_BW_ISA_AVX2,
+	PMK_BW_ISA_AVX512,
+	PMK_BW_ISA_NEON,
+	PMK_BW_ISA_N
+};
+/* "auto", "scalar", "sse2", "avx2", "avx512", "neon"; NULL for a bad one */
+const char *pmk_bw_isa_name(enum pmk_bw_isa isa);
+int pmk_bw_isa_parse(const char *name); /* the ISA or -1 */
+int pmk_bw_isa_supported(enum pmk_bw_isa isa);
+enum pmk_bw_isa pmk_bw_isa_best(void);
+
 typedef struct pmk_bw_result {
 	double mb_s_median; /* bytes credited per second / 10^6, median */
 	double mb_s_max;    /* from the fastest sample */
 	int threads;
-	int cpu; /* CPU of thread 0 */
+	int cpu;		 /* CPU of thread 0 */
+	enum pmk_bw_isa isa; /* the kernels that ran (never AUTO) */
 } pmk_bw_result;
 
 /* Bandwidth of `op` over `size` bytes per thread with `threads` threads
- * (each its own buffers, pinned to CPUs cfg->cpu + i modulo the CPUs). */
+ * (each its own buffers, pinned to CPUs cfg->cpu + i modulo the CPUs),
+ * with the widest vector ISA (pmk_bw_run_isa with PMK_BW_ISA_AUTO). */
 int pmk_bw_run(enum pmk_bw_op op, size_t size, int threads,
 	       const pmk_bench_cfg *cfg, pmk_bw_result *out);
+/* The same in a given ISA; PMK_ENOTSUP when the CPU lacks it. */
+int pmk_bw_run_isa(enum pmk_bw_op op, enum pmk_bw_isa isa, size_t size,
+		   int threads, const pmk_bench_cfg *cfg, pmk_bw_result *out);
 
 /* ---- level detection --------------------------------------------------- */
 

@@ -32,7 +32,11 @@ else skip "lat: json parses" "no python3"; fi
 check "lat: svg written" grep -q "</svg>" "$T_TMP/lat.svg"
 
 run_pmkit bench bw 64k rd frd bcopy --quick --csv
-check "bw: csv rows" sh -c 'printf "%s\n" "$1" | grep -cE "^(rd|frd|bcopy),65536,1,[0-9.]+,[0-9.]+$" | grep -qx 3' _ "$out"
+check "bw: csv rows" sh -c 'printf "%s\n" "$1" | grep -cE "^(rd|frd|bcopy),65536,1,[0-9.]+,[0-9.]+,(sse2|avx2|avx512|neon|scalar|libc)$" | grep -qx 3' _ "$out"
+run_pmkit bench bw 64k rd wr cp rdwr --quick --csv --isa scalar
+check "bw: --isa scalar" sh -c 'printf "%s\n" "$1" | grep -cE "^(rd|wr|cp|rdwr),65536,1,[0-9.]+,[0-9.]+,scalar$" | grep -qx 4' _ "$out"
+run_pmkit bench bw 64k rd --isa mmx
+check "bw: unknown ISA exits 2" sh -c '[ "$1" = 2 ] && echo "$2" | grep -q "unknown ISA .mmx."' _ "$rc" "$err"
 run_pmkit bench bw 256k rd --quick --sweep --json -P 2 --svg "$T_TMP/bw.svg"
 if have_py; then
 	check "bw: json sweep" python3 -c '

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bw_simd.h"
 #include "pmkit/bench.h"
 #include "tests/support/t.h"
 
@@ -176,6 +177,62 @@ static void test_bw_ops(void)
 	T_EQ_INT(pmk_bw_run(PMK_BW_RD, 100, 1, &c, &r), PMK_EINVAL);
 	T_EQ_INT(pmk_bw_run(PMK_BW_NOPS, 4096, 1, &c, &r), PMK_EINVAL);
 	T_EQ_INT(pmk_bw_run(PMK_BW_RD, 4096, 0, &c, &r), PMK_EINVAL);
+	T_EQ_INT(pmk_bw_run_isa(PMK_BW_RDWR, PMK_BW_ISA_SCALAR, 32768, 1, &c,
+				&r),
+		 0);
+	T_EQ_INT(r.isa, PMK_BW_ISA_SCALAR);
+	T_EQ_INT(pmk_bw_run_isa(PMK_BW_RD, PMK_BW_ISA_N, 4096, 1, &c, &r),
+		 PMK_EINVAL);
+}
+
+/* Every vector kernel the CPU can run touches every byte: a copy copies
+ * all of them, a write writes all of them, a read-modify-write adds one to
+ * every 64-bit word (odd sizes of whole 64-byte lines included). */
+static void test_bw_vector_kernels_touch_every_byte(void)
+{
+	static uint64_t src[4160 / 8] __attribute__((aligned(64))),
+	    dst[4160 / 8] __attribute__((aligned(64)));
+	int ran = 0;
+	for (int isa = PMK_BW_ISA_SSE2; isa < PMK_BW_ISA_N; isa++) {
+		int64_t acc = 0;
+		if (!pmk_bw_isa_supported(isa))
+			continue;
+		ran++;
+		for (size_t i = 0; i < 4160 / 8; i++)
+			src[i] = i * 0x9e3779b97f4a7c15ull, dst[i] = 0;
+		T_EQ_INT(pmk__bw_simd(isa, PMK__BW_COPY, (char *)dst,
+				      (const char *)src, 4160, &acc),
+			 0);
+		T_CHECKF(memcmp(src, dst, 4160) == 0, "%s copy",
+			 pmk_bw_isa_name(isa));
+		T_EQ_INT(pmk__bw_simd(isa, PMK__BW_RDWR, (char *)dst, NULL,
+				      4160, &acc),
+			 0);
+		int bad = 0;
+		for (size_t i = 0; i < 4160 / 8; i++)
+			bad += dst[i] != src[i] + 1;
+		T_CHECKF(bad == 0, "%s rdwr: %d words", pmk_bw_isa_name(isa),
+			 bad);
+		memset(dst, 0, sizeof dst);
+		T_EQ_INT(pmk__bw_simd(isa, PMK__BW_WRITE, (char *)dst, NULL,
+				      4160, &acc),
+			 0);
+		bad = 0;
+		for (size_t i = 0; i < 4160 / 8; i++)
+			bad += dst[i] == 0;
+		T_CHECKF(bad == 0, "%s write: %d words", pmk_bw_isa_name(isa),
+			 bad);
+		T_EQ_INT(pmk__bw_simd(isa, PMK__BW_READ, NULL,
+				      (const char *)src, 4160, &acc),
+			 0);
+	}
+	T_CHECK(pmk__bw_simd(PMK_BW_ISA_SCALAR, PMK__BW_READ, NULL,
+			     (const char *)src, 64, NULL) < 0);
+	T_CHECK(pmk_bw_isa_best() != PMK_BW_ISA_AUTO);
+	T_EQ_INT(pmk_bw_isa_parse("avx512"), PMK_BW_ISA_AVX512);
+	T_EQ_INT(pmk_bw_isa_parse("mmx"), -1);
+	if (!ran)
+		T_SKIP("no vector ISA on this CPU");
 }
 
 static char *slurp(FILE *f)
@@ -320,6 +377,7 @@ int main(void)
 	T_RUN(test_chains_visit_every_element_once);
 	T_RUN(test_chase_times_and_rejects);
 	T_RUN(test_bw_ops);
+	T_RUN(test_bw_vector_kernels_touch_every_byte);
 	T_RUN(test_svg);
 	T_RUN(test_probe_writers);
 	return t_done();
