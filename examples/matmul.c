@@ -5,6 +5,9 @@
  * the cache size C the pmkit probe measures (or --cache), a sweep of N
  * (Figure 12) and the speedup over naive versus matrix size (Figure 14),
  * both plotted. Timed with the pmkit clock, counted with a pmkit event set.
+ * Built with OpenBLAS (libopenblas-dev, found by scripts/configure), it
+ * also times cblas_dgemm, one thread, at the same sizes and prints
+ * blocked / BLAS: how far hand blocking is from a tuned library.
  *
  *   matmul [--quick] [--level L | --cache BYTES] [--sizes A,B,..]
  *          [--sweep-sizes A,..] [--blocks A,..] [--svg-sweep F]
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "examples/measure.h"
+
 
 typedef struct mat {
 	int n;
@@ -84,6 +88,23 @@ static void mm_blocked(mat *m, int nb)
 		}
 }
 
+#ifdef PMK_HAVE_OPENBLAS
+#include <cblas.h>
+/* OpenBLAS's own call (declared by its cblas.h; repeated here for the
+ * other providers of cblas.h) */
+void openblas_set_num_threads(int num_threads);
+
+/* C = A B with a tuned BLAS, row-major, no transposes */
+static void mm_blas(mat *m)
+{
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m->n, m->n,
+		    m->n, 1.0, m->a, m->n, m->b, m->n, 0.0, m->c, m->n);
+}
+#define HAVE_BLAS 1
+#else
+#define HAVE_BLAS 0
+#endif
+
 static int mat_init(mat *m, int n)
 {
 	uint64_t s = 88172645463325252ull;
@@ -112,7 +133,7 @@ static void mat_free(mat *m)
 	free(m->a), free(m->b), free(m->bt), free(m->c);
 }
 
-enum { NAIVE, REORDERED, TRANSPOSED, BLOCKED, NVAR };
+enum { NAIVE, REORDERED, TRANSPOSED, BLOCKED, NVAR, BLAS = NVAR };
 static const char *const var_name[NVAR] = {"naive", "reordered", "transposed",
 					   "blocked"};
 
@@ -135,6 +156,11 @@ static double run(mat *m, int var, int nb, int reps, ex_counters *cnt)
 		case TRANSPOSED:
 			mm_transposed(m);
 			break;
+#ifdef PMK_HAVE_OPENBLAS
+		case BLAS:
+			mm_blas(m);
+			break;
+#endif
 		default:
 			mm_blocked(m, nb);
 		}
@@ -160,7 +186,7 @@ static int check(int n, int nb)
 	if (!ref)
 		return -1;
 	memcpy(ref, m.c, (size_t)n * n * sizeof *ref);
-	for (int v = 0; v < NVAR; v++) {
+	for (int v = 0; v < NVAR + HAVE_BLAS; v++) {
 		double worst = 0;
 		run(&m, v, nb, 1, NULL);
 		for (size_t i = 0; i < (size_t)n * n; i++)
@@ -168,7 +194,7 @@ static int check(int n, int nb)
 						(fabs(ref[i]) + 1));
 		if (worst > 1e-9) {
 			fprintf(stderr, "matmul: %s differs at n=%d (%g)\n",
-				var_name[v], n, worst);
+				v < NVAR ? var_name[v] : "blas", n, worst);
 			bad = 1;
 		}
 	}
@@ -247,7 +273,8 @@ int main(int argc, char **argv)
 	pmk_bench_pin(-1);
 	if (check(67, 16) || check(130, 48)) /* odd sizes: partial blocks */
 		return 1;
-	printf("check: naive, reordered, transposed and blocked agree\n");
+	printf("check: naive, reordered, transposed%s and blocked agree\n",
+	       HAVE_BLAS ? ", OpenBLAS cblas_dgemm" : "");
 	if (only_check)
 		return 0;
 
@@ -326,9 +353,15 @@ int main(int argc, char **argv)
 	ex_counters cnt;
 	ex_counters_open(&cnt);
 	double sp[NVAR][32], xs[32];
-	printf("\n%6s %10s %10s %10s %10s   speedup: %s %s %s\n", "n",
+	if (HAVE_BLAS)
+		openblas_set_num_threads(1);
+	printf("\n%6s %10s %10s %10s %10s   speedup: %s %s %s%s\n", "n",
 	       "naive s", "reord s", "transp s", "blocked s", "reord", "transp",
-	       "blocked");
+	       "blocked",
+	       HAVE_BLAS ? "   BLAS s (1 thread) blocked/BLAS" : "");
+	if (!HAVE_BLAS)
+		printf("(no BLAS column: built without OpenBLAS; install "
+		       "libopenblas-dev and rebuild)\n");
 	for (int s = 0; s < nsizes; s++) {
 		mat m;
 		double t[NVAR];
@@ -343,6 +376,7 @@ int main(int argc, char **argv)
 		for (int v = 0; v < NVAR; v++)
 			t[v] =
 			    run(&m, v, nb, reps, s == nsizes - 1 ? &cnt : NULL);
+		double tb = HAVE_BLAS ? run(&m, BLAS, nb, reps, NULL) : 0;
 		mat_free(&m);
 		xs[s] = n;
 		for (int v = 0; v < NVAR; v++) {
@@ -352,8 +386,16 @@ int main(int argc, char **argv)
 					var_name[v], v == BLOCKED ? nb : 0,
 					t[v], sp[v][s]);
 		}
-		printf("%6d %10.4f %10.4f %10.4f %10.4f   %14.2f %6.2f %7.2f\n",
-		       n, t[0], t[1], t[2], t[3], sp[1][s], sp[2][s], sp[3][s]);
+		printf("%6d %10.4f %10.4f %10.4f %10.4f   %14.2f %6.2f %7.2f", n,
+		       t[0], t[1], t[2], t[3], sp[1][s], sp[2][s], sp[3][s]);
+		if (HAVE_BLAS) {
+			printf("   %10.5f %9.1f\n", tb, t[BLOCKED] / tb);
+			if (cf)
+				fprintf(cf, "speedup,%d,blas,0,%.6f,%.4f\n", n,
+					tb, t[NAIVE] / tb);
+		} else {
+			printf("\n");
+		}
 	}
 	printf("      (counters of the blocked run at n = %d below)\n",
 	       sizes[nsizes - 1]);
