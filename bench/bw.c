@@ -78,8 +78,8 @@ static int64_t pass(struct bw_job *j)
 			break;
 		}
 		if (kind >= 0 &&
-		    pmk__bw_simd(j->isa, (enum pmk__bw_kind)kind, j->dst, j->src,
-				 j->size, &acc) == 0) {
+		    pmk__bw_simd(j->isa, (enum pmk__bw_kind)kind, j->dst,
+				 j->src, j->size, &acc) == 0) {
 			__asm__ volatile("" ::"r"(j->dst) : "memory");
 			return acc;
 		}

@@ -138,7 +138,8 @@ static int64_t rd_neon(const char *p, size_t n)
 	for (; i + 128 <= n; i += 128)
 		for (int k = 0; k < 8; k++)
 			a[k] = veorq_u64(
-			    a[k], vld1q_u64((const uint64_t *)(p + i + 16 * k)));
+			    a[k],
+			    vld1q_u64((const uint64_t *)(p + i + 16 * k)));
 	for (; i + 16 <= n; i += 16)
 		a[0] = veorq_u64(a[0], vld1q_u64((const uint64_t *)(p + i)));
 	for (int k = 1; k < 8; k++)
@@ -167,7 +168,8 @@ static void cp_neon(char *d, const char *s, size_t n)
 		vst1q_u64((uint64_t *)(d + i + 48), x3);
 	}
 	for (; i + 16 <= n; i += 16)
-		vst1q_u64((uint64_t *)(d + i), vld1q_u64((const uint64_t *)(s + i)));
+		vst1q_u64((uint64_t *)(d + i),
+			  vld1q_u64((const uint64_t *)(s + i)));
 }
 
 static void rdwr_neon(char *p, size_t n)
@@ -180,7 +182,7 @@ static void rdwr_neon(char *p, size_t n)
 #endif
 
 static const char *const names[PMK_BW_ISA_N] = {"auto", "scalar", "sse2",
-						 "avx2", "avx512", "neon"};
+						"avx2", "avx512", "neon"};
 
 const char *pmk_bw_isa_name(enum pmk_bw_isa isa)
 {

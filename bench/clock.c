@@ -28,17 +28,17 @@
 #define R10(s) s s s s s s s s s s
 
 #if defined(__x86_64__)
-#define ADD_NAME "add reg,reg (1 cycle)"
-#define MUL_NAME "imul reg,reg (3 cycles)"
+#define ADD_NAME   "add reg,reg (1 cycle)"
+#define MUL_NAME   "imul reg,reg (3 cycles)"
 #define MUL_CYCLES 3.0
-#define ADD_ASM R10("add %1, %0\n\t")
-#define MUL_ASM R10("imul %1, %0\n\t")
+#define ADD_ASM	   R10("add %1, %0\n\t")
+#define MUL_ASM	   R10("imul %1, %0\n\t")
 #elif defined(__aarch64__)
-#define ADD_NAME "add x,x,x (1 cycle)"
-#define MUL_NAME "eor x,x,x (1 cycle)"
+#define ADD_NAME   "add x,x,x (1 cycle)"
+#define MUL_NAME   "eor x,x,x (1 cycle)"
 #define MUL_CYCLES 1.0
-#define ADD_ASM R10("add %0, %0, %1\n\t")
-#define MUL_ASM R10("eor %0, %0, %1\n\t")
+#define ADD_ASM	   R10("add %0, %0, %1\n\t")
+#define MUL_ASM	   R10("eor %0, %0, %1\n\t")
 #endif
 
 /* 100 dependent operations per loop trip; the loop's own counter and
@@ -50,7 +50,7 @@ static uint64_t add_chain(void *arg, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 #ifdef ADD_ASM
 		__asm__(ADD_ASM ADD_ASM ADD_ASM ADD_ASM ADD_ASM ADD_ASM ADD_ASM
-				ADD_ASM ADD_ASM ADD_ASM
+			    ADD_ASM ADD_ASM ADD_ASM
 			: "+r"(x)
 			: "r"(k));
 #else
@@ -71,7 +71,7 @@ static uint64_t mul_chain(void *arg, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 #ifdef MUL_ASM
 		__asm__(MUL_ASM MUL_ASM MUL_ASM MUL_ASM MUL_ASM MUL_ASM MUL_ASM
-				MUL_ASM MUL_ASM MUL_ASM
+			    MUL_ASM MUL_ASM MUL_ASM
 			: "+r"(x)
 			: "r"(k));
 #else
@@ -86,8 +86,8 @@ static uint64_t mul_chain(void *arg, uint64_t n)
 }
 
 #ifndef MUL_CYCLES
-#define ADD_NAME "C add behind empty asm (1 cycle, unverified)"
-#define MUL_NAME "C xor behind empty asm (1 cycle, unverified)"
+#define ADD_NAME   "C add behind empty asm (1 cycle, unverified)"
+#define MUL_NAME   "C xor behind empty asm (1 cycle, unverified)"
 #define MUL_CYCLES 1.0
 #endif
 
@@ -150,8 +150,8 @@ static double declared_ghz(char *from, size_t n)
 {
 	char line[256];
 	double best = 0;
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
-			"r");
+	FILE *f =
+	    fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
 	if (f) {
 		unsigned long khz = 0;
 		if (fgets(line, sizeof line, f) &&
@@ -184,12 +184,12 @@ int pmk_bench_clock_check(pmk_clock *c)
 	c->refused = 0;
 	if (!(f >= PMK_CLOCK_MIN_GHZ && f <= PMK_CLOCK_MAX_GHZ)) {
 		c->refused = 1;
-		snprintf(c->why, sizeof c->why,
-			 "measured %.3g GHz is outside %.2g-%.2g GHz, the clock "
-			 "of any core",
-			 f, PMK_CLOCK_MIN_GHZ, PMK_CLOCK_MAX_GHZ);
-	} else if (d > 0 &&
-		   (f < PMK_CLOCK_LOW * d || f > PMK_CLOCK_HIGH * d)) {
+		snprintf(
+		    c->why, sizeof c->why,
+		    "measured %.3g GHz is outside %.2g-%.2g GHz, the clock "
+		    "of any core",
+		    f, PMK_CLOCK_MIN_GHZ, PMK_CLOCK_MAX_GHZ);
+	} else if (d > 0 && (f < PMK_CLOCK_LOW * d || f > PMK_CLOCK_HIGH * d)) {
 		c->refused = 1;
 		snprintf(c->why, sizeof c->why,
 			 "measured %.3f GHz is %.2fx the declared %.3f GHz "
@@ -208,7 +208,8 @@ int pmk_bench_clock(const pmk_bench_cfg *cfg, pmk_clock *c)
 	memset(c, 0, sizeof *c);
 	snprintf(c->chain1, sizeof c->chain1, "%s", ADD_NAME);
 	snprintf(c->chain2, sizeof c->chain2, "%s", MUL_NAME);
-	c->declared_ghz = declared_ghz(c->declared_from, sizeof c->declared_from);
+	c->declared_ghz =
+	    declared_ghz(c->declared_from, sizeof c->declared_from);
 	/* Both chains twice, interleaved, keeping each one's best: a
 	 * neighbour that slows one reading slows the other alike. Up to three
 	 * rounds while they disagree (a disturbed round on a busy machine). */

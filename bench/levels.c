@@ -229,6 +229,7 @@ int pmk_levels_tail(const size_t *size, const double *lat, int n,
 		*end_ns = end;
 	/* the tail falls by more than 15 % after a peak at least three
 	 * points and half an octave before the end */
-	return top <= n - 4 && 1.414 * (double)size[top] <= (double)size[n - 1] &&
+	return top <= n - 4 &&
+	       1.414 * (double)size[top] <= (double)size[n - 1] &&
 	       end * 1.15 < sm[top];
 }

@@ -231,9 +231,8 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	double *sm = calloc((size_t)p->npts, sizeof *sm);
 	if (!sm)
 		return PMK_ENOMEM;
-	if (pmk_levels_tail(p->sizes, p->lat_window, p->npts,
-			    &p->tail_peak_ns, &p->tail_peak_bytes,
-			    &p->tail_end_ns) == 1)
+	if (pmk_levels_tail(p->sizes, p->lat_window, p->npts, &p->tail_peak_ns,
+			    &p->tail_peak_bytes, &p->tail_end_ns) == 1)
 		p->mem_flags |= PMK_PROBE_PREFETCH_TAIL;
 	pmk_levels_envelope(p->lat_window, p->npts, sm);
 	nl = pmk_levels_detect(p->sizes, sm, p->npts, 1.15, 1.5, lv, 8);
@@ -482,8 +481,9 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 			p->declared_l3_bytes);
 	}
 	if (!l1 || !l2)
-		fprintf(f, "# %s%s%s: not written: the curve shows no such "
-			   "level.\n",
+		fprintf(f,
+			"# %s%s%s: not written: the curve shows no such "
+			"level.\n",
 			!l1 ? "L1_lat" : "", !l1 && !l2 ? ", " : "",
 			!l2 ? "L2_lat" : "");
 	if (p->mem_flags & PMK_PROBE_AMBIGUOUS)
@@ -511,8 +511,8 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 	fprintf(f, "{\"cpu_name\":");
 	pmk__json_str(f, p->cpu_name);
 	fprintf(f,
-		",\"cpu\":%d,\"core_ghz\":%.4f,\"clock\":{\"method\":",
-		p->cpu, p->ghz);
+		",\"cpu\":%d,\"core_ghz\":%.4f,\"clock\":{\"method\":", p->cpu,
+		p->ghz);
 	pmk__json_str(f, p->clock.method);
 	fprintf(f, ",\"chain1\":");
 	pmk__json_str(f, p->clock.chain1);
@@ -543,7 +543,8 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 		fprintf(f,
 			",\"edge_bytes\":%.0f,\"rising\":%s,\"fallback\":%s,"
 			"\"bw_rd_mb_s\":%.1f}",
-			l->edge_bytes, l->flags & PMK_LEVEL_RISING ? "true" : "false",
+			l->edge_bytes,
+			l->flags & PMK_LEVEL_RISING ? "true" : "false",
 			l->flags & PMK_PROBE_LEVEL_FALLBACK ? "true" : "false",
 			l->bw_rd_mb_s);
 	}

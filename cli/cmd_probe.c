@@ -89,9 +89,10 @@ static void table(const pmk_probe *p, FILE *o)
 			    ? "; latency rises along the plateau"
 			    : "");
 	if (p->mem_flags & PMK_PROBE_AMBIGUOUS)
-		fprintf(o, "note    ambiguous curve: a plateau slower than half "
-			   "of memory was taken as the climb to memory "
-			   "(lmbench's rule)\n");
+		fprintf(o,
+			"note    ambiguous curve: a plateau slower than half "
+			"of memory was taken as the climb to memory "
+			"(lmbench's rule)\n");
 	if (p->mem_flags & PMK_PROBE_PREFETCH_TAIL)
 		fprintf(o,
 			"note    prefetch-fooled tail: the chase curve falls "

@@ -20,7 +20,6 @@
 
 #include "examples/measure.h"
 
-
 typedef struct mat {
 	int n;
 	double *a, *b, *bt, *c;
@@ -97,8 +96,8 @@ void openblas_set_num_threads(int num_threads);
 /* C = A B with a tuned BLAS, row-major, no transposes */
 static void mm_blas(mat *m)
 {
-	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m->n, m->n,
-		    m->n, 1.0, m->a, m->n, m->b, m->n, 0.0, m->c, m->n);
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m->n, m->n, m->n,
+		    1.0, m->a, m->n, m->b, m->n, 0.0, m->c, m->n);
 }
 #define HAVE_BLAS 1
 #else
@@ -357,8 +356,7 @@ int main(int argc, char **argv)
 		openblas_set_num_threads(1);
 	printf("\n%6s %10s %10s %10s %10s   speedup: %s %s %s%s\n", "n",
 	       "naive s", "reord s", "transp s", "blocked s", "reord", "transp",
-	       "blocked",
-	       HAVE_BLAS ? "   BLAS s (1 thread) blocked/BLAS" : "");
+	       "blocked", HAVE_BLAS ? "   BLAS s (1 thread) blocked/BLAS" : "");
 	if (!HAVE_BLAS)
 		printf("(no BLAS column: built without OpenBLAS; install "
 		       "libopenblas-dev and rebuild)\n");
@@ -386,8 +384,8 @@ int main(int argc, char **argv)
 					var_name[v], v == BLOCKED ? nb : 0,
 					t[v], sp[v][s]);
 		}
-		printf("%6d %10.4f %10.4f %10.4f %10.4f   %14.2f %6.2f %7.2f", n,
-		       t[0], t[1], t[2], t[3], sp[1][s], sp[2][s], sp[3][s]);
+		printf("%6d %10.4f %10.4f %10.4f %10.4f   %14.2f %6.2f %7.2f",
+		       n, t[0], t[1], t[2], t[3], sp[1][s], sp[2][s], sp[3][s]);
 		if (HAVE_BLAS) {
 			printf("   %10.5f %9.1f\n", tb, t[BLOCKED] / tb);
 			if (cf)

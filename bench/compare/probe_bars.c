@@ -118,8 +118,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		same += l3[i] && l3[i] == first;
 	char buf[160];
-	snprintf(buf, sizeof buf, "L3 found with the same size (%zu B) in %d of %d",
-		 first, same, n);
+	snprintf(buf, sizeof buf,
+		 "L3 found with the same size (%zu B) in %d of %d", first, same,
+		 n);
 	fail |= bar(buf, same == n);
 	return fail;
 }

@@ -4,10 +4,10 @@
  * The harness times a kernel in fixed-length samples with CLOCK_MONOTONIC on
  * a pinned CPU and reports the minimum and the median over the samples. The
  * core clock comes from two dependent chains of different kinds (or a cycles
- * counter), so cycles never come from the TSC rate. Latency, bandwidth and OS/IPC suites,
- * level detection on latency curves, the machine probe (cache levels, TLB,
- * penalties) and SVG plots are built on it. docs/bench.md explains the
- * methods and every choice.
+ * counter), so cycles never come from the TSC rate. Latency, bandwidth and
+ * OS/IPC suites, level detection on latency curves, the machine probe (cache
+ * levels, TLB, penalties) and SVG plots are built on it. docs/bench.md explains
+ * the methods and every choice.
  */
 #ifndef PMKIT_BENCH_H
 #define PMKIT_BENCH_H
@@ -72,11 +72,11 @@ int pmk_bench_pin(int cpu);
  * PMK_CLOCK_HIGH times the declared maximum (cpufreq cpuinfo_max_freq, else
  * the largest /proc/cpuinfo "cpu MHz").
  */
-#define PMK_CLOCK_AGREE 0.10
+#define PMK_CLOCK_AGREE	  0.10
 #define PMK_CLOCK_MIN_GHZ 0.1
 #define PMK_CLOCK_MAX_GHZ 8.0
-#define PMK_CLOCK_LOW 0.15
-#define PMK_CLOCK_HIGH 2.5
+#define PMK_CLOCK_LOW	  0.15
+#define PMK_CLOCK_HIGH	  2.5
 typedef struct pmk_clock {
 	double ghz;	     /* the clock pmkit uses */
 	double chain1_ghz;   /* add chain */
@@ -197,7 +197,7 @@ typedef struct pmk_bw_result {
 	double mb_s_median; /* bytes credited per second / 10^6, median */
 	double mb_s_max;    /* from the fastest sample */
 	int threads;
-	int cpu;		 /* CPU of thread 0 */
+	int cpu;	     /* CPU of thread 0 */
 	enum pmk_bw_isa isa; /* the kernels that ran (never AUTO) */
 } pmk_bw_result;
 
@@ -248,9 +248,10 @@ void pmk_levels_envelope(const double *lat_ns, int n, double *out);
  * A prefetch-fooled tail: the curve falls by more than 15 % after its peak
  * (in the second half of the sizes, through a running median of 3): each
  * of its last 3 points is below peak / 1.15 (`end_ns` is the slowest of
- * them), the peak at least half an octave before the end. A prefetcher is serving part of the chase there: the memory
- * latency is read at the peak. Returns 1 when fooled, 0 when not (peak and
- * end filled either way), or a negative code.
+ * them), the peak at least half an octave before the end. A prefetcher is
+ * serving part of the chase there: the memory latency is read at the peak.
+ * Returns 1 when fooled, 0 when not (peak and end filled either way), or a
+ * negative code.
  */
 int pmk_levels_tail(const size_t *size, const double *lat_ns, int n,
 		    double *peak_ns, size_t *peak_bytes, double *end_ns);
@@ -331,13 +332,13 @@ typedef struct pmk_probe_level {
  * (the declared size; the latency on the curve at half of it). */
 #define PMK_PROBE_LEVEL_FALLBACK 0x100u
 /* pmk_probe.mem_flags */
-#define PMK_PROBE_AMBIGUOUS 1u	   /* see PMK_LEVEL_AMBIGUOUS */
+#define PMK_PROBE_AMBIGUOUS	1u /* see PMK_LEVEL_AMBIGUOUS */
 #define PMK_PROBE_PREFETCH_TAIL 2u /* see pmk_levels_tail */
 
 typedef struct pmk_probe {
-	double ghz;	  /* core clock used for every cycle figure */
+	double ghz;	 /* core clock used for every cycle figure */
 	pmk_clock clock; /* how it was measured: method, both chains */
-	int cpu;    /* CPU pinned to */
+	int cpu;	 /* CPU pinned to */
 	int nlevels;
 	pmk_probe_level lv[PMK_PROBE_MAX_LEVELS];
 	size_t line_bytes;	   /* measured line size */
@@ -348,9 +349,9 @@ typedef struct pmk_probe {
 	unsigned mem_flags;	   /* PMK_PROBE_AMBIGUOUS, _PREFETCH_TAIL */
 	double tail_peak_ns, tail_end_ns; /* pmk_levels_tail's figures */
 	size_t tail_peak_bytes;
-	size_t declared_l3_bytes;	  /* 0: none declared */
-	double mem_bw_mb_s;	   /* read bandwidth at that footprint */
-	size_t tlb_reach_bytes;	   /* first TLB step on the random curve */
+	size_t declared_l3_bytes; /* 0: none declared */
+	double mem_bw_mb_s;	  /* read bandwidth at that footprint */
+	size_t tlb_reach_bytes;	  /* first TLB step on the random curve */
 	size_t tlb_entries_declared;
 	double tlb_miss_ns, tlb_miss_cycles;
 	double br_miss_cycles; /* branch misprediction penalty */

@@ -75,8 +75,8 @@ static void test_clock_chains_agree(void)
 	T_CHECKF(k.chain1_ghz > 0 && k.chain2_ghz > 0, "chains %g %g",
 		 k.chain1_ghz, k.chain2_ghz);
 	T_CHECKF(fabs(k.chain1_ghz / k.chain2_ghz - 1) <= 0.10,
-		 "%s %.3f GHz vs %s %.3f GHz", k.chain1, k.chain1_ghz,
-		 k.chain2, k.chain2_ghz);
+		 "%s %.3f GHz vs %s %.3f GHz", k.chain1, k.chain1_ghz, k.chain2,
+		 k.chain2_ghz);
 	T_CHECK(k.agree);
 	T_CHECKF(rc == 0 && !k.refused, "refused: %s", k.why);
 	T_CHECK(k.method[0] != 0);
@@ -96,7 +96,8 @@ static void test_clock_range(void)
 	T_CHECK(k.refused && strstr(k.why, "24.6 GHz"));
 	k.ghz = 7.0; /* a folded chain within the absolute range */
 	T_EQ_INT(pmk_bench_clock_check(&k), PMK_ERANGE);
-	T_CHECKF(strstr(k.why, "2.69x") && strstr(k.why, "(test)"), "%s", k.why);
+	T_CHECKF(strstr(k.why, "2.69x") && strstr(k.why, "(test)"), "%s",
+		 k.why);
 	k.ghz = 4.19; /* Golden Cove under load, nominal 2.6 */
 	T_EQ_INT(pmk_bench_clock_check(&k), 0);
 	T_CHECK(!k.refused);
@@ -177,9 +178,9 @@ static void test_bw_ops(void)
 	T_EQ_INT(pmk_bw_run(PMK_BW_RD, 100, 1, &c, &r), PMK_EINVAL);
 	T_EQ_INT(pmk_bw_run(PMK_BW_NOPS, 4096, 1, &c, &r), PMK_EINVAL);
 	T_EQ_INT(pmk_bw_run(PMK_BW_RD, 4096, 0, &c, &r), PMK_EINVAL);
-	T_EQ_INT(pmk_bw_run_isa(PMK_BW_RDWR, PMK_BW_ISA_SCALAR, 32768, 1, &c,
-				&r),
-		 0);
+	T_EQ_INT(
+	    pmk_bw_run_isa(PMK_BW_RDWR, PMK_BW_ISA_SCALAR, 32768, 1, &c, &r),
+	    0);
 	T_EQ_INT(r.isa, PMK_BW_ISA_SCALAR);
 	T_EQ_INT(pmk_bw_run_isa(PMK_BW_RD, PMK_BW_ISA_N, 4096, 1, &c, &r),
 		 PMK_EINVAL);
