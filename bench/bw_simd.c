@@ -103,13 +103,22 @@
 #define T256 __attribute__((target("avx2")))
 #define T128
 
+/* XOR of the lanes (not a sum: no signed overflow) */
 T512 static int64_t fold512(__m512i v)
 {
-	return _mm512_reduce_add_epi64(v);
+	int64_t t[8], x = 0;
+	_mm512_storeu_si512(t, v);
+	for (int k = 0; k < 8; k++)
+		x ^= t[k];
+	return x;
 }
 T256 static int64_t fold256(__m256i v)
 {
-	return _mm256_extract_epi64(v, 0) ^ _mm256_extract_epi64(v, 3);
+	int64_t t[4], x = 0;
+	_mm256_storeu_si256((__m256i *)t, v);
+	for (int k = 0; k < 4; k++)
+		x ^= t[k];
+	return x;
 }
 static int64_t fold128(__m128i v)
 {
