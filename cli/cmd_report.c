@@ -12,7 +12,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *in = PMK_REC_DEFAULT_FILE, *annot = NULL, *event = NULL;
 	pmk_sort sort = PMK_SORT_FUNCTION;
-	int json = 0, folded = 0, rc;
+	int json = 0, folded = 0, mangled = 0, rc;
 	pmk_profile *p;
 	pmk_profile_stats st;
 	pmk_diag d;
@@ -41,6 +41,8 @@ int cmd_report(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
+		} else if (!strcmp(a, "--no-demangle")) {
+			mangled = 1;
 		} else if (!strcmp(a, "--folded")) {
 			folded = 1;
 		} else if (!strcmp(a, "--event") || !strcmp(a, "-e")) {
@@ -75,6 +77,7 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "hint: %s\n", d.hint);
 		return rc == PMK_ENOENT || rc == PMK_EIO ? 1 : EXIT_USAGE;
 	}
+	pmk_profile_set_mangled(p, mangled);
 	pmk_profile_stats_get(p, &st);
 	if (st.truncated_bytes)
 		cli_warn("%s ends with an incomplete record (%llu bytes "

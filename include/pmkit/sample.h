@@ -298,6 +298,9 @@ int pmk_profile_load(pmk_profile **p, const char *path, pmk_diag *d);
 int pmk_profile_load_mem(pmk_profile **p, const void *buf, size_t len,
 			 pmk_diag *d);
 void pmk_profile_stats_get(const pmk_profile *p, pmk_profile_stats *st);
+/* Keep C++ and Rust names mangled (`keep` 1) or demangle them (0, the
+ * default, when libstdc++'s demangler can be loaded). */
+void pmk_profile_set_mangled(pmk_profile *p, int keep);
 /* Name of event `i`, or NULL. */
 const char *pmk_profile_event_name(const pmk_profile *p, int i);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sample/demangle.h"
 #include "sample/profile.h"
 #include "sample/rec_format.h"
 
@@ -156,7 +157,8 @@ static int dso_eq(void *c, uint32_t i)
 {
 	struct dso_ctx *x = c;
 	const struct pdso *d = &x->p->dso[i];
-	return (int)i < x->p->ndso && !strcmp(d->path, x->m->path) &&
+	return (int)i < x->p->ndso && d->kind == PDSO_FILE &&
+	       !strcmp(d->path, x->m->path) &&
 	       d->bidlen == x->m->build_id_len &&
 	       !memcmp(d->bid, x->m->build_id, x->m->build_id_len);
 }
@@ -208,6 +210,69 @@ static int dso_get(pmk_profile *p, const pmk_rec_map *m)
 			d->unk = (char *)unknown_name;
 	}
 	return p->ndso++;
+}
+
+/* A DSO that is no file: a kernel module ("[name]") or a JIT map. */
+static int dso_pseudo(pmk_profile *p, const char *path, const char *base,
+		      int kind)
+{
+	struct pdso *d;
+	size_t cap = (size_t)p->capdso;
+	for (int i = 2; i < p->ndso; i++)
+		if (p->dso[i].kind == kind && !strcmp(p->dso[i].path, path))
+			return i;
+	if (grow((void **)&p->dso, &cap, (size_t)p->ndso + 1, sizeof *p->dso))
+		return DSO_UNKNOWN;
+	p->capdso = (int)cap;
+	d = &p->dso[p->ndso];
+	memset(d, 0, sizeof *d);
+	d->kind = kind;
+	d->tried = 1; /* no ELF file to open */
+	d->path = strdup(path);
+	d->unk = malloc(strlen(base) + 3);
+	if (!d->path || !d->unk) {
+		free(d->path);
+		free(d->unk);
+		return DSO_UNKNOWN;
+	}
+	d->base = d->path + (strlen(path) - strlen(base));
+	sprintf(d->unk, base[0] == '[' ? "%s" : "[%s]", base);
+	return p->ndso++;
+}
+
+static pmk__ksyms *kallsyms(pmk_profile *p)
+{
+	if (!p->ks_tried) {
+		p->ks_tried = 1;
+		p->kallsyms = pmk__ksyms_kallsyms("/proc/kallsyms");
+	}
+	return p->kallsyms;
+}
+
+/* The JIT map of process `pid` (/tmp/perf-PID.map), as a DSO; -1 when the
+ * process wrote none. */
+static int jit_dso(pmk_profile *p, struct proc *pr)
+{
+	char path[320], base[64];
+	pmk__ksyms *k;
+	int d;
+	if (pr->jit)
+		return pr->jit;
+	pr->jit = -1;
+	snprintf(base, sizeof base, "perf-%u.map", pr->pid);
+	snprintf(path, sizeof path, "%s/%s", p->jitdir[0] ? p->jitdir : "/tmp",
+		 base);
+	k = pmk__ksyms_perfmap(path);
+	if (!k)
+		return -1;
+	d = dso_pseudo(p, path, base, PDSO_JIT);
+	if (d < 2) {
+		pmk__ksyms_free(k);
+		return -1;
+	}
+	p->dso[d].jit = k;
+	pr->jit = d;
+	return d;
 }
 
 const char *pmk__dso_name(const pmk_profile *p, int dso)
@@ -270,12 +335,33 @@ static void add_map(pmk_profile *p, const pmk_rec_map *m)
 
 /* The DSO and offset of `ip` in process `pid`: its own maps, newest first,
  * then its fork parents'. */
+/* Code in no file: "//anon", "[anon:...]", "[heap]", memfd's... */
+static int anon_code(const char *path)
+{
+	if (!strcmp(path, "[vdso]"))
+		return 0;
+	return path[0] != '/' || path[1] == '/' ||
+	       !strncmp(path, "/memfd:", 7) || strstr(path, " (deleted)");
+}
+
+/* `kernel`: 1 when the sample says so, 2 when only the address does (a
+ * call-chain entry in the kernel half: with the kernel's symbols readable,
+ * one outside every kernel function is garbage, [unknown]). */
 static int resolve_ip(pmk_profile *p, uint32_t pid, uint64_t ip, int kernel,
 		      uint64_t *off)
 {
+	struct proc *self = proc_get(p, pid, 0);
 	*off = ip;
-	if (kernel)
-		return DSO_KERNEL;
+	if (kernel) {
+		pmk__ksyms *k = kallsyms(p);
+		const char *mod = NULL;
+		if (!k)
+			return DSO_KERNEL;
+		if (!pmk__ksyms_lookup(k, ip, NULL, &mod))
+			return kernel == 2 ? DSO_UNKNOWN : DSO_KERNEL;
+		return mod ? dso_pseudo(p, mod, mod + 0, PDSO_KMOD)
+			   : DSO_KERNEL;
+	}
 	for (int depth = 0; depth < 16; depth++) {
 		struct proc *pr = proc_get(p, pid, 0);
 		if (!pr)
@@ -283,6 +369,13 @@ static int resolve_ip(pmk_profile *p, uint32_t pid, uint64_t ip, int kernel,
 		for (int i = pr->nmap - 1; i >= 0; i--) {
 			const struct pmap *m = &pr->maps[i];
 			if (!m->data && ip >= m->start && ip < m->end) {
+				const char *path = p->dso[m->dso].path;
+				/* anonymous code: a JIT's, when it says so */
+				if (m->dso >= 2 && anon_code(path) && self &&
+				    jit_dso(p, self) >= 2 &&
+				    pmk__ksyms_lookup(
+					p->dso[self->jit].jit, ip, NULL, NULL))
+					return self->jit;
 				*off = ip - m->start + m->pgoff;
 				return m->dso;
 			}
@@ -291,6 +384,9 @@ static int resolve_ip(pmk_profile *p, uint32_t pid, uint64_t ip, int kernel,
 			break;
 		pid = pr->ppid;
 	}
+	if (self && jit_dso(p, self) >= 2 &&
+	    pmk__ksyms_lookup(p->dso[self->jit].jit, ip, NULL, NULL))
+		return self->jit;
 	return DSO_UNKNOWN;
 }
 
@@ -415,7 +511,7 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		p->has_chains = 1;
 		for (uint32_t i = 0; i < nchain; i++) {
 			uint64_t a = chain[i];
-			int k = is_kernel_addr(a);
+			int k = is_kernel_addr(a) ? 2 : 0;
 			/* callers: look up the call, not the return address */
 			int l = loc_of(p, s->pid, i && a ? a - 1 : a, k);
 			if (l < 0)
@@ -454,16 +550,73 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 	return 0;
 }
 
+static int dm_eq(void *c, uint32_t i)
+{
+	const char **x = c;
+	return ((pmk_profile *)x[0])->dm_from[i] == x[1];
+}
+
+/* The readable form of `name` (kept for the profile's life), or `name`. */
+static const char *demangled(pmk_profile *p, const char *name)
+{
+	const void *ctx[2] = {p, name};
+	uint64_t h = pmk__hash64((uint64_t)(uintptr_t)name);
+	int ins, i;
+	char *d;
+	if (p->mangled || name[0] != '_' || name[1] != 'Z')
+		return name;
+	if (grow((void **)&p->dm_from, &p->capdm, p->ndm + 1,
+		 sizeof *p->dm_from))
+		return name;
+	{
+		size_t cap = p->capdm;
+		void *nt = realloc(p->dm_to, cap * sizeof *p->dm_to);
+		if (!nt)
+			return name;
+		p->dm_to = nt;
+	}
+	i = pmk__idx_find(&p->dm_idx, h, dm_eq, ctx, (uint32_t)p->ndm, &ins);
+	if (i < 0)
+		return name;
+	if (!ins)
+		return p->dm_to[i] ? p->dm_to[i] : name;
+	d = pmk__demangle(name);
+	p->dm_from[i] = name;
+	p->dm_to[i] = d;
+	p->ndm++;
+	return d ? d : name;
+}
+
+void pmk_profile_set_mangled(pmk_profile *p, int keep)
+{
+	p->mangled = keep != 0;
+	for (size_t i = 0; i < p->nloc; i++)
+		p->loc[i].resolved = 0;
+}
+
 void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines)
 {
 	pmk__symtab *st;
 	if (!l->resolved) {
 		l->resolved = 1;
 		l->vaddr = l->off;
-		if (l->dso == DSO_KERNEL) {
-			l->func = "[kernel]";
+		if (l->dso == DSO_KERNEL || (l->dso >= 2 &&
+					     p->dso[l->dso].kind == PDSO_KMOD)) {
+			pmk__ksyms *k = kallsyms(p);
+			l->func = k ? pmk__ksyms_lookup(k, l->off, &l->fstart,
+							NULL)
+				    : NULL;
+			if (!l->func)
+				l->func = l->dso == DSO_KERNEL
+					      ? "[kernel]"
+					      : p->dso[l->dso].unk;
 		} else if (l->dso == DSO_UNKNOWN) {
 			l->func = "[unknown]";
+		} else if (p->dso[l->dso].kind == PDSO_JIT) {
+			l->func = pmk__ksyms_lookup(p->dso[l->dso].jit, l->off,
+						    &l->fstart, NULL);
+			if (!l->func)
+				l->func = p->dso[l->dso].unk;
 		} else {
 			st = pmk__dso_symtab(p, l->dso);
 			l->func = NULL;
@@ -474,11 +627,14 @@ void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines)
 			}
 			if (!l->func)
 				l->func = p->dso[l->dso].unk;
+			else
+				l->func = demangled(p, l->func);
 		}
 	}
 	if (lines && !l->line_done) {
 		l->line_done = 1;
-		if (l->dso >= 2 && (st = pmk__dso_symtab(p, l->dso)) != NULL)
+		if (l->dso >= 2 && p->dso[l->dso].kind == PDSO_FILE &&
+		    (st = pmk__dso_symtab(p, l->dso)) != NULL)
 			pmk__symtab_line(st, l->vaddr, &l->file, &l->line);
 	}
 }
@@ -633,7 +789,14 @@ void pmk_profile_free(pmk_profile *p)
 		if (p->dso[i].unk != unknown_name)
 			free(p->dso[i].unk);
 		pmk__symtab_free(p->dso[i].st);
+		pmk__ksyms_free(p->dso[i].jit);
 	}
+	pmk__ksyms_free(p->kallsyms);
+	for (size_t i = 0; i < p->ndm; i++)
+		free(p->dm_to[i]);
+	free(p->dm_from);
+	free(p->dm_to);
+	pmk__idx_free(&p->dm_idx);
 	free(p->dso);
 	for (size_t i = 0; i < p->nproc; i++)
 		free(p->proc[i].maps);

@@ -8,6 +8,7 @@
 #include "pmkit/sample.h"
 #include "sample/symtab.h"
 #include "sample/unwind.h"
+#include "sample/ksym.h"
 
 enum { DSO_KERNEL = 0, DSO_UNKNOWN = 1 };
 
@@ -19,7 +20,10 @@ struct pdso {
 	uint64_t size, mtime;
 	pmk__symtab *st;
 	int tried, changed;
+	int kind;	/* PDSO_FILE, PDSO_KMOD (symbols from kallsyms), PDSO_JIT */
+	pmk__ksyms *jit; /* PDSO_JIT: the perf map's symbols */
 };
+enum { PDSO_FILE = 0, PDSO_KMOD, PDSO_JIT };
 
 struct pmap {
 	uint64_t start, end, pgoff;
@@ -33,6 +37,8 @@ struct proc {
 	int has_parent;
 	struct pmap *maps;
 	int nmap, cap;
+	int jit; /* DSO of /tmp/perf-PID.map; 0 untried, -1 none */
+	char comm[32];
 };
 
 /* A distinct code location: (DSO, offset in it), resolved lazily. */
@@ -96,6 +102,15 @@ struct pmk_profile {
 	struct dsample *dsamp;
 	size_t ndsamp, capdsamp;
 	pmk__unwinder *uw; /* for samples with a user stack */
+	pmk__ksyms *kallsyms; /* the kernel's symbols, read on first use */
+	int ks_tried;
+	int mangled; /* keep mangled names */
+	struct idx dm_idx; /* mangled name (by pointer) -> readable */
+	const char **dm_from;
+	char **dm_to;
+	size_t ndm, capdm;
+	uint64_t skipped, skipped_bytes, first_skip; /* damaged records */
+	char jitdir[256];	/* where perf-PID.map files are looked up */
 	/* last histogram */
 	pmk_profile_row *rows;
 	char **keys;

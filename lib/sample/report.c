@@ -425,6 +425,23 @@ int pmk_profile_print_folded(pmk_profile *p, const char *event, FILE *out)
 
 /* ---- annotate ---- */
 
+/* A function named by its full name, or a C++ one by its name without the
+ * parameter list, qualified or not ("ns::f" or "f" for "ns::f(int)"). */
+static int fn_match(const char *func, const char *want)
+{
+	size_t n = strlen(want);
+	const char *paren;
+	if (!strcmp(func, want))
+		return 1;
+	paren = strchr(func, '(');
+	if (!paren || (size_t)(paren - func) < n ||
+	    strncmp(paren - n, want, n))
+		return 0;
+	return paren - n == func ||
+	       (paren - n >= func + 2 && paren[-(long)n - 1] == ':' &&
+		paren[-(long)n - 2] == ':');
+}
+
 int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 			 pmk_diag *d)
 {
@@ -445,7 +462,7 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 			if (!n)
 				continue;
 			pmk__loc_resolve(p, l, 0);
-			if (!strcmp(l->func, function) && l->dso < p->ndso)
+			if (fn_match(l->func, function) && l->dso < p->ndso)
 				per_dso[l->dso] += n;
 		}
 		for (int i = 0; i < p->ndso; i++)
@@ -470,7 +487,7 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 	/* the file most samples of the function point at */
 	for (size_t i = 0; i < p->nloc; i++) {
 		struct loc *l = &p->loc[i];
-		if (!l->resolved || l->dso != dso || strcmp(l->func, function))
+		if (!l->resolved || l->dso != dso || !fn_match(l->func, function))
 			continue;
 		pmk__loc_resolve(p, l, 1);
 		for (int e = 0; e < p->nevents; e++)
@@ -492,7 +509,7 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 			struct loc *l = &p->loc[i];
 			uint64_t n = 0;
 			if (!l->resolved || l->dso != dso ||
-			    strcmp(l->func, function))
+			    !fn_match(l->func, function))
 				continue;
 			for (int e = 0; e < p->nevents; e++)
 				n += l->samples[e];
@@ -510,7 +527,7 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 	for (size_t i = 0; i < p->nloc; i++) {
 		struct loc *l = &p->loc[i];
 		if (!l->resolved || l->dso != dso ||
-		    strcmp(l->func, function) || !l->file ||
+		    !fn_match(l->func, function) || !l->file ||
 		    strcmp(l->file, file) || l->line <= 0)
 			continue;
 		if (!lo || l->line < lo)
@@ -526,7 +543,7 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 	for (size_t i = 0; i < p->nloc; i++) {
 		struct loc *l = &p->loc[i];
 		if (!l->resolved || l->dso != dso ||
-		    strcmp(l->func, function) || !l->file ||
+		    !fn_match(l->func, function) || !l->file ||
 		    strcmp(l->file, file) || l->line < lo || l->line > hi)
 			continue;
 		for (int e = 0; e < p->nevents; e++)

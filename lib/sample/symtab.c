@@ -44,6 +44,7 @@ struct pmk__symtab {
 	int nseg;
 	uint8_t build_id[20];
 	int build_id_len;
+	void *mem; /* a copy of an in-memory image (the vdso), or NULL */
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -135,6 +136,111 @@ static void load_syms(pmk__symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 	}
 }
 
+/* A name made here, owned by `st`; NULL when memory is short. */
+static const char *own(pmk__symtab *st, char *c)
+{
+	char **v;
+	if (!c)
+		return NULL;
+	v = realloc(st->owned, (st->nowned + 1) * sizeof *v);
+	if (!v) {
+		free(c);
+		return NULL;
+	}
+	st->owned = v;
+	st->owned[st->nowned++] = c;
+	return c;
+}
+
+static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+		if (!gelf_getshdr(scn, out))
+			continue;
+		n = elf_strptr(elf, shstrndx, out->sh_name);
+		if (n && !strcmp(n, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* PLT entries as "name@plt": the i-th relocation of .rela.plt names the
+ * function whose stub is the i-th entry of .plt.sec (x86-64 with IBT) or
+ * the (i+1)-th of .plt (the first is the resolver's), 16 bytes each; on
+ * arm64 .plt has a 32-byte header. Other machines get none. */
+static void load_plt(pmk__symtab *st, Elf *elf)
+{
+	GElf_Shdr rsh, psh, dsh;
+	GElf_Ehdr eh;
+	Elf_Scn *rel, *plt, *dyn;
+	Elf_Data *rd, *dd;
+	uint64_t first, step = 16;
+	size_t n;
+	struct sym *v;
+	if (!gelf_getehdr(elf, &eh))
+		return;
+	rel = section_named(elf, ".rela.plt", &rsh);
+	if (!rel || rsh.sh_type != SHT_RELA || !rsh.sh_entsize)
+		return;
+	if (eh.e_machine == EM_X86_64) {
+		plt = section_named(elf, ".plt.sec", &psh);
+		if (plt)
+			first = psh.sh_addr;
+		else if ((plt = section_named(elf, ".plt", &psh)))
+			first = psh.sh_addr + 16;
+		else
+			return;
+	} else if (eh.e_machine == EM_AARCH64) {
+		if (!(plt = section_named(elf, ".plt", &psh)))
+			return;
+		first = psh.sh_addr + 32;
+	} else {
+		return;
+	}
+	dyn = elf_getscn(elf, rsh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dsh))
+		return;
+	rd = elf_getdata(rel, NULL);
+	dd = elf_getdata(dyn, NULL);
+	if (!rd || !dd)
+		return;
+	n = rsh.sh_size / rsh.sh_entsize;
+	if (n == 0 || n > 1000000 || (n * step) > psh.sh_size + step)
+		return;
+	v = realloc(st->sym, (st->nsym + n) * sizeof *v);
+	if (!v)
+		return;
+	st->sym = v;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		const char *name;
+		char *c;
+		if (!gelf_getrela(rd, (int)i, &r) ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &s))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		c = malloc(strlen(name) + 5);
+		if (!c)
+			return;
+		sprintf(c, "%s@plt", name);
+		if (!(name = own(st, c)))
+			return;
+		v[st->nsym].addr = first + i * step;
+		v[st->nsym].size = step;
+		v[st->nsym].rank = 0;
+		v[st->nsym].name = name;
+		st->nsym++;
+	}
+}
+
 /* Every section of `type` of `elf` into the tables; how many there were. */
 static int load_sections(pmk__symtab *st, Elf *elf, Elf64_Word type)
 {
@@ -205,23 +311,59 @@ static void load_build_id(pmk__symtab *st)
 	}
 }
 
+/* A copy of this process's vdso image (the kernel maps the same one into
+ * every process), its extent read from /proc/self/maps. */
+static void *vdso_copy(size_t *len)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	void *copy = NULL;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long lo, hi;
+		if (!strstr(line, "[vdso]") ||
+		    sscanf(line, "%llx-%llx", &lo, &hi) != 2 || hi <= lo ||
+		    hi - lo > (1u << 24))
+			continue;
+		copy = malloc(hi - lo);
+		if (copy) {
+			memcpy(copy, (const void *)(uintptr_t)lo, hi - lo);
+			*len = hi - lo;
+		}
+		break;
+	}
+	fclose(f);
+	return copy;
+}
+
 pmk__symtab *pmk__symtab_open(const char *path)
 {
 	pmk__symtab *st;
 	int have_symtab = 0;
 	size_t nph;
 	struct stat sb;
-	if (path[0] != '/')
+	int vdso = !strcmp(path, "[vdso]");
+	if (path[0] != '/' && !vdso)
 		return NULL;
 	elf_version(EV_CURRENT);
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return NULL;
 	st->fd = st->dbg_fd = -1;
-	st->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (st->fd < 0 || fstat(st->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
-		goto fail;
-	st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+	if (vdso) {
+		size_t len = 0;
+		st->mem = vdso_copy(&len);
+		if (!st->mem)
+			goto fail;
+		st->elf = elf_memory(st->mem, len);
+	} else {
+		st->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (st->fd < 0 || fstat(st->fd, &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			goto fail;
+		st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+	}
 	if (!st->elf || elf_kind(st->elf) != ELF_K_ELF)
 		goto fail;
 	if (elf_getphdrnum(st->elf, &nph) == 0) {
@@ -246,6 +388,7 @@ pmk__symtab *pmk__symtab_open(const char *path)
 		have_symtab = load_sections(st, st->dbg, SHT_SYMTAB) > 0;
 	if (!have_symtab)
 		load_sections(st, st->elf, SHT_DYNSYM);
+	load_plt(st, st->elf);
 	if (st->nsym)
 		qsort(st->sym, st->nsym, sizeof *st->sym, sym_cmp);
 	if (st->nobj)
@@ -272,6 +415,7 @@ void pmk__symtab_free(pmk__symtab *st)
 		close(st->fd);
 	if (st->dbg_fd >= 0)
 		close(st->dbg_fd);
+	free(st->mem);
 	free(st->sym);
 	free(st->obj);
 	for (size_t i = 0; i < st->nowned; i++)

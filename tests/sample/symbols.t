@@ -1,0 +1,55 @@
+# symbols.t: names wherever a sample lands: the kernel's functions from
+# /proc/kallsyms (dd reading /dev/zero spends its time in read_zero and the
+# syscall path), PLT stubs as name@plt, the vdso from its in-memory image,
+# JIT code announced in /tmp/perf-PID.map, C++ names demangled (and kept
+# mangled with --no-demangle).
+. tests/support/t.sh
+prog=$(pwd)/tests/sample/prog
+cd "$T_TMP" || exit 1
+if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
+	skip "symbols" "cannot sample here: $(head -1 probe.err)"; exit 0
+fi
+row() { printf '%s\n' "$out" | awk -v f="$1" '$3 == f { print; exit }'; }
+
+# --- the kernel
+run_pmkit record -q -o dd.rec -- dd if=/dev/zero of=/dev/null bs=4k count=200000
+run_pmkit report -i dd.rec
+if [ "$(cat /proc/sys/kernel/kptr_restrict 2>/dev/null)" != 0 ] ||
+   [ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms 2>/dev/null | tr -d 0)" = "" ]; then
+	skip "kernel symbols" "kallsyms hides addresses here (kptr_restrict or no privilege)"
+else
+	check "dd: read_zero named in the kernel ($(row read_zero | awk '{print $1}'))" \
+		sh -c "printf '%s\n' \"\$1\" | grep -Eq ' read_zero +\\[kernel\\]\$'" _ "$out"
+	check "dd: no anonymous [kernel] row left above 5 %" \
+		sh -c "! printf '%s\n' \"\$1\" | awk '\$3 == \"[kernel]\" { sub(\"%\",\"\",\$1); if (\$1 + 0 > 5) f = 1 } END { exit !f }'" _ "$out"
+fi
+
+# --- PLT, vdso, demangling
+if command -v g++ >/dev/null 2>&1 && g++ -O1 -fno-builtin -o pv "$prog/plt_vdso.cc"; then
+	run_pmkit record -q -o pv.rec -- ./pv 0.4
+	run_pmkit report -i pv.rec
+	check "C++ names demangled: work::spin_abs(int)" sh -c "printf '%s\n' \"\$1\" | grep -q ' work::spin_abs(int) '" _ "$out"
+	check "PLT stub named abs@plt" sh -c "printf '%s\n' \"\$1\" | grep -Eq ' abs@plt +pv\$'" _ "$out"
+	check "vdso functions named from its image" sh -c "printf '%s\n' \"\$1\" | grep -E ' \\[vdso\\]\$' | grep -vq '\\[\\[vdso\\]\\]'" _ "$out"
+	run_pmkit report -i pv.rec --no-demangle
+	check "--no-demangle keeps _ZN4work8spin_absEi" sh -c "printf '%s\n' \"\$1\" | grep -q ' _ZN4work8spin_absEi '" _ "$out"
+	run_pmkit report -i pv.rec --annotate spin_abs
+	check "--annotate finds a C++ function by its plain name" [ "$rc" = 0 ]
+else
+	skip "PLT, vdso and C++ names" "no g++"
+fi
+
+# --- a JIT's perf map
+case $(uname -m) in
+x86_64)
+	cc -O1 -o jit "$prog/jit.c" || { nok "build jit" "cc failed"; exit 0; }
+	run_pmkit record -q -o jit.rec -- ./jit 0.3
+	jpid=$out
+	run_pmkit report -i jit.rec
+	check "JIT code named from /tmp/perf-$jpid.map" sh -c "printf '%s\n' \"\$1\" | grep -Eq ' jitted_loop +perf-$jpid.map\$'" _ "$out"
+	rm -f "/tmp/perf-$jpid.map"
+	run_pmkit report -i jit.rec
+	check "without its map, JIT code is anonymous" sh -c "! printf '%s\n' \"\$1\" | grep -q jitted_loop" _ "$out"
+	;;
+*) skip "JIT map" "the test's machine code is x86-64" ;;
+esac
