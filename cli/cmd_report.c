@@ -1,18 +1,59 @@
 /*
- * cmd_report.c: `pmkit report [-i FILE] [--sort function|line|address|dso|data]
- * [--json] [--folded [--event NAME]] [--annotate FUNCTION]`: read a record
- * file and print where the samples fell.
+ * cmd_report.c: `pmkit report [-i FILE] [--sort KEY[,KEY...]] [-g|--children]
+ * [--json] [--folded] [--annotate FUNCTION] ...`: read a record file (or a
+ * perf.data file) and print where the samples fell, as perf users read it.
  */
 /* pmkit-command: report | show a profile from a record file */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 
+static const char *legacy_keys[] = {"function", "line", "address", "dso",
+				    "data", "symbol", "sym", "srcline",
+				    "daddr", "symbol_daddr"};
+
+/* A single key the original table understands (its layout is kept for
+ * scripts that read it); anything else goes to the perf-style view. */
+static int legacy_sort(const char *s, pmk_sort *out)
+{
+	for (size_t i = 0; i < sizeof legacy_keys / sizeof *legacy_keys; i++)
+		if (!strcmp(s, legacy_keys[i]))
+			return pmk_sort_parse(s, out) == 0;
+	return 0;
+}
+
+static int order_arg(const char *v, int *callee)
+{
+	if (!strcmp(v, "caller")) {
+		*callee = 0;
+		return 1;
+	}
+	if (!strcmp(v, "callee")) {
+		*callee = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int report_error(const char *in, int rc, pmk_diag *d)
+{
+	if (!d->message[0])
+		snprintf(d->message, sizeof d->message, "%s", pmk_strerror(rc));
+	cli_error("%s: %s", in, d->message);
+	if (d->hint[0])
+		fprintf(stderr, "hint: %s\n", d->hint);
+	return rc == PMK_ENOENT || rc == PMK_EIO ? 1 : EXIT_USAGE;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *in = PMK_REC_DEFAULT_FILE, *annot = NULL, *event = NULL;
+	const char *sort_arg = NULL;
 	pmk_sort sort = PMK_SORT_FUNCTION;
-	int json = 0, folded = 0, mangled = 0, rc;
+	int json = 0, folded = 0, mangled = 0, rc, children = 0, graph = 0;
+	int callee = -1, no_children = 0;
+	double plimit = 0;
 	pmk_profile *p;
 	pmk_profile_stats st;
 	pmk_diag d;
@@ -24,27 +65,58 @@ int cmd_report(int argc, char **argv)
 				return cli_usage("report");
 			in = v;
 			i++;
+		} else if (!strncmp(a, "--input=", 8)) {
+			in = a + 8;
 		} else if (!strcmp(a, "-s") || !strcmp(a, "--sort")) {
-			if (!v || pmk_sort_parse(v, &sort) != 0) {
-				cli_error("--sort takes function, line, "
-					  "address, dso or data, not '%s'",
-					  v ? v : "");
-				return EXIT_USAGE;
-			}
+			if (!v)
+				return cli_usage("report");
+			sort_arg = v;
 			i++;
 		} else if (!strncmp(a, "--sort=", 7)) {
-			if (pmk_sort_parse(a + 7, &sort) != 0) {
-				cli_error("--sort takes function, line, "
-					  "address, dso or data, not '%s'",
-					  a + 7);
-				return EXIT_USAGE;
-			}
+			sort_arg = a + 7;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--no-demangle")) {
 			mangled = 1;
 		} else if (!strcmp(a, "--folded")) {
 			folded = 1;
+		} else if (!strcmp(a, "--stdio")) {
+			/* the only interface: accepted for perf users */
+		} else if (!strcmp(a, "--children")) {
+			children = 1;
+		} else if (!strcmp(a, "--no-children")) {
+			no_children = 1;
+		} else if (!strcmp(a, "-g") || !strcmp(a, "--call-graph") ||
+			   !strncmp(a, "--call-graph=", 13)) {
+			const char *o = a[2] == 'c' && a[12] == '=' ? a + 13 : NULL;
+			children = graph = 1;
+			if (!o && v && (order_arg(v, &callee) || !strcmp(a, "--call-graph"))) {
+				if (!order_arg(v, &callee)) {
+					cli_error("--call-graph takes caller or callee, not '%s'", v);
+					return EXIT_USAGE;
+				}
+				i++;
+			} else if (o && !order_arg(o, &callee)) {
+				cli_error("--call-graph takes caller or callee, not '%s'", o);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "-G") || !strcmp(a, "--inverted")) {
+			children = graph = 1;
+			callee = 0;
+		} else if (!strcmp(a, "--percent-limit") ||
+			   !strncmp(a, "--percent-limit=", 16)) {
+			const char *x = a[15] == '=' ? a + 16 : v;
+			char *end;
+			if (!x)
+				return cli_usage("report");
+			plimit = strtod(x, &end);
+			if (end == x || *end || plimit < 0 || plimit > 100) {
+				cli_error("--percent-limit takes a percentage "
+					  "0-100, not '%s'", x);
+				return EXIT_USAGE;
+			}
+			if (x == v)
+				i++;
 		} else if (!strcmp(a, "--event") || !strcmp(a, "-e")) {
 			if (!v)
 				return cli_usage("report");
@@ -66,17 +138,34 @@ int cmd_report(int argc, char **argv)
 		cli_error("--json, --folded and --annotate exclude each other");
 		return EXIT_USAGE;
 	}
-	pmk_diag_clear(&d);
-	rc = pmk_profile_load(&p, in, &d);
-	if (rc < 0) {
-		if (!d.message[0])
-			snprintf(d.message, sizeof d.message, "%s",
-				 pmk_strerror(rc));
-		cli_error("%s: %s", in, d.message);
-		if (d.hint[0])
-			fprintf(stderr, "hint: %s\n", d.hint);
-		return rc == PMK_ENOENT || rc == PMK_EIO ? 1 : EXIT_USAGE;
+	if (no_children) {
+		children = 0;
+		if (callee < 0)
+			callee = 1; /* who calls each function, as perf */
 	}
+	pmk_diag_clear(&d);
+	{
+		/* check the keys before reading the file */
+		int keys[8];
+		if (sort_arg && !legacy_sort(sort_arg, &sort) &&
+		    pmk_view_keys_parse(sort_arg, keys, 8, &d) < 0) {
+			cli_error("%s", d.message);
+			fprintf(stderr, "hint: %s\n", d.hint);
+			return EXIT_USAGE;
+		}
+	}
+	/* the perf-style view: several keys, comm/pid/tid, or call graphs */
+	int view = (sort_arg && !legacy_sort(sort_arg, &sort)) || children ||
+		   graph || no_children || plimit > 0;
+	if (view && (json || folded || annot)) {
+		cli_error("--json, --folded and --annotate take one of "
+			  "function, line, address, dso or data as --sort, "
+			  "without -g/--children");
+		return EXIT_USAGE;
+	}
+	rc = pmk_profile_load(&p, in, &d);
+	if (rc < 0)
+		return report_error(in, rc, &d);
 	pmk_profile_set_mangled(p, mangled);
 	pmk_profile_stats_get(p, &st);
 	if (st.truncated_bytes)
@@ -86,7 +175,8 @@ int cmd_report(int argc, char **argv)
 	if (st.lost)
 		cli_warn("%llu samples were lost while recording",
 			 (unsigned long long)st.lost);
-	if (sort == PMK_SORT_DATA && !folded && !annot && !st.data_samples) {
+	if (sort == PMK_SORT_DATA && !view && !folded && !annot &&
+	    !st.data_samples) {
 		cli_error("%s: no sample has a data address", in);
 		fprintf(stderr, "hint: record with --data (page-faults give "
 				"the faulting address anywhere; memory events "
@@ -97,7 +187,17 @@ int cmd_report(int argc, char **argv)
 	if (!pmk_profile_can_symbolize())
 		cli_warn("built without elfutils: no symbols or lines, "
 			 "offsets only");
-	if (folded)
+	if (view) {
+		pmk_view_opts o;
+		memset(&o, 0, sizeof o);
+		o.sort = sort_arg;
+		o.event = event;
+		o.children = children;
+		o.graph = graph;
+		o.callee = callee < 0 ? 0 : callee;
+		o.percent_limit = plimit;
+		rc = pmk_profile_view(p, &o, stdout, &d);
+	} else if (folded)
 		rc = pmk_profile_print_folded(p, event, stdout);
 	else if (annot)
 		rc = pmk_profile_annotate(p, annot, stdout, &d);

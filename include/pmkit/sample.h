@@ -331,6 +331,23 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 			 pmk_diag *d);
 void pmk_profile_free(pmk_profile *p);
 
+/* perf-style views: rows keyed by `sort` ("comm,dso,sym": any of comm,
+ * pid, tid, dso, sym, srcline, address, in that order on the line). */
+typedef struct pmk_view_opts {
+	const char *sort;     /* NULL: "sym" */
+	const char *event;    /* NULL: the first */
+	int children;	      /* Children (through the stack) and Self */
+	int graph;	      /* with children: each entry's call tree */
+	int callee;	      /* tree order: 0 what it calls, 1 its callers */
+	double percent_limit; /* entries below this share are left out */
+	double tree_limit;    /* tree branches below this share; 0: 0.5 */
+} pmk_view_opts;
+int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
+		     pmk_diag *d);
+/* Parse a sort-key list into `keys` (at most `max`); the count, or
+ * PMK_EINVAL naming the bad key in `d`. */
+int pmk_view_keys_parse(const char *sort, int *keys, int max, pmk_diag *d);
+
 const char *pmk_sort_name(pmk_sort s);
 int pmk_sort_parse(const char *s, pmk_sort *out);
 /* Whether this build can resolve symbols and lines (elfutils present). */

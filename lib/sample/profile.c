@@ -425,13 +425,14 @@ static int loc_get(pmk_profile *p, int dso, uint64_t off)
 struct stk_ctx {
 	pmk_profile *p;
 	const uint32_t *f;
-	uint32_t n;
+	uint32_t n, pid, tid, leaf;
 };
 static int stk_eq(void *c, uint32_t i)
 {
 	struct stk_ctx *x = c;
 	const struct stack *s = &x->p->stk[i];
-	return s->n == x->n &&
+	return s->n == x->n && s->pid == x->pid && s->tid == x->tid &&
+	       s->leaf == x->leaf &&
 	       !memcmp(x->p->frames + s->first, x->f, x->n * sizeof *x->f);
 }
 
@@ -456,6 +457,17 @@ static int loc_of(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
 		c->loc = (uint32_t)l + 1;
 	}
 	return l;
+}
+
+const char *pmk__comm(pmk_profile *p, uint32_t pid, uint32_t tid)
+{
+	struct proc *pr = proc_get(p, tid, 0);
+	if (pr && pr->comm[0])
+		return pr->comm;
+	pr = proc_get(p, pid, 0);
+	if (pr && pr->comm[0])
+		return pr->comm;
+	return p->st.command[0] ? p->st.command : "?";
 }
 
 struct proc *pmk__proc_find(pmk_profile *p, uint32_t pid)
@@ -522,8 +534,9 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		f[n++] = (uint32_t)leaf;
 	}
 	{
-		struct stk_ctx c = {p, f, n};
-		uint64_t h = 1469598103934665603ull;
+		struct stk_ctx c = {p, f, n, s->pid, s->tid, (uint32_t)leaf};
+		uint64_t h = pmk__hash64(((uint64_t)s->pid << 32 | s->tid) ^
+					 (uint64_t)leaf << 20);
 		int ins, i;
 		for (uint32_t k = 0; k < n; k++)
 			h = pmk__hash64(h ^ f[k]);
@@ -541,11 +554,15 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 			memset(&p->stk[i], 0, sizeof p->stk[i]);
 			p->stk[i].first = (uint32_t)p->nframes;
 			p->stk[i].n = n;
+			p->stk[i].pid = s->pid;
+			p->stk[i].tid = s->tid;
+			p->stk[i].leaf = (uint32_t)leaf;
 			memcpy(p->frames + p->nframes, f, n * sizeof *f);
 			p->nframes += n;
 			p->nstk++;
 		}
 		p->stk[i].samples[s->event]++;
+		p->stk[i].period[s->event] += s->period;
 	}
 	return 0;
 }
@@ -674,12 +691,17 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 					}
 				}
 				break;
-			case PMK_REC_COMM:
+			case PMK_REC_COMM: {
+				struct proc *pr = proc_get(p, it.u.comm.tid, 1);
 				if (!p->st.command[0] && it.u.comm.exec)
 					snprintf(p->st.command,
 						 sizeof p->st.command, "%s",
 						 it.u.comm.comm);
+				if (pr)
+					snprintf(pr->comm, sizeof pr->comm,
+						 "%s", it.u.comm.comm);
 				break;
+			}
 			case PMK_REC_LOST:
 				p->st.lost += it.u.lost.count;
 				break;

@@ -54,10 +54,13 @@ struct loc {
 	int line;
 };
 
-/* A distinct call stack: loc ids, innermost first. */
+/* A distinct call stack of one thread: loc ids, innermost first, and the
+ * sampled location (`leaf`). */
 struct stack {
 	uint32_t first, n;
+	uint32_t pid, tid, leaf;
 	uint64_t samples[PMK_REC_MAX_EVENTS];
+	uint64_t period[PMK_REC_MAX_EVENTS];
 };
 
 /* A sample's data address (PMK_SAMPLE_HAS_ADDR), kept for the data sort;
@@ -141,5 +144,8 @@ pmk__symtab *pmk__dso_symtab(pmk_profile *p, int dso);
  * DSO_UNKNOWN, or the file whose image holds the address). */
 int pmk__data_key(pmk_profile *p, uint32_t pid, uint64_t addr, char *key,
 		  size_t size);
+/* The command name of thread `tid` (of process `pid`): the last one its
+ * COMM records gave, else its process's, else the recording's command. */
+const char *pmk__comm(pmk_profile *p, uint32_t pid, uint32_t tid);
 
 #endif

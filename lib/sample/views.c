@@ -1,0 +1,499 @@
+/*
+ * views.c: perf-style report views over a loaded profile. Rows are keyed by
+ * any combination of comm, pid, tid, dso, sym, srcline and address (in the
+ * order given: `--sort comm,dso,sym`); with children on, each row also gets
+ * the samples whose call stack passes through it (Children) beside those
+ * that landed in it (Self), and with a graph, each entry is followed by its
+ * call tree: what it calls (caller order) or who calls it (callee order),
+ * pruned below a percentage. Everything is computed from the distinct
+ * stacks, so the cost grows with distinct stacks, not with samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample/profile.h"
+
+enum key { K_COMM, K_PID, K_TID, K_DSO, K_SYM, K_SRCLINE, K_ADDR, NKEY };
+static const char *key_names[NKEY] = {"comm", "pid",	 "tid",	   "dso",
+				      "sym",  "srcline", "address"};
+static const char *key_heads[NKEY] = {"Command", "Pid",		"Tid",
+				      "Shared Object", "Symbol", "Source:Line",
+				      "Address"};
+#define MAXKEYS 8
+
+static int key_parse(const char *s, size_t n)
+{
+	static const struct {
+		const char *alias;
+		int key;
+	} alias[] = {{"symbol", K_SYM},	  {"function", K_SYM},
+		     {"line", K_SRCLINE}, {"addr", K_ADDR},
+		     {"ip", K_ADDR},	  {"shared_object", K_DSO}};
+	for (int k = 0; k < NKEY; k++)
+		if (strlen(key_names[k]) == n && !strncmp(s, key_names[k], n))
+			return k;
+	for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
+		if (strlen(alias[i].alias) == n && !strncmp(s, alias[i].alias, n))
+			return alias[i].key;
+	return -1;
+}
+
+int pmk_view_keys_parse(const char *sort, int *keys, int max, pmk_diag *d)
+{
+	int n = 0;
+	const char *s = sort && *sort ? sort : "sym";
+	while (*s) {
+		size_t l = strcspn(s, ",");
+		int k = key_parse(s, l);
+		if (k < 0 || n >= max) {
+			pmk_diag_clear(d);
+			if (d) {
+				d->code = PMK_EINVAL;
+				snprintf(d->message, sizeof d->message,
+					 "unknown sort key '%.*s'", (int)l, s);
+				snprintf(d->hint, sizeof d->hint,
+					 "sort keys: comm, pid, tid, dso, sym, "
+					 "srcline, address (any combination, "
+					 "comma-separated)%s",
+					 k >= 0 ? "; at most 8" : "");
+			}
+			return PMK_EINVAL;
+		}
+		keys[n++] = k;
+		s += l;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+struct vrow {
+	char *key; /* the columns joined by '\x1f' */
+	uint64_t self, children, samples;
+	const char *func; /* a frame's function (for the tree's root) */
+};
+
+struct view {
+	pmk_profile *p;
+	int keys[MAXKEYS], nkeys, ev, lines;
+	struct vrow *row;
+	size_t nrow, caprow;
+	struct idx ix;
+	uint32_t *rowof;   /* row of each frame (parallel to p->frames) */
+	uint32_t *leafrow; /* row of each stack's sampled location */
+	uint32_t *stamp;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+struct vrow_ctx {
+	struct view *v;
+	const char *key;
+};
+static int vrow_eq(void *c, uint32_t i)
+{
+	struct vrow_ctx *x = c;
+	return !strcmp(x->v->row[i].key, x->key);
+}
+
+/* The composite key of location `li` as seen from stack `s`. */
+static void make_key(struct view *v, const struct stack *s, uint32_t li,
+		     char *buf, size_t size)
+{
+	struct loc *l = &v->p->loc[li];
+	size_t n = 0;
+	pmk__loc_resolve(v->p, l, v->lines);
+	buf[0] = 0;
+	for (int i = 0; i < v->nkeys && n < size; i++) {
+		char one[600];
+		switch (v->keys[i]) {
+		case K_COMM:
+			snprintf(one, sizeof one, "%s",
+				 pmk__comm(v->p, s->pid, s->tid));
+			break;
+		case K_PID:
+			snprintf(one, sizeof one, "%u", s->pid);
+			break;
+		case K_TID:
+			snprintf(one, sizeof one, "%u", s->tid);
+			break;
+		case K_DSO:
+			snprintf(one, sizeof one, "%s",
+				 pmk__dso_name(v->p, l->dso));
+			break;
+		case K_SYM:
+			snprintf(one, sizeof one, "%s", l->func);
+			break;
+		case K_SRCLINE:
+			if (l->file) {
+				const char *b = strrchr(l->file, '/');
+				snprintf(one, sizeof one, "%s:%d",
+					 b ? b + 1 : l->file, l->line);
+			} else {
+				snprintf(one, sizeof one, "%s", l->func);
+			}
+			break;
+		default:
+			snprintf(one, sizeof one, "0x%llx",
+				 (unsigned long long)l->vaddr);
+			break;
+		}
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "\x1f" : "",
+				      one);
+	}
+}
+
+static int row_of(struct view *v, const struct stack *s, uint32_t li)
+{
+	char key[2048];
+	struct vrow_ctx c = {v, key};
+	int ins, r;
+	make_key(v, s, li, key, sizeof key);
+	if (v->nrow == v->caprow) {
+		size_t nc = v->caprow ? v->caprow * 2 : 256;
+		struct vrow *nr = realloc(v->row, nc * sizeof *nr);
+		if (!nr)
+			return -1;
+		v->row = nr;
+		v->caprow = nc;
+	}
+	r = pmk__idx_find(&v->ix, hash_str(key), vrow_eq, &c,
+			  (uint32_t)v->nrow, &ins);
+	if (r < 0)
+		return -1;
+	if (ins) {
+		struct vrow *w = &v->row[r];
+		memset(w, 0, sizeof *w);
+		w->key = strdup(key);
+		if (!w->key)
+			return -1;
+		w->func = v->p->loc[li].func;
+		v->nrow++;
+	}
+	return r;
+}
+
+static int build(struct view *v)
+{
+	pmk_profile *p = v->p;
+	v->rowof = calloc(p->nframes ? p->nframes : 1, sizeof *v->rowof);
+	v->leafrow = calloc(p->nstk ? p->nstk : 1, sizeof *v->leafrow);
+	if (!v->rowof || !v->leafrow)
+		return -1;
+	for (size_t i = 0; i < p->nstk; i++) {
+		const struct stack *s = &p->stk[i];
+		int r;
+		if (!s->samples[v->ev])
+			continue;
+		r = row_of(v, s, s->leaf);
+		if (r < 0)
+			return -1;
+		v->leafrow[i] = (uint32_t)r;
+		v->row[r].self += s->period[v->ev];
+		v->row[r].samples += s->samples[v->ev];
+		for (uint32_t k = 0; k < s->n; k++) {
+			r = row_of(v, s, p->frames[s->first + k]);
+			if (r < 0)
+				return -1;
+			v->rowof[s->first + k] = (uint32_t)r;
+		}
+	}
+	/* Children: each row on the stack once, the sampled one included */
+	v->stamp = calloc(v->nrow ? v->nrow : 1, sizeof *v->stamp);
+	if (!v->stamp)
+		return -1;
+	for (size_t i = 0; i < p->nstk; i++) {
+		const struct stack *s = &p->stk[i];
+		uint32_t st = (uint32_t)i + 1;
+		if (!s->samples[v->ev])
+			continue;
+		v->stamp[v->leafrow[i]] = st;
+		v->row[v->leafrow[i]].children += s->period[v->ev];
+		for (uint32_t k = 0; k < s->n; k++) {
+			uint32_t r = v->rowof[s->first + k];
+			if (v->stamp[r] == st)
+				continue;
+			v->stamp[r] = st;
+			v->row[r].children += s->period[v->ev];
+		}
+	}
+	return 0;
+}
+
+static int by_self;
+static const struct vrow *sort_rows;
+static int order_cmp(const void *a, const void *b)
+{
+	const struct vrow *x = &sort_rows[*(const uint32_t *)a],
+			  *y = &sort_rows[*(const uint32_t *)b];
+	uint64_t vx = by_self ? x->self : x->children,
+		 vy = by_self ? y->self : y->children;
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* ---- call trees ---- */
+
+struct tnode {
+	const char *name;
+	uint64_t val;
+	int child, next; /* first child, next sibling: indexes, -1 none */
+};
+struct tree {
+	struct tnode *n;
+	size_t nn, cap;
+};
+
+static int tnode_add(struct tree *t, int parent, const char *name,
+		     uint64_t val)
+{
+	int *link = parent >= 0 ? &t->n[parent].child : NULL, i;
+	for (i = parent >= 0 ? t->n[parent].child : 0;
+	     i >= 0 && (size_t)i < t->nn; i = t->n[i].next) {
+		if (t->n[i].name == name || !strcmp(t->n[i].name, name)) {
+			t->n[i].val += val;
+			return i;
+		}
+		if (parent < 0)
+			break;
+	}
+	if (t->nn == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 256;
+		struct tnode *nv = realloc(t->n, nc * sizeof *nv);
+		if (!nv)
+			return -1;
+		t->n = nv;
+		t->cap = nc;
+		if (parent >= 0)
+			link = &t->n[parent].child;
+	}
+	i = (int)t->nn++;
+	t->n[i].name = name;
+	t->n[i].val = val;
+	t->n[i].child = -1;
+	t->n[i].next = link ? *link : -1;
+	if (link)
+		*link = i;
+	return i;
+}
+
+static int tval_cmp(const void *a, const void *b)
+{
+	const struct tnode *x = *(struct tnode *const *)a,
+			   *y = *(struct tnode *const *)b;
+	if (x->val != y->val)
+		return x->val > y->val ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void tree_print(struct tree *t, int node, uint64_t total,
+		       uint64_t min, char *prefix, size_t plen, FILE *out)
+{
+	struct tnode *kids[256];
+	int nk = 0;
+	for (int i = t->n[node].child; i >= 0 && nk < 256; i = t->n[i].next)
+		if (t->n[i].val >= min && t->n[i].val)
+			kids[nk++] = &t->n[i];
+	if (nk > 1)
+		qsort(kids, (size_t)nk, sizeof *kids, tval_cmp);
+	for (int k = 0; k < nk; k++) {
+		int last = k == nk - 1;
+		fprintf(out, "%s%s--%.2f%%--%s\n", prefix, last ? "`" : "|",
+			total ? 100.0 * (double)kids[k]->val / (double)total
+			      : 0.0,
+			kids[k]->name);
+		if (plen + 12 < 4096 && kids[k]->child >= 0) {
+			char *np = prefix + plen;
+			memcpy(np, last ? "           " : "|          ", 11);
+			np[11] = 0;
+			tree_print(t, (int)(kids[k] - t->n), total, min, prefix,
+				   plen + 11, out);
+			prefix[plen] = 0;
+		}
+	}
+}
+
+/* The call tree of row `r`: from its outermost occurrence in each stack
+ * toward the leaf (caller order: what it calls), or from its innermost
+ * toward the root (callee order: who calls it). */
+static int entry_tree(struct view *v, uint32_t r, int callee, int self_only,
+		      uint64_t total, uint64_t min, FILE *out)
+{
+	pmk_profile *p = v->p;
+	struct tree t = {0};
+	char prefix[4096];
+	if (tnode_add(&t, -1, v->row[r].func, 0) < 0)
+		return -1;
+	for (size_t i = 0; i < p->nstk; i++) {
+		const struct stack *s = &p->stk[i];
+		uint64_t val = s->period[v->ev];
+		int at = -1, node = 0;
+		if (!val || s->n < 2)
+			continue;
+		if (self_only && v->leafrow[i] != r)
+			continue;
+		for (uint32_t k = 0; k < s->n; k++)
+			if (v->rowof[s->first + k] == r) {
+				at = (int)k;
+				if (callee)
+					break;
+			}
+		if (at < 0 && !self_only)
+			continue;
+		t.n[0].val += val;
+		if (callee) {
+			for (uint32_t k = (uint32_t)at + 1; k < s->n && node >= 0;
+			     k++) {
+				struct loc *l = &p->loc[p->frames[s->first + k]];
+				node = tnode_add(&t, node, l->func, val);
+			}
+		} else {
+			for (int k = at - 1; k >= 0 && node >= 0; k--) {
+				struct loc *l = &p->loc[p->frames[s->first + k]];
+				node = tnode_add(&t, node, l->func, val);
+			}
+		}
+		if (node < 0) {
+			free(t.n);
+			return -1;
+		}
+	}
+	int any = 0;
+	for (int i = t.n[0].child; i >= 0; i = t.n[i].next)
+		any |= t.n[i].val >= min && t.n[i].val;
+	if (any) {
+		snprintf(prefix, sizeof prefix, "            ");
+		fprintf(out, "%s|\n%s---%s\n", prefix, prefix, t.n[0].name);
+		strcat(prefix, "   ");
+		tree_print(&t, 0, total, min, prefix, strlen(prefix), out);
+		fputc('\n', out);
+	}
+	free(t.n);
+	return 0;
+}
+
+static void view_free(struct view *v)
+{
+	for (size_t i = 0; i < v->nrow; i++)
+		free(v->row[i].key);
+	free(v->row);
+	free(v->rowof);
+	free(v->leafrow);
+	free(v->stamp);
+	pmk__idx_free(&v->ix);
+}
+
+int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
+		     pmk_diag *d)
+{
+	struct view v;
+	uint64_t total;
+	int w[MAXKEYS], rc = 0;
+	uint32_t *order;
+	memset(&v, 0, sizeof v);
+	v.p = p;
+	v.nkeys = pmk_view_keys_parse(o->sort, v.keys, MAXKEYS, d);
+	if (v.nkeys < 0)
+		return v.nkeys;
+	v.ev = 0;
+	if (o->event) {
+		v.ev = -1;
+		for (int e = 0; e < p->nevents; e++)
+			if (!strcmp(pmk_profile_event_name(p, e), o->event))
+				v.ev = e;
+		if (v.ev < 0)
+			return PMK_ENOEVENT;
+	}
+	for (int i = 0; i < v.nkeys; i++)
+		v.lines |= v.keys[i] == K_SRCLINE;
+	if (build(&v) < 0) {
+		view_free(&v);
+		return PMK_ENOMEM;
+	}
+	total = p->st.period[v.ev];
+	by_self = !o->children;
+	order = malloc((v.nrow ? v.nrow : 1) * sizeof *order);
+	if (!order) {
+		view_free(&v);
+		return PMK_ENOMEM;
+	}
+	for (size_t i = 0; i < v.nrow; i++)
+		order[i] = (uint32_t)i;
+	sort_rows = v.row;
+	if (v.nrow > 1)
+		qsort(order, v.nrow, sizeof *order, order_cmp);
+	/* header */
+	fprintf(out, "# event: %s, %llu samples\n",
+		pmk_profile_event_name(p, v.ev),
+		(unsigned long long)p->st.samples[v.ev]);
+	if (o->children && !p->has_chains)
+		fprintf(out, "# no call stacks recorded (record with -g or "
+			     "--call-graph dwarf): Children equals Self\n");
+	for (int i = 0; i < v.nkeys; i++)
+		w[i] = (int)strlen(key_heads[v.keys[i]]);
+	for (size_t r = 0; r < v.nrow && r < 100000; r++) {
+		const char *k = v.row[order[r]].key;
+		for (int i = 0; i < v.nkeys; i++) {
+			int l = (int)strcspn(k, "\x1f");
+			if (l > w[i])
+				w[i] = l > 60 ? 60 : l;
+			k += l + (k[l] ? 1 : 0);
+		}
+	}
+	fprintf(out, "#\n# %s%s", o->children ? "  Children      Self" : "  Overhead",
+		"   Samples");
+	for (int i = 0; i < v.nkeys; i++)
+		fprintf(out, "  %-*s", i == v.nkeys - 1 ? 0 : w[i],
+			key_heads[v.keys[i]]);
+	fputc('\n', out);
+	for (size_t i = 0; i < v.nrow; i++) {
+		uint32_t r = order[i];
+		const struct vrow *x = &v.row[r];
+		double pc = total ? 100.0 * (double)x->children / (double)total
+				  : 0,
+		       ps = total ? 100.0 * (double)x->self / (double)total : 0;
+		const char *k = x->key;
+		if ((o->children ? pc : ps) < o->percent_limit)
+			continue;
+		if (!o->children && !x->self)
+			continue;
+		if (o->children)
+			fprintf(out, "  %9.2f%% %8.2f%%", pc, ps);
+		else
+			fprintf(out, "  %9.2f%%", ps);
+		fprintf(out, " %9llu", (unsigned long long)x->samples);
+		for (int c = 0; c < v.nkeys; c++) {
+			int l = (int)strcspn(k, "\x1f");
+			fprintf(out, "  %-*.*s", c == v.nkeys - 1 ? 0 : w[c], l,
+				k);
+			k += l + (k[l] ? 1 : 0);
+		}
+		fputc('\n', out);
+		if (o->graph && p->has_chains) {
+			uint64_t min = (uint64_t)((double)total *
+						  (o->tree_limit > 0
+						       ? o->tree_limit
+						       : 0.5) /
+						  100.0);
+			if (entry_tree(&v, r, o->callee, !o->children, total, min,
+				       out) < 0) {
+				rc = PMK_ENOMEM;
+				break;
+			}
+		}
+	}
+	free(order);
+	view_free(&v);
+	if (!rc && ferror(out))
+		rc = PMK_EIO;
+	return rc;
+}
