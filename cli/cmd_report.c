@@ -172,6 +172,12 @@ int cmd_report(int argc, char **argv)
 		cli_warn("%s ends with an incomplete record (%llu bytes "
 			 "ignored): the recording was cut short",
 			 in, (unsigned long long)st.truncated_bytes);
+	if (st.damaged)
+		cli_warn("%s: %llu damaged record(s) skipped (%llu bytes), the "
+			 "first at byte %llu: %s",
+			 in, (unsigned long long)st.damaged,
+			 (unsigned long long)st.damaged_bytes,
+			 (unsigned long long)st.first_damage, st.damage_why);
 	if (st.lost)
 		cli_warn("%llu samples were lost while recording",
 			 (unsigned long long)st.lost);

@@ -291,6 +291,9 @@ typedef struct pmk_profile_stats {
 	pmk_rec_finish finish;
 	char command[32];      /* name at the first exec seen, or "" */
 	uint64_t data_samples; /* samples with a data address */
+	/* damaged records skipped (the reader resynchronized after each) */
+	uint64_t damaged, damaged_bytes, first_damage; /* count, bytes, offset */
+	char damage_why[96]; /* what was wrong with the first */
 } pmk_profile_stats;
 
 /* Read a whole record file and index its samples. */

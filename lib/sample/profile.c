@@ -497,8 +497,16 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		chain = both;
 		nchain = k;
 	}
-	if ((int)s->event >= p->nevents)
+	if (s->event >= PMK_REC_MAX_EVENTS)
 		return PMK_EFORMAT;
+	if ((int)s->event >= p->nevents) {
+		/* its EVENT record was damaged (the reader counted it) or is
+		 * missing: keep the samples under a placeholder name */
+		snprintf(p->ev[s->event].name, sizeof p->ev[s->event].name,
+			 "event%u", s->event);
+		p->nevents = (int)s->event + 1;
+		p->st.nevents = p->nevents;
+	}
 	leaf = loc_of(p, s->pid, s->ip, kern);
 	if (leaf < 0)
 		return PMK_ENOMEM;
@@ -667,6 +675,7 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 	rc = pmk_rec_reader_open_mem(&r, buf, len, d);
 	if (rc)
 		return rc;
+	pmk__rec_reader_tolerant(r);
 	if (!second) /* samples are decoded (and checked) in the second pass */
 		pmk__rec_reader_skip(r, PMK_REC_SAMPLE);
 	while ((rc = pmk_rec_next(r, &it, d)) == 1) {
@@ -714,6 +723,13 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 			}
 		} else if (it.kind == PMK_REC_SAMPLE) {
 			rc = add_sample(p, &it.u.sample);
+			if (rc == PMK_EFORMAT) { /* an event not described */
+				if (!p->skipped++) {
+					p->first_skip = it.offset;
+				}
+				rc = 1;
+				continue;
+			}
 			if (rc < 0) {
 				pmk_diag_clear(d);
 				if (d) {
@@ -732,6 +748,26 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 		}
 	}
 	p->st.truncated_bytes = pmk_rec_reader_truncated(r);
+	if (second) {
+		uint64_t bytes, first;
+		const char *why;
+		uint64_t n = pmk__rec_reader_damage(r, &bytes, &first, &why);
+		p->st.damaged = n + p->skipped;
+		p->st.damaged_bytes = bytes;
+		if (n) {
+			p->st.first_damage = first;
+			snprintf(p->st.damage_why, sizeof p->st.damage_why,
+				 "%s", why);
+		} else if (p->skipped) {
+			p->st.first_damage = p->first_skip;
+			snprintf(p->st.damage_why, sizeof p->st.damage_why,
+				 "sample of an event the file does not "
+				 "describe (at byte %llu)",
+				 (unsigned long long)p->first_skip);
+		}
+		if (n && p->skipped && p->first_skip < first)
+			p->st.first_damage = p->first_skip;
+	}
 	pmk_rec_reader_close(r);
 	return rc < 0 ? rc : 0;
 }

@@ -62,4 +62,13 @@ void pmk__rec_reader_data(const struct pmk_rec_reader *r, const void **buf,
  * checked). */
 void pmk__rec_reader_skip(struct pmk_rec_reader *r, uint32_t kind);
 
+/* Skip damaged records (counted, the first one's offset and reason kept)
+ * and resynchronize at the next plausible record, instead of failing. */
+void pmk__rec_reader_tolerant(struct pmk_rec_reader *r);
+/* Damaged records skipped so far, their bytes, the first one's offset and
+ * what was wrong with it. */
+uint64_t pmk__rec_reader_damage(const struct pmk_rec_reader *r,
+				uint64_t *bytes, uint64_t *first,
+				const char **why);
+
 #endif

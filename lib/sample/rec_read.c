@@ -22,6 +22,10 @@ struct pmk_rec_reader {
 	size_t map_len;
 	uint64_t truncated;
 	uint32_t skip_kind; /* 0: none */
+	int tolerant;	    /* skip damaged records instead of failing */
+	uint64_t damaged, damaged_bytes, first_damage;
+	size_t last_off; /* of the record next_strict looked at last */
+	char first_why[96];
 	char producer[64];
 	uint64_t chain[PMK_REC_MAX_CHAIN];
 	uint64_t uregs[PMK_REC_MAX_UREGS];
@@ -216,13 +220,94 @@ static int get_str(char *dst, size_t dsize, const uint8_t *p, size_t n)
 	return 0;
 }
 
+static int next_strict(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d);
+
+/* Whether a record could start at `off`: a known kind, a sane size that
+ * fits, and for samples a consistent event index and chain length. */
+static int plausible(const pmk_rec_reader *r, size_t off)
+{
+	const uint8_t *h = r->base + off;
+	uint32_t kind, size;
+	if (r->len - off < 8)
+		return 0;
+	kind = pmk__get32(h);
+	size = pmk__get32(h + 4);
+	if (kind < PMK_REC_EVENT || kind > PMK_REC_FINISH || size < 16 ||
+	    size % 8 || size > PMK__REC_MAX_SIZE || size > r->len - off)
+		return 0;
+	if (kind == PMK_REC_SAMPLE) {
+		if (size < 8 + PMK__SAMPLE_FIXED)
+			return 0;
+		if (pmk__get32(h + 8) >= PMK_REC_MAX_EVENTS ||
+		    pmk__get32(h + 8 + 44) > PMK_REC_MAX_CHAIN ||
+		    8 + PMK__SAMPLE_FIXED + 8ull * pmk__get32(h + 8 + 44) > size)
+			return 0;
+	}
+	return 1;
+}
+
+/* The next offset after `from` where two plausible records follow each
+ * other (or one ends the file); the file's length when there is none. */
+static size_t resync(const pmk_rec_reader *r, size_t from)
+{
+	for (size_t off = from; off + 8 <= r->len; off += 8) {
+		size_t next;
+		if (!plausible(r, off))
+			continue;
+		next = off + pmk__get32(r->base + off + 4);
+		if (next == r->len || plausible(r, next))
+			return off;
+	}
+	return r->len;
+}
+
+void pmk__rec_reader_tolerant(struct pmk_rec_reader *r)
+{
+	r->tolerant = 1;
+}
+
+uint64_t pmk__rec_reader_damage(const struct pmk_rec_reader *r,
+				uint64_t *bytes, uint64_t *first,
+				const char **why)
+{
+	*bytes = r->damaged_bytes;
+	*first = r->first_damage;
+	*why = r->first_why;
+	return r->damaged;
+}
+
 int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
+{
+	for (;;) {
+		size_t off;
+		int rc = next_strict(r, it, d);
+		if (rc >= 0 || !r->tolerant || rc != PMK_EFORMAT)
+			return rc;
+		/* a damaged record: note it, then go on from the next place a
+		 * record plausibly starts */
+		off = r->last_off;
+		if (!r->damaged++) {
+			r->first_damage = off;
+			snprintf(r->first_why, sizeof r->first_why, "%.95s",
+				 d ? d->message : "damaged record");
+		}
+		if (r->pos == off) /* its size is unusable */
+			r->pos = resync(r, off + 8);
+		else if (!plausible(r, r->pos) && r->pos < r->len)
+			r->pos = resync(r, r->pos); /* its size was wrong too */
+		r->damaged_bytes += r->pos - off;
+		pmk_diag_clear(d);
+	}
+}
+
+static int next_strict(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 {
 	for (;;) {
 		size_t left = r->len - r->pos;
 		const uint8_t *h = r->base + r->pos, *p;
 		uint32_t kind, size, n;
 		uint64_t off = r->pos;
+		r->last_off = r->pos;
 		if (left == 0)
 			return 0;
 		if (left < 8) {
@@ -235,6 +320,10 @@ int pmk_rec_next(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 		if (size < 8 || size % 8 || size > PMK__REC_MAX_SIZE)
 			return bad(d, PMK_EFORMAT, off, "bad record size");
 		if (size > left) {
+			if (r->tolerant && resync(r, off + 8) < r->len)
+				return bad(d, PMK_EFORMAT, off,
+					   "record size beyond the end, with "
+					   "records after it");
 			r->truncated = left;
 			r->pos = r->len;
 			return 0;
