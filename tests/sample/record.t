@@ -256,7 +256,8 @@ check "truncated file: read up to the last whole record, with a warning" sh -c "
 cp ratio.rec bad.rec
 printf '\377\377\377\177' | dd of=bad.rec bs=1 seek=$(( $(od -An -tu4 -j12 -N4 ratio.rec) + 4 )) conv=notrunc 2>/dev/null
 run_pmkit report -i bad.rec
-check "corrupted record size: the record is skipped with a warning naming its offset, the rest reported" sh -c "[ $rc = 0 ] && printf '%s' \"\$1\" | grep -q 'damaged record.*at byte 48'" _ "$err"
+hs=$(od -An -tu4 -j12 -N4 ratio.rec | tr -d ' ')
+check "corrupted record size: the record is skipped with a warning naming its offset ($hs), the rest reported" sh -c "[ $rc = 0 ] && printf '%s' \"\$1\" | grep -q 'damaged record.*at byte $hs'" _ "$err"
 check "corrupted record size: the samples after it still count" sh -c "printf '%s\n' \"\$1\" | grep -Eq ' hot +prog\$'" _ "$out"
 run_pmkit report -i nonexistent.rec
 check "missing file: status 1 and a hint" sh -c "[ $rc = 1 ] && printf '%s' \"\$1\" | grep -q 'hint'" _ "$err"
