@@ -4,10 +4,74 @@
  * perf.data file) and print where the samples fell, as perf users read it.
  */
 /* pmkit-command: report | show a profile from a record file */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+
+/* Write a picture or export to `path` the safe way: a new file beside it,
+ * renamed into place once complete, the previous file kept as PATH.old;
+ * never through a symlink, never onto a directory or device. (The shared
+ * output helper of the files work should replace this.) */
+struct out_job {
+	pmk_profile *p, *base;
+	const char *event, *title;
+	int kind; /* 0 flame graph, 1 speedscope */
+};
+static int write_output(const char *path, const struct out_job *j)
+{
+	char tmp[4200];
+	struct stat sb;
+	FILE *f;
+	int fd, rc;
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		cli_error("'%s' exists and is not a regular file (%s): not "
+			  "overwritten",
+			  path, S_ISLNK(sb.st_mode) ? "a symlink" : "");
+		return EXIT_USAGE;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		cli_error("cannot create '%s': %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	rc = j->kind ? pmk_profile_speedscope(j->p, j->title, f)
+		     : pmk_profile_flamegraph(j->p, j->base, j->event,
+					      j->title, f);
+	if (fclose(f) != 0 && !rc)
+		rc = PMK_EIO;
+	if (rc) {
+		unlink(tmp);
+		if (rc == PMK_ENOEVENT)
+			cli_error("no event '%s' in the profile", j->event);
+		else
+			cli_error("cannot write '%s': %s", path,
+				  pmk_strerror(rc));
+		return rc == PMK_ENOEVENT ? EXIT_USAGE : 1;
+	}
+	if (lstat(path, &sb) == 0) {
+		char old[4200];
+		snprintf(old, sizeof old, "%s.old", path);
+		if (rename(path, old) != 0)
+			cli_warn("cannot keep the previous '%s' as '%s': %s",
+				 path, old, strerror(errno));
+	}
+	if (rename(tmp, path) != 0) {
+		cli_error("cannot rename '%s' to '%s': %s", tmp, path,
+			  strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
 
 static const char *legacy_keys[] = {"function", "line", "address", "dso",
 				    "data", "symbol", "sym", "srcline",
@@ -49,7 +113,9 @@ static int report_error(const char *in, int rc, pmk_diag *d)
 int cmd_report(int argc, char **argv)
 {
 	const char *in = PMK_REC_DEFAULT_FILE, *annot = NULL, *event = NULL;
-	const char *sort_arg = NULL;
+	const char *sort_arg = NULL, *flame = NULL, *speedscope = NULL;
+	const char *diff_a = NULL, *diff_b = NULL;
+	int script = 0;
 	pmk_sort sort = PMK_SORT_FUNCTION;
 	int json = 0, folded = 0, mangled = 0, rc, children = 0, graph = 0;
 	int callee = -1, no_children = 0;
@@ -74,6 +140,22 @@ int cmd_report(int argc, char **argv)
 			i++;
 		} else if (!strncmp(a, "--sort=", 7)) {
 			sort_arg = a + 7;
+		} else if (!strcmp(a, "--flamegraph") ||
+			   !strcmp(a, "--speedscope")) {
+			if (!v)
+				return cli_usage("report");
+			*(a[2] == 'f' ? &flame : &speedscope) = v;
+			i++;
+		} else if (!strcmp(a, "--script")) {
+			script = 1;
+		} else if (!strcmp(a, "--diff")) {
+			if (i + 2 >= argc) {
+				cli_error("--diff takes two files: BASE NEW");
+				return EXIT_USAGE;
+			}
+			diff_a = argv[i + 1];
+			diff_b = argv[i + 2];
+			i += 2;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--no-demangle")) {
@@ -138,6 +220,48 @@ int cmd_report(int argc, char **argv)
 		cli_error("--json, --folded and --annotate exclude each other");
 		return EXIT_USAGE;
 	}
+	if ((flame != NULL) + (speedscope != NULL) + script +
+		    (json || folded || annot) >
+		1) {
+		cli_error("--flamegraph, --speedscope, --script, --json, "
+			  "--folded and --annotate exclude each other");
+		return EXIT_USAGE;
+	}
+	if (script) {
+		pmk_diag_clear(&d);
+		rc = pmk_profile_script(in, mangled, stdout, &d);
+		return rc < 0 ? report_error(in, rc, &d) : 0;
+	}
+	if (diff_a) {
+		pmk_profile *a = NULL, *b = NULL;
+		pmk_diag_clear(&d);
+		rc = pmk_profile_load(&a, diff_a, &d);
+		if (rc < 0)
+			return report_error(diff_a, rc, &d);
+		rc = pmk_profile_load(&b, diff_b, &d);
+		if (rc < 0) {
+			pmk_profile_free(a);
+			return report_error(diff_b, rc, &d);
+		}
+		pmk_profile_set_mangled(a, mangled);
+		pmk_profile_set_mangled(b, mangled);
+		if (flame) {
+			struct out_job j = {b, a, event, NULL, 0};
+			rc = write_output(flame, &j);
+		} else {
+			rc = pmk_profile_diff(a, b, event, json, stdout);
+			if (rc == PMK_ENOEVENT) {
+				cli_error("no event '%s' in both files", event);
+				rc = EXIT_USAGE;
+			} else if (rc < 0) {
+				cli_error("%s", pmk_strerror(rc));
+				rc = 1;
+			}
+		}
+		pmk_profile_free(a);
+		pmk_profile_free(b);
+		return rc;
+	}
 	if (no_children) {
 		children = 0;
 		if (callee < 0)
@@ -193,6 +317,12 @@ int cmd_report(int argc, char **argv)
 	if (!pmk_profile_can_symbolize())
 		cli_warn("built without elfutils: no symbols or lines, "
 			 "offsets only");
+	if (flame || speedscope) {
+		struct out_job j = {p, NULL, event, NULL, speedscope != NULL};
+		rc = write_output(flame ? flame : speedscope, &j);
+		pmk_profile_free(p);
+		return rc;
+	}
 	if (view) {
 		pmk_view_opts o;
 		memset(&o, 0, sizeof o);

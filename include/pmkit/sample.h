@@ -351,6 +351,23 @@ int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
  * PMK_EINVAL naming the bad key in `d`. */
 int pmk_view_keys_parse(const char *sort, int *keys, int max, pmk_diag *d);
 
+/* An interactive SVG flame graph of the call stacks of `event` (NULL: the
+ * first); with `base`, a differential one: widths from `p`, colours from
+ * each path's change in share against `base`. */
+int pmk_profile_flamegraph(pmk_profile *p, pmk_profile *base,
+			   const char *event, const char *title, FILE *out);
+/* Per function: the share in `base` and in `p` and the change, most
+ * changed first (text, or JSON when `json`). */
+int pmk_profile_diff(pmk_profile *base, pmk_profile *p, const char *event,
+		     int json, FILE *out);
+/* `perf script`-style text: one block per sample (comm, pid/tid, cpu,
+ * time, period, event, then each frame's address, symbol+offset and
+ * file), readable by perf-script tools (FlameGraph's stackcollapse-perf). */
+int pmk_profile_script(const char *path, int mangled, FILE *out,
+		       pmk_diag *d);
+/* speedscope's JSON file format (a "sampled" profile per event). */
+int pmk_profile_speedscope(pmk_profile *p, const char *name, FILE *out);
+
 const char *pmk_sort_name(pmk_sort s);
 int pmk_sort_parse(const char *s, pmk_sort *out);
 /* Whether this build can resolve symbols and lines (elfutils present). */

@@ -480,6 +480,49 @@ static int is_kernel_addr(uint64_t a)
 	return (a >> 63) != 0; /* x86-64 and arm64 kernel half */
 }
 
+/* perf's name of a frame's file: the path, [kernel.kallsyms], ... */
+static const char *script_dso(const pmk_profile *p, int dso)
+{
+	if (dso == DSO_KERNEL || (dso >= 2 && p->dso[dso].kind == PDSO_KMOD))
+		return "[kernel.kallsyms]";
+	if (dso == DSO_UNKNOWN || dso >= p->ndso)
+		return "[unknown]";
+	return p->dso[dso].path;
+}
+
+/* One sample as `perf script` prints it: a header line, then each frame
+ * (address, symbol+offset, file) on its own line and a blank line; a
+ * sample without a stack on one line. */
+static void script_sample(pmk_profile *p, const pmk_sample *s,
+			  const uint64_t *addr, const uint32_t *f, uint32_t n,
+			  int block)
+{
+	FILE *o = p->script;
+	fprintf(o, "%16s %6u %5llu.%06llu: %10llu %s: ",
+		pmk__comm(p, s->pid, s->tid), s->tid,
+		(unsigned long long)(s->time_ns / 1000000000u),
+		(unsigned long long)(s->time_ns % 1000000000u / 1000u),
+		(unsigned long long)s->period,
+		pmk_profile_event_name(p, (int)s->event));
+	for (uint32_t i = 0; i < n; i++) {
+		struct loc *l = &p->loc[f[i]];
+		pmk__loc_resolve(p, l, 0);
+		if (block)
+			fputs(i ? "\t" : "\n\t", o);
+		fprintf(o, "%16llx ", (unsigned long long)addr[i]);
+		if (l->func[0] == '[')
+			fputs("[unknown]", o);
+		else
+			fprintf(o, "%s+0x%llx", l->func,
+				(unsigned long long)(l->vaddr >= l->fstart
+							 ? l->vaddr - l->fstart
+							 : 0));
+		fprintf(o, " (%s)\n", script_dso(p, l->dso));
+	}
+	if (block)
+		fputc('\n', o);
+}
+
 static int add_sample(pmk_profile *p, const pmk_sample *s)
 {
 	uint32_t f[PMK_REC_MAX_CHAIN + 1], n = 0, nchain = s->nchain;
@@ -541,6 +584,8 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 	} else {
 		f[n++] = (uint32_t)leaf;
 	}
+	if (p->script)
+		script_sample(p, s, nchain ? chain : &s->ip, f, n, nchain > 0);
 	{
 		struct stk_ctx c = {p, f, n, s->pid, s->tid, (uint32_t)leaf};
 		uint64_t h = pmk__hash64(((uint64_t)s->pid << 32 | s->tid) ^
@@ -772,14 +817,16 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 	return rc < 0 ? rc : 0;
 }
 
-int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
-			 pmk_diag *d)
+static int load_mem(pmk_profile **pp, const void *buf, size_t len,
+		    pmk_diag *d, FILE *script, int mangled)
 {
 	pmk_profile *p = calloc(1, sizeof *p);
 	int rc;
 	*pp = NULL;
 	if (!p)
 		return PMK_ENOMEM;
+	p->script = script;
+	p->mangled = mangled;
 	p->ipc = calloc(PMK__IPCACHE, sizeof *p->ipc);
 	if (!p->ipc) {
 		free(p);
@@ -805,7 +852,33 @@ int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
 	return 0;
 }
 
+int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
+			 pmk_diag *d)
+{
+	return load_mem(pp, buf, len, d, NULL, 0);
+}
+
+static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
+		     FILE *script, int mangled);
+
 int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
+{
+	return load_file(pp, path, d, NULL, 0);
+}
+
+int pmk_profile_script(const char *path, int mangled, FILE *out,
+		       pmk_diag *d)
+{
+	pmk_profile *p;
+	int rc = load_file(&p, path, d, out, mangled);
+	if (rc)
+		return rc;
+	pmk_profile_free(p);
+	return ferror(out) ? PMK_EIO : 0;
+}
+
+static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
+		     FILE *script, int mangled)
 {
 	pmk_rec_reader *r;
 	const void *buf;
@@ -818,7 +891,7 @@ int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
 	if (rc)
 		return rc;
 	pmk__rec_reader_data(r, &buf, &len);
-	rc = pmk_profile_load_mem(pp, buf, len, d);
+	rc = load_mem(pp, buf, len, d, script, mangled);
 	pmk_rec_reader_close(r);
 	if (rc && d)
 		snprintf(d->file, sizeof d->file, "%s", path);

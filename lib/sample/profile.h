@@ -113,7 +113,8 @@ struct pmk_profile {
 	char **dm_to;
 	size_t ndm, capdm;
 	uint64_t skipped, skipped_bytes, first_skip; /* damaged records */
-	char jitdir[256];	/* where perf-PID.map files are looked up */
+	char jitdir[256];
+	FILE *script; /* perf-script text of each sample, while loading */	/* where perf-PID.map files are looked up */
 	/* last histogram */
 	pmk_profile_row *rows;
 	char **keys;
