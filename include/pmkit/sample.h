@@ -294,6 +294,7 @@ typedef struct pmk_profile_stats {
 	/* damaged records skipped (the reader resynchronized after each) */
 	uint64_t damaged, damaged_bytes, first_damage; /* count, bytes, offset */
 	char damage_why[96]; /* what was wrong with the first */
+	int perf_data;	     /* read from a perf.data file */
 } pmk_profile_stats;
 
 /* Read a whole record file and index its samples. */

@@ -11,7 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "sample/demangle.h"
+#include "sample/perfdata.h"
 #include "sample/profile.h"
 #include "sample/rec_format.h"
 
@@ -240,11 +246,21 @@ static int dso_pseudo(pmk_profile *p, const char *path, const char *base,
 	return p->ndso++;
 }
 
+/* The running kernel's symbols: read once per process (some 120,000
+ * lines) and shared by every profile; never freed. */
+static pmk__ksyms *kallsyms_shared;
+static pthread_once_t kallsyms_once = PTHREAD_ONCE_INIT;
+static void kallsyms_load(void)
+{
+	kallsyms_shared = pmk__ksyms_kallsyms("/proc/kallsyms");
+}
+
 static pmk__ksyms *kallsyms(pmk_profile *p)
 {
 	if (!p->ks_tried) {
 		p->ks_tried = 1;
-		p->kallsyms = pmk__ksyms_kallsyms("/proc/kallsyms");
+		pthread_once(&kallsyms_once, kallsyms_load);
+		p->kallsyms = kallsyms_shared;
 	}
 	return p->kallsyms;
 }
@@ -818,11 +834,53 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 }
 
 static int load_mem(pmk_profile **pp, const void *buf, size_t len,
+		    pmk_diag *d, FILE *script, int mangled);
+
+/* A perf.data file: translated into a record stream in an anonymous
+ * in-memory file, then loaded like any record file. */
+static int load_perfdata(pmk_profile **pp, const void *buf, size_t len,
+			 pmk_diag *d, FILE *script, int mangled)
+{
+	uint64_t skipped = 0;
+	struct stat sb;
+	void *m;
+	int fd = memfd_create("pmkit-perfdata", MFD_CLOEXEC), rc;
+	if (fd < 0)
+		return PMK_EIO;
+	rc = pmk__perfdata_convert(buf, len, fd, &skipped, d);
+	if (!rc && (fstat(fd, &sb) != 0 || sb.st_size <= 0))
+		rc = PMK_EIO;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return PMK_EIO;
+	rc = load_mem(pp, m, (size_t)sb.st_size, d, script, mangled);
+	munmap(m, (size_t)sb.st_size);
+	if (!rc)
+		(*pp)->st.perf_data = 1;
+	if (!rc && skipped) {
+		(*pp)->st.damaged += skipped;
+		if (!(*pp)->st.damage_why[0])
+			snprintf((*pp)->st.damage_why,
+				 sizeof (*pp)->st.damage_why,
+				 "perf.data records that did not parse");
+	}
+	return rc;
+}
+
+static int load_mem(pmk_profile **pp, const void *buf, size_t len,
 		    pmk_diag *d, FILE *script, int mangled)
 {
-	pmk_profile *p = calloc(1, sizeof *p);
+	pmk_profile *p;
 	int rc;
 	*pp = NULL;
+	if (pmk__perfdata_is(buf, len))
+		return load_perfdata(pp, buf, len, d, script, mangled);
+	p = calloc(1, sizeof *p);
 	if (!p)
 		return PMK_ENOMEM;
 	p->script = script;
@@ -885,6 +943,29 @@ static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
 	size_t len;
 	int rc;
 	*pp = NULL;
+	{
+		/* a perf.data file? */
+		uint8_t magic[8];
+		struct stat sb;
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    pread(fd, magic, 8, 0) == 8 &&
+		    pmk__perfdata_is(magic, 8)) {
+			void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ,
+				       MAP_PRIVATE, fd, 0);
+			close(fd);
+			if (m == MAP_FAILED)
+				return PMK_EIO;
+			rc = load_mem(pp, m, (size_t)sb.st_size, d, script,
+				      mangled);
+			munmap(m, (size_t)sb.st_size);
+			if (rc && d)
+				snprintf(d->file, sizeof d->file, "%s", path);
+			return rc;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	/* The reader checks the header and maps the file once; the two passes
 	 * walk that mapping. */
 	rc = pmk_rec_reader_open(&r, path, d);
@@ -922,7 +1003,6 @@ void pmk_profile_free(pmk_profile *p)
 		pmk__symtab_free(p->dso[i].st);
 		pmk__ksyms_free(p->dso[i].jit);
 	}
-	pmk__ksyms_free(p->kallsyms);
 	for (size_t i = 0; i < p->ndm; i++)
 		free(p->dm_to[i]);
 	free(p->dm_from);

@@ -288,6 +288,8 @@ int pmk_profile_print(pmk_profile *p, pmk_sort sort, int json, FILE *out)
 			fprintf(out, ", exit status %d, %.3f s recorded",
 				p->st.finish.status,
 				(double)p->st.finish.duration_ns / 1e9);
+		else if (p->st.perf_data)
+			fprintf(out, " (read from perf.data)");
 		else
 			fprintf(out, " (recording cut short)");
 		fputc('\n', out);

@@ -45,7 +45,21 @@ struct pmk__symtab {
 	uint8_t build_id[20];
 	int build_id_len;
 	void *mem; /* a copy of an in-memory image (the vdso), or NULL */
+	int has_dwarf, dw_tried;
 };
+
+/* The file's DWARF (or its debug file's), opened on first use. */
+static Dwarf *dw_get(pmk__symtab *st)
+{
+	if (!st->dw_tried) {
+		st->dw_tried = 1;
+		if (st->has_dwarf)
+			st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+		if (!st->dw && st->dbg)
+			st->dw = dwarf_begin_elf(st->dbg, DWARF_C_READ, NULL);
+	}
+	return st->dw;
+}
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -381,8 +395,14 @@ pmk__symtab *pmk__symtab_open(const char *path)
 	}
 	load_build_id(st);
 	have_symtab = load_sections(st, st->elf, SHT_SYMTAB) > 0;
-	st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
-	if (!have_symtab || !st->dw)
+	/* DWARF is opened on the first line lookup (reading it can mean
+	 * decompressing megabytes): here only whether the file has some */
+	{
+		GElf_Shdr sh;
+		st->has_dwarf = section_named(st->elf, ".debug_info", &sh) &&
+				sh.sh_type != SHT_NOBITS;
+	}
+	if (!have_symtab || !st->has_dwarf)
 		open_debug_file(st);
 	if (!have_symtab && st->dbg)
 		have_symtab = load_sections(st, st->dbg, SHT_SYMTAB) > 0;
@@ -393,8 +413,7 @@ pmk__symtab *pmk__symtab_open(const char *path)
 		qsort(st->sym, st->nsym, sizeof *st->sym, sym_cmp);
 	if (st->nobj)
 		qsort(st->obj, st->nobj, sizeof *st->obj, sym_cmp);
-	if (!st->dw && st->dbg)
-		st->dw = dwarf_begin_elf(st->dbg, DWARF_C_READ, NULL);
+
 	return st;
 fail:
 	pmk__symtab_free(st);
@@ -496,7 +515,7 @@ int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 	Dwarf_Die cu;
 	Dwarf_Line *l;
 	const char *f;
-	if (!st->dw || !dwarf_addrdie(st->dw, vaddr, &cu))
+	if (!dw_get(st) || !dwarf_addrdie(st->dw, vaddr, &cu))
 		return -1;
 	l = dwarf_getsrc_die(&cu, vaddr);
 	if (!l || dwarf_lineno(l, line) != 0)
@@ -515,7 +534,7 @@ int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
 	Dwarf_Lines *lines;
 	size_t n;
 	int found = 0;
-	if (!st->dw || !dwarf_addrdie(st->dw, start, &cu) ||
+	if (!dw_get(st) || !dwarf_addrdie(st->dw, start, &cu) ||
 	    dwarf_getsrclines(&cu, &lines, &n) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {

@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pmkit.h"
 
@@ -33,6 +34,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pmk_profile_print(p, PMK_SORT_DATA, 0, null);
 			pmk_profile_print_folded(p, NULL, null);
 			pmk_profile_annotate(p, "[unknown]", null, &d);
+			{
+				pmk_view_opts o;
+				memset(&o, 0, sizeof o);
+				o.sort = "comm,tid,dso,sym,address";
+				pmk_profile_view(p, &o, null, &d);
+				o.sort = NULL;
+				o.children = o.graph = 1;
+				pmk_profile_view(p, &o, null, &d);
+				o.children = 0;
+				o.callee = 1;
+				pmk_profile_view(p, &o, null, &d);
+			}
+			pmk_profile_flamegraph(p, p, NULL, NULL, null);
+			pmk_profile_speedscope(p, NULL, null);
+			pmk_profile_diff(p, p, NULL, 0, null);
 		}
 		pmk_profile_free(p);
 	}

@@ -1,0 +1,462 @@
+/*
+ * perfdata.c: read perf.data files (perf's documented "PERFILE2" format:
+ * tools/perf/Documentation/perf.data-file-format.txt) by translating them
+ * into pmkit's record format in memory, so every report, view and export
+ * works on them unchanged. Read: the attributes (sample_type, the ids that
+ * tie samples to events, names from the EVENT_DESC feature when present),
+ * and the data section's MMAP/MMAP2, COMM, FORK, EXIT, LOST and SAMPLE
+ * records (ip, pid/tid, time, addr, cpu, period, call chain; a sample
+ * carrying a READ group, branch stack or user stack is taken without
+ * them). Everything is bounds-checked; a record that does not parse is
+ * skipped and counted, a header that does not is an error naming the
+ * offset. Pipe-mode files (perf record -o -) are not read.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sample/perfdata.h"
+#include "sample/rec_format.h"
+
+#define PERF_MAGIC2 0x32454c4946524550ull /* "PERFILE2" little-endian */
+#define MAXATTR PMK_REC_MAX_EVENTS
+
+enum {
+	S_IP = 1 << 0, S_TID = 1 << 1, S_TIME = 1 << 2, S_ADDR = 1 << 3,
+	S_READ = 1 << 4, S_CALLCHAIN = 1 << 5, S_ID = 1 << 6, S_CPU = 1 << 7,
+	S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9, S_RAW = 1 << 10,
+	S_BRANCH = 1 << 11, S_REGS_USER = 1 << 12, S_STACK_USER = 1 << 13,
+	S_IDENTIFIER = 1 << 16
+};
+enum {
+	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_FORK = 7,
+	R_SAMPLE = 9, R_MMAP2 = 10
+};
+
+struct pattr {
+	uint32_t type;
+	uint64_t config, period, sample_type, regs_user;
+	int freq;
+	uint64_t *ids;
+	size_t nids;
+	char name[PMK_EVENT_NAME_MAX];
+};
+
+struct pd {
+	const uint8_t *b;
+	size_t len;
+	struct pattr a[MAXATTR];
+	int na;
+	uint64_t data_off, data_size;
+	uint64_t skipped;
+	uint64_t chain[PMK_REC_MAX_CHAIN];
+};
+
+static int in(const struct pd *p, uint64_t off, uint64_t n)
+{
+	return off <= p->len && n <= p->len - off;
+}
+
+static int fail(pmk_diag *d, uint64_t off, const char *what)
+{
+	pmk_diag_clear(d);
+	if (d) {
+		d->code = PMK_EFORMAT;
+		snprintf(d->message, sizeof d->message,
+			 "perf.data: %s (at byte %llu)", what,
+			 (unsigned long long)off);
+		snprintf(d->hint, sizeof d->hint,
+			 "the file is damaged, from a pipe (perf record -o -), "
+			 "or from a perf this reader does not know");
+	}
+	return PMK_EFORMAT;
+}
+
+int pmk__perfdata_is(const void *buf, size_t len)
+{
+	return len >= 8 && pmk__get64(buf) == PERF_MAGIC2;
+}
+
+static void default_name(struct pattr *a)
+{
+	static const char *hw[] = {"cycles", "instructions",
+				   "cache-references", "cache-misses",
+				   "branches", "branch-misses"};
+	static const char *sw[] = {"cpu-clock",	       "task-clock",
+				   "page-faults",      "context-switches",
+				   "cpu-migrations",   "minor-faults",
+				   "major-faults"};
+	if (a->type == 0 && a->config < 6)
+		snprintf(a->name, sizeof a->name, "%s", hw[a->config]);
+	else if (a->type == 1 && a->config < 7)
+		snprintf(a->name, sizeof a->name, "%s", sw[a->config]);
+	else
+		snprintf(a->name, sizeof a->name, "r%llx:type%u",
+			 (unsigned long long)a->config, a->type);
+}
+
+/* EVENT_DESC (feature bit 12): the events' names, in attr order. */
+static void read_event_desc(struct pd *p, uint64_t feat_bits[4])
+{
+	uint64_t sec = p->data_off + p->data_size;
+	int idx = 0;
+	if (!(feat_bits[0] & (1ull << 12)))
+		return;
+	for (int bit = 0; bit < 12; bit++)
+		if (feat_bits[0] & (1ull << bit))
+			idx++;
+	sec += 16ull * (uint64_t)idx;
+	if (!in(p, sec, 16))
+		return;
+	{
+		uint64_t off = pmk__get64(p->b + sec),
+			 size = pmk__get64(p->b + sec + 8), end;
+		uint32_t nr, asz;
+		if (!in(p, off, size) || size < 8)
+			return;
+		end = off + size;
+		nr = pmk__get32(p->b + off);
+		asz = pmk__get32(p->b + off + 4);
+		off += 8;
+		for (uint32_t i = 0; i < nr && (int)i < p->na; i++) {
+			uint32_t nids, slen;
+			if (off + asz + 8 > end)
+				return;
+			off += asz;
+			nids = pmk__get32(p->b + off);
+			slen = pmk__get32(p->b + off + 4);
+			off += 8;
+			if (slen > end - off)
+				return;
+			if (slen)
+				snprintf(p->a[i].name, sizeof p->a[i].name,
+					 "%.*s", (int)slen,
+					 (const char *)p->b + off);
+			off += slen;
+			if ((uint64_t)nids * 8 > end - off)
+				return;
+			off += 8ull * nids;
+		}
+	}
+}
+
+static int read_header(struct pd *p, pmk_diag *d)
+{
+	uint64_t hsize, attr_size, aoff, asize, feat[4];
+	if (p->len < 104)
+		return fail(d, p->len, "header truncated");
+	hsize = pmk__get64(p->b + 8);
+	if (hsize == 16)
+		return fail(d, 8, "a pipe-mode file");
+	if (hsize < 104 || hsize > p->len)
+		return fail(d, 8, "bad header size");
+	attr_size = pmk__get64(p->b + 16);
+	aoff = pmk__get64(p->b + 24);
+	asize = pmk__get64(p->b + 32);
+	p->data_off = pmk__get64(p->b + 40);
+	p->data_size = pmk__get64(p->b + 48);
+	for (int i = 0; i < 4; i++)
+		feat[i] = pmk__get64(p->b + 72 + 8 * i);
+	if (attr_size < 64 + 16 || attr_size > 4096 || !in(p, aoff, asize))
+		return fail(d, 16, "bad attribute section");
+	if (!in(p, p->data_off, p->data_size))
+		return fail(d, 40, "data section outside the file");
+	p->na = (int)(asize / attr_size);
+	if (p->na < 1)
+		return fail(d, 24, "no events");
+	if (p->na > MAXATTR)
+		p->na = MAXATTR;
+	for (int i = 0; i < p->na; i++) {
+		const uint8_t *e = p->b + aoff + (uint64_t)i * attr_size;
+		struct pattr *a = &p->a[i];
+		uint32_t esz = pmk__get32(e + 4);
+		uint64_t ioff, isz, flags;
+		a->type = pmk__get32(e);
+		a->config = pmk__get64(e + 8);
+		a->period = pmk__get64(e + 16);
+		a->sample_type = pmk__get64(e + 24);
+		flags = pmk__get64(e + 40);
+		a->freq = (flags >> 10) & 1;
+		a->regs_user = esz >= 88 ? pmk__get64(e + 80) : 0;
+		ioff = pmk__get64(e + attr_size - 16);
+		isz = pmk__get64(e + attr_size - 8);
+		if (in(p, ioff, isz) && isz / 8 < (1u << 20)) {
+			a->nids = isz / 8;
+			a->ids = malloc((a->nids ? a->nids : 1) * sizeof *a->ids);
+			if (!a->ids)
+				return PMK_ENOMEM;
+			for (size_t k = 0; k < a->nids; k++)
+				a->ids[k] = pmk__get64(p->b + ioff + 8 * k);
+		}
+		default_name(a);
+	}
+	read_event_desc(p, feat);
+	return 0;
+}
+
+static int attr_of_id(const struct pd *p, uint64_t id)
+{
+	for (int i = 0; i < p->na; i++)
+		for (size_t k = 0; k < p->a[i].nids; k++)
+			if (p->a[i].ids[k] == id)
+				return i;
+	return -1;
+}
+
+struct cur {
+	const uint8_t *p, *end;
+	int bad;
+};
+static uint64_t g64(struct cur *c)
+{
+	uint64_t v;
+	if (c->end - c->p < 8) {
+		c->bad = 1;
+		return 0;
+	}
+	v = pmk__get64(c->p);
+	c->p += 8;
+	return v;
+}
+static void skip(struct cur *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		c->p = c->end;
+	} else {
+		c->p += n;
+	}
+}
+
+/* Which attribute a sample belongs to: by its id when the attributes
+ * record one (all of them share the layout up to the id: perf requires
+ * it), else the first. */
+static int sample_attr(const struct pd *p, const uint8_t *body,
+		       const uint8_t *end)
+{
+	uint64_t st = p->a[0].sample_type;
+	struct cur c = {body, end, 0};
+	if (p->na == 1)
+		return 0;
+	if (st & S_IDENTIFIER)
+		return attr_of_id(p, g64(&c));
+	if (!(st & S_ID))
+		return 0;
+	if (st & S_IP)
+		g64(&c);
+	if (st & S_TID)
+		g64(&c);
+	if (st & S_TIME)
+		g64(&c);
+	if (st & S_ADDR)
+		g64(&c);
+	return c.bad ? -1 : attr_of_id(p, g64(&c));
+}
+
+static int convert_sample(struct pd *p, pmk_rec_writer *w,
+			  const uint8_t *body, const uint8_t *end,
+			  uint16_t misc)
+{
+	int ai = sample_attr(p, body, end);
+	const struct pattr *a;
+	struct cur c = {body, end, 0};
+	pmk_sample s;
+	uint64_t st;
+	if (ai < 0)
+		return -1;
+	a = &p->a[ai];
+	st = a->sample_type;
+	memset(&s, 0, sizeof s);
+	s.event = (uint32_t)ai;
+	s.period = a->freq ? 1 : a->period;
+	if (st & S_IDENTIFIER)
+		g64(&c);
+	if (st & S_IP)
+		s.ip = g64(&c);
+	if (st & S_TID) {
+		uint64_t v = g64(&c);
+		s.pid = (uint32_t)v;
+		s.tid = (uint32_t)(v >> 32);
+	}
+	if (st & S_TIME)
+		s.time_ns = g64(&c);
+	if (st & S_ADDR) {
+		s.addr = g64(&c);
+		s.flags |= PMK_SAMPLE_HAS_ADDR;
+	}
+	if (st & S_ID)
+		g64(&c);
+	if (st & S_STREAM_ID)
+		g64(&c);
+	if (st & S_CPU)
+		s.cpu = (uint32_t)g64(&c);
+	if (st & S_PERIOD)
+		s.period = g64(&c);
+	if (st & S_READ)
+		return c.bad ? -1 : 1; /* layout depends on read_format */
+	if (st & S_CALLCHAIN) {
+		uint64_t nr = g64(&c);
+		if (nr > (uint64_t)(c.end - c.p) / 8)
+			return -1;
+		for (uint64_t i = 0; i < nr; i++) {
+			uint64_t ip = g64(&c);
+			if (ip >= (uint64_t)-4095) /* PERF_CONTEXT_* markers */
+				continue;
+			if (s.nchain < PMK_REC_MAX_CHAIN)
+				p->chain[s.nchain++] = ip;
+		}
+		s.chain = p->chain;
+	}
+	if (c.bad)
+		return -1;
+	if ((misc & 7) == 1) /* PERF_RECORD_MISC_KERNEL */
+		s.flags |= PMK_SAMPLE_KERNEL;
+	return pmk_rec_write_sample(w, &s) ? -2 : 0;
+}
+
+static int convert_record(struct pd *p, pmk_rec_writer *w, uint32_t type,
+			  uint16_t misc, const uint8_t *body,
+			  const uint8_t *end)
+{
+	struct cur c = {body, end, 0};
+	switch (type) {
+	case R_SAMPLE:
+		return convert_sample(p, w, body, end, misc);
+	case R_MMAP:
+	case R_MMAP2: {
+		pmk_rec_map m;
+		uint64_t v;
+		size_t room;
+		memset(&m, 0, sizeof m);
+		v = g64(&c);
+		m.pid = (uint32_t)v;
+		m.start = g64(&c);
+		m.len = g64(&c);
+		m.pgoff = g64(&c);
+		m.prot = 5; /* executable unless MMAP2 says otherwise */
+		if (type == R_MMAP2) {
+			const uint8_t *u = c.p;
+			skip(&c, 24);
+			if (!c.bad && (misc & (1 << 14))) { /* build id */
+				m.build_id_len = u[0] > 20 ? 20 : u[0];
+				memcpy(m.build_id, u + 4, m.build_id_len);
+			}
+			v = g64(&c);
+			m.prot = (uint32_t)v;
+		}
+		if (c.bad || (uint32_t)v == UINT32_MAX)
+			return c.bad ? -1 : 1;
+		if ((int32_t)m.pid == -1)
+			return 1; /* the kernel's own map: kallsyms covers it */
+		room = (size_t)(c.end - c.p);
+		if (!room || !memchr(c.p, 0, room))
+			return -1;
+		snprintf(m.path, sizeof m.path, "%s", (const char *)c.p);
+		if (m.start + m.len < m.start)
+			return -1;
+		return pmk_rec_write_map(w, &m) ? -2 : 0;
+	}
+	case R_COMM: {
+		pmk_rec_comm cm;
+		size_t room;
+		uint64_t v = g64(&c);
+		memset(&cm, 0, sizeof cm);
+		cm.pid = (uint32_t)v;
+		cm.tid = (uint32_t)(v >> 32);
+		cm.exec = (misc & (1 << 13)) != 0;
+		room = (size_t)(c.end - c.p);
+		if (c.bad || !room || !memchr(c.p, 0, room))
+			return -1;
+		snprintf(cm.comm, sizeof cm.comm, "%s", (const char *)c.p);
+		return pmk_rec_write_comm(w, &cm) ? -2 : 0;
+	}
+	case R_FORK:
+	case R_EXIT: {
+		pmk_rec_task t;
+		uint64_t a = g64(&c), b = g64(&c);
+		memset(&t, 0, sizeof t);
+		t.pid = (uint32_t)a;
+		t.ppid = (uint32_t)(a >> 32);
+		t.tid = (uint32_t)b;
+		t.ptid = (uint32_t)(b >> 32);
+		t.time_ns = g64(&c);
+		if (c.bad)
+			return -1;
+		return (type == R_FORK ? pmk_rec_write_fork(w, &t)
+				       : pmk_rec_write_exit(w, &t))
+			   ? -2
+			   : 0;
+	}
+	case R_LOST: {
+		uint64_t id = g64(&c), n = g64(&c);
+		int ai = attr_of_id(p, id);
+		if (c.bad)
+			return -1;
+		return pmk_rec_write_lost(w, ai < 0 ? 0u : (uint32_t)ai, n)
+			   ? -2
+			   : 0;
+	}
+	default:
+		return 1; /* not needed for a profile */
+	}
+}
+
+int pmk__perfdata_convert(const void *buf, size_t len, int fd,
+			  uint64_t *skipped, pmk_diag *d)
+{
+	struct pd *p = calloc(1, sizeof *p);
+	pmk_rec_writer *w = NULL;
+	uint64_t off, end;
+	int rc;
+	if (!p)
+		return PMK_ENOMEM;
+	p->b = buf;
+	p->len = len;
+	rc = read_header(p, d);
+	if (!rc)
+		rc = pmk_rec_writer_fdopen(&w, fd, "perf.data (converted)", d);
+	for (int i = 0; !rc && i < p->na; i++) {
+		pmk_rec_event e;
+		memset(&e, 0, sizeof e);
+		e.index = (uint32_t)i;
+		e.type = p->a[i].type;
+		e.config = p->a[i].config;
+		e.period = p->a[i].period;
+		e.freq = (uint32_t)p->a[i].freq;
+		snprintf(e.name, sizeof e.name, "%s", p->a[i].name);
+		rc = pmk_rec_write_event(w, &e);
+	}
+	off = p->data_off;
+	end = p->data_off + p->data_size;
+	while (!rc && off + 8 <= end) {
+		const uint8_t *h = p->b + off;
+		uint32_t type = pmk__get32(h);
+		uint16_t misc = (uint16_t)(h[4] | h[5] << 8),
+			 size = (uint16_t)(h[6] | h[7] << 8);
+		int r;
+		if (size < 8 || off + size > end) {
+			p->skipped++; /* unusable size: nothing after it is
+					 reachable */
+			break;
+		}
+		r = convert_record(p, w, type, misc, h + 8, h + size);
+		if (r == -2)
+			rc = PMK_EIO;
+		else if (r < 0)
+			p->skipped++;
+		off += size;
+	}
+	if (w) {
+		int c = pmk_rec_writer_close(w);
+		if (!rc)
+			rc = c;
+	}
+	*skipped = p->skipped;
+	for (int i = 0; i < p->na; i++)
+		free(p->a[i].ids);
+	free(p);
+	return rc;
+}

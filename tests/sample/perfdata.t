@@ -1,0 +1,45 @@
+# perfdata.t: pmkit report reads perf.data files that perf record writes
+# here (cpu-clock, with and without call chains): the same shares as perf
+# report, call-graph views and exports on them, and damaged perf.data
+# files reported or refused with an offset, never a crash.
+. tests/support/t.sh
+prog=$(pwd)/tests/sample/prog
+cd "$T_TMP" || exit 1
+CC=${CC:-cc}
+if ! command -v perf >/dev/null 2>&1; then
+	skip "perf.data" "perf is not installed"; exit 0
+fi
+F="-O0 -g -fno-omit-frame-pointer"
+$CC $F -shared -fPIC -o libspin.so "$prog/spin_lib.c" &&
+	$CC $F -o stk "$prog/spin_main.c" -L. -lspin -Wl,-rpath,"$T_TMP" ||
+	{ nok "build stk" "cc failed"; exit 0; }
+if ! perf record -q -e cpu-clock -o flat.data -- dd if=/dev/zero of=/dev/null bs=4k count=100000 >perf.err 2>&1; then
+	skip "perf.data" "perf record fails here: $(head -1 perf.err)"; exit 0
+fi
+run_pmkit report -i flat.data
+check "report -i perf.data: read (status $rc)" sh -c "[ $rc = 0 ] && printf '%s\n' \"\$1\" | grep -q 'cpu-clock: [0-9]* samples'" _ "$out"
+# perf's and pmkit's share of the top kernel function agree (same samples)
+top=$(perf report -i flat.data --stdio --sort sym 2>/dev/null | awk '/^ +[0-9.]+%/ && /\[k\]/ { print $1, $3; exit }')
+name=${top#* }; theirs=${top%% *}; theirs=${theirs%\%}
+ours=$(printf '%s\n' "$out" | awk -v f="$name" '$3 == f { sub("%","",$1); print $1; exit }')
+if [ -z "$name" ]; then
+	skip "shares against perf report" "perf report shows no kernel symbol here"
+else
+	check "top kernel function $name: pmkit ${ours:-none}% against perf's $theirs%" \
+		awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.5) }'
+fi
+
+perf record -q -g -e cpu-clock -o cg.data -- ./stk 0.2 >/dev/null 2>&1
+run_pmkit report -i cg.data -g
+check "perf.data with call chains: main's Children cover lib_spin" sh -c "printf '%s\n' \"\$1\" | grep -A4 -- '---main\$' | grep -q -- '--via_a\$'" _ "$out"
+run_pmkit report -i cg.data --folded
+check "perf.data --folded: main;via_a;lib_spin stacks" sh -c "printf '%s\n' \"\$1\" | grep -Eq '(^|;)main;via_a;lib_spin [0-9]+\$'" _ "$out"
+
+# damage: truncated, and a byte flipped in the data section
+size=$(wc -c < cg.data)
+head -c $((size / 2)) cg.data > half.data
+run_pmkit report -i half.data
+check "truncated perf.data: status 0 or 2 with an offset, no crash ($rc)" sh -c "[ $rc = 0 ] || { [ $rc = 2 ] && printf '%s' \"\$1\" | grep -q 'at byte'; }" _ "$err"
+head -c 60 cg.data > head.data
+run_pmkit report -i head.data
+check "perf.data cut inside its header: status 2 naming the offset" sh -c "[ $rc = 2 ] && printf '%s' \"\$1\" | grep -q 'at byte'" _ "$err"
