@@ -115,7 +115,7 @@ int cmd_report(int argc, char **argv)
 	const char *in = PMK_REC_DEFAULT_FILE, *annot = NULL, *event = NULL;
 	const char *sort_arg = NULL, *flame = NULL, *speedscope = NULL;
 	const char *diff_a = NULL, *diff_b = NULL;
-	int script = 0;
+	int script = 0, asm_view = 0;
 	pmk_sort sort = PMK_SORT_FUNCTION;
 	int json = 0, folded = 0, mangled = 0, rc, children = 0, graph = 0;
 	int callee = -1, no_children = 0;
@@ -146,6 +146,8 @@ int cmd_report(int argc, char **argv)
 				return cli_usage("report");
 			*(a[2] == 'f' ? &flame : &speedscope) = v;
 			i++;
+		} else if (!strcmp(a, "--asm")) {
+			asm_view = 1;
 		} else if (!strcmp(a, "--script")) {
 			script = 1;
 		} else if (!strcmp(a, "--diff")) {
@@ -335,6 +337,8 @@ int cmd_report(int argc, char **argv)
 		rc = pmk_profile_view(p, &o, stdout, &d);
 	} else if (folded)
 		rc = pmk_profile_print_folded(p, event, stdout);
+	else if (annot && asm_view)
+		rc = pmk_profile_annotate_asm(p, annot, stdout, &d);
 	else if (annot)
 		rc = pmk_profile_annotate(p, annot, stdout, &d);
 	else

@@ -333,6 +333,11 @@ int pmk_profile_print_folded(pmk_profile *p, const char *event, FILE *out);
  * PMK_ENOENT when no sample fell in a function of that name. */
 int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 			 pmk_diag *d);
+/* The same function instruction by instruction (capstone; x86-64 and
+ * arm64), the share of samples on each, source lines interleaved.
+ * PMK_ENOTSUP without capstone. */
+int pmk_profile_annotate_asm(pmk_profile *p, const char *function, FILE *out,
+			     pmk_diag *d);
 void pmk_profile_free(pmk_profile *p);
 
 /* perf-style views: rows keyed by `sort` ("comm,dso,sym": any of comm,

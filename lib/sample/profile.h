@@ -114,7 +114,8 @@ struct pmk_profile {
 	size_t ndm, capdm;
 	uint64_t skipped, skipped_bytes, first_skip; /* damaged records */
 	char jitdir[256];
-	FILE *script; /* perf-script text of each sample, while loading */	/* where perf-PID.map files are looked up */
+	FILE *script; /* perf-script text of each sample, while loading */
+	int annotate_asm; /* pmk_profile_annotate shows instructions */	/* where perf-PID.map files are looked up */
 	/* last histogram */
 	pmk_profile_row *rows;
 	char **keys;
@@ -148,5 +149,9 @@ int pmk__data_key(pmk_profile *p, uint32_t pid, uint64_t addr, char *key,
 /* The command name of thread `tid` (of process `pid`): the last one its
  * COMM records gave, else its process's, else the recording's command. */
 const char *pmk__comm(pmk_profile *p, uint32_t pid, uint32_t tid);
+/* Instruction-level annotate of a function found at [fstart, +fsize) of
+ * DSO `dso` (annotate_asm.c). */
+int pmk__annotate_asm(pmk_profile *p, int dso, const char *function,
+		      uint64_t fstart, uint64_t fsize, FILE *out);
 
 #endif

@@ -427,6 +427,16 @@ int pmk_profile_print_folded(pmk_profile *p, const char *event, FILE *out)
 
 /* ---- annotate ---- */
 
+int pmk_profile_annotate_asm(pmk_profile *p, const char *function, FILE *out,
+			     pmk_diag *d)
+{
+	int rc;
+	p->annotate_asm = 1;
+	rc = pmk_profile_annotate(p, function, out, d);
+	p->annotate_asm = 0;
+	return rc;
+}
+
 /* A function named by its full name, or a C++ one by its name without the
  * parameter list, qualified or not ("ns::f" or "f" for "ns::f(int)"). */
 static int fn_match(const char *func, const char *want)
@@ -498,6 +508,26 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 		fsize = l->fsize;
 		if (l->file && !file)
 			file = l->file;
+	}
+	if (p->annotate_asm) {
+		int rc = dso >= 2 ? pmk__annotate_asm(p, dso, function, fstart,
+						      fsize, out)
+				  : PMK_ENOTSUP;
+		if (rc == PMK_ENOTSUP || rc == PMK_ENOENT) {
+			pmk_diag_clear(d);
+			if (d) {
+				d->code = rc;
+				snprintf(d->message, sizeof d->message,
+					 "no instructions for '%s': %s",
+					 function,
+					 rc == PMK_ENOTSUP
+					     ? "built without capstone, or "
+					       "not an x86-64 or arm64 file"
+					     : "its code cannot be read from "
+					       "its file");
+			}
+		}
+		return rc;
 	}
 	if (file && dso >= 2 && p->dso[dso].st &&
 	    pmk__symtab_line_range(p->dso[dso].st, fstart, fsize, file, &lo,

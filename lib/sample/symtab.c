@@ -564,6 +564,32 @@ int pmk__symtab_build_id(const pmk__symtab *st, const uint8_t **id)
 	return st->build_id_len;
 }
 
+size_t pmk__symtab_code(const pmk__symtab *st, uint64_t vaddr, uint64_t size,
+			const uint8_t **bytes, int *machine)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(st->elf, &eh))
+		return 0;
+	*machine = eh.e_machine;
+	while ((scn = elf_nextscn(st->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		uint64_t off;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		off = vaddr - sh.sh_addr;
+		if (!d || !d->d_buf || off >= d->d_size)
+			return 0;
+		*bytes = (const uint8_t *)d->d_buf + off;
+		return (size_t)(size < d->d_size - off ? size : d->d_size - off);
+	}
+	return 0;
+}
+
 #else /* no elfutils: symbolization unavailable */
 
 pmk__symtab *pmk__symtab_open(const char *path)
@@ -613,6 +639,12 @@ int pmk__symtab_build_id(const pmk__symtab *st, const uint8_t **id)
 {
 	(void)st;
 	*id = NULL;
+	return 0;
+}
+size_t pmk__symtab_code(const pmk__symtab *st, uint64_t vaddr, uint64_t size,
+			const uint8_t **bytes, int *machine)
+{
+	(void)st, (void)vaddr, (void)size, (void)bytes, (void)machine;
 	return 0;
 }
 #endif

@@ -7,6 +7,7 @@
 #ifndef PMK_SAMPLE_SYMTAB_H
 #define PMK_SAMPLE_SYMTAB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct pmk__symtab pmk__symtab;
@@ -35,6 +36,11 @@ int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
  * [start, start+size); -1 when none. */
 int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
 			   const char *file, int *lo, int *hi);
+/* The code bytes at [vaddr, vaddr+size) of the executable section holding
+ * `vaddr` (owned by `st`; cut at the section's end), and the file's ELF
+ * machine; 0 when no such section. */
+size_t pmk__symtab_code(const pmk__symtab *st, uint64_t vaddr, uint64_t size,
+			const uint8_t **bytes, int *machine);
 /* Build id of the file (0 bytes when none). */
 int pmk__symtab_build_id(const pmk__symtab *st, const uint8_t **id);
 

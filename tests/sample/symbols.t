@@ -25,7 +25,7 @@ else
 fi
 
 # --- PLT, vdso, demangling
-if command -v g++ >/dev/null 2>&1 && g++ -O1 -fno-builtin -o pv "$prog/plt_vdso.cc"; then
+if command -v g++ >/dev/null 2>&1 && g++ -O1 -g -fno-builtin -o pv "$prog/plt_vdso.cc"; then
 	run_pmkit record -q -o pv.rec -- ./pv 0.4
 	run_pmkit report -i pv.rec
 	check "C++ names demangled: work::spin_abs(int)" sh -c "printf '%s\n' \"\$1\" | grep -q ' work::spin_abs(int) '" _ "$out"
@@ -35,6 +35,14 @@ if command -v g++ >/dev/null 2>&1 && g++ -O1 -fno-builtin -o pv "$prog/plt_vdso.
 	check "--no-demangle keeps _ZN4work8spin_absEi" sh -c "printf '%s\n' \"\$1\" | grep -q ' _ZN4work8spin_absEi '" _ "$out"
 	run_pmkit report -i pv.rec --annotate spin_abs
 	check "--annotate finds a C++ function by its plain name" [ "$rc" = 0 ]
+	run_pmkit report -i pv.rec --annotate spin_abs --asm
+	case $(uname -m) in
+	x86_64|aarch64)
+		n=$(printf '%s\n' "$out" | grep -Ec '^ +[0-9.]+% +[0-9]+ +0x[0-9a-f]+ +[a-z]')
+		check "--annotate --asm: instructions decoded, $n with samples, the C++ source interleaved" \
+			sh -c "[ $rc = 0 ] && [ $n -gt 0 ] && printf '%s\n' \"\$1\" | grep -q 'plt_vdso.cc:[0-9]'" _ "$out" ;;
+	*) skip "--annotate --asm" "capstone decoding is wired for x86-64 and arm64" ;;
+	esac
 else
 	skip "PLT, vdso and C++ names" "no g++"
 fi
