@@ -72,13 +72,19 @@ static int sym_cmp(const void *a, const void *b)
 		return x->size == 0 ? 1 : -1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
+	/* then the plainer name: "write" before "__write" */
+	{
+		size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_");
+		if (ux != uy)
+			return ux < uy ? -1 : 1;
+	}
 	return strcmp(x->name, y->name);
 }
 
 /* Aliases at one address (common in a C library's full symbol table): a
  * global before a local, an unversioned global before a versioned one
  * ("f@@GLIBC_2.34", shown as "f"), an ordinary local before glibc's
- * internal "__GI_" ones. */
+ * internal "__GI_" ones; then fewer leading underscores (sym_cmp). */
 static int name_rank(const char *name, int bind, int versioned)
 {
 	if (bind != STB_LOCAL)
