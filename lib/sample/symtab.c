@@ -82,14 +82,16 @@ static int sym_cmp(const void *a, const void *b)
 }
 
 /* Aliases at one address (common in a C library's full symbol table): a
- * global before a local, an unversioned global before a versioned one
- * ("f@@GLIBC_2.34", shown as "f"), an ordinary local before glibc's
- * internal "__GI_" ones; then fewer leading underscores (sym_cmp). */
+ * global before a weak one (the vdso's __vdso_clock_gettime, not its weak
+ * clock_gettime) and both before a local, an unversioned name before a
+ * versioned one ("f@@GLIBC_2.34", shown as "f"), an ordinary local before
+ * glibc's internal "__GI_" ones; then fewer leading underscores
+ * (sym_cmp). */
 static int name_rank(const char *name, int bind, int versioned)
 {
 	if (bind != STB_LOCAL)
-		return versioned;
-	return 2 + !strncmp(name, "__GI_", 5);
+		return (bind == STB_WEAK) + 2 * versioned;
+	return 4 + !strncmp(name, "__GI_", 5);
 }
 
 /* `name` without its "@VERSION" or "@@VERSION" suffix, owned by `st`;
