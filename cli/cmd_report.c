@@ -4,19 +4,15 @@
  * perf.data file) and print where the samples fell, as perf users read it.
  */
 /* pmkit-command: report | show a profile from a record file */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/core/outfile.h"
 
-/* Write a picture or export to `path` the safe way: a new file beside it,
- * renamed into place once complete, the previous file kept as PATH.old;
- * never through a symlink, never onto a directory or device. (The shared
- * output helper of the files work should replace this.) */
+/* Write a picture or export to `path` through the shared output files
+ * (lib/core/outfile.h): a new file beside it, renamed into place once
+ * complete, the previous one kept as PATH.old; "-" is standard output. */
 struct out_job {
 	pmk_profile *p, *base;
 	const char *event, *title;
@@ -24,50 +20,29 @@ struct out_job {
 };
 static int write_output(const char *path, const struct out_job *j)
 {
-	char tmp[4200];
-	struct stat sb;
+	pmk__outfile of;
+	pmk_diag od;
 	FILE *f;
-	int fd, rc;
-	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		cli_error("'%s' exists and is not a regular file (%s): not "
-			  "overwritten",
-			  path, S_ISLNK(sb.st_mode) ? "a symlink" : "");
-		return EXIT_USAGE;
-	}
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		cli_error("cannot create '%s': %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	int rc;
+	pmk_diag_clear(&od);
+	f = pmk__outfile_fopen(&of, path, 0, &od);
+	if (!f) {
+		cli_error("%s", od.message[0] ? od.message : "cannot write");
 		return 1;
 	}
 	rc = j->kind ? pmk_profile_speedscope(j->p, j->title, f)
 		     : pmk_profile_flamegraph(j->p, j->base, j->event,
 					      j->title, f);
-	if (fclose(f) != 0 && !rc)
-		rc = PMK_EIO;
+	if (pmk__outfile_fclose(&of, rc == 0, &od) != 0 && rc == 0) {
+		cli_error("%s", od.message[0] ? od.message : "cannot write");
+		return 1;
+	}
+	if (rc == PMK_ENOEVENT) {
+		cli_error("no event '%s' in the profile", j->event);
+		return EXIT_USAGE;
+	}
 	if (rc) {
-		unlink(tmp);
-		if (rc == PMK_ENOEVENT)
-			cli_error("no event '%s' in the profile", j->event);
-		else
-			cli_error("cannot write '%s': %s", path,
-				  pmk_strerror(rc));
-		return rc == PMK_ENOEVENT ? EXIT_USAGE : 1;
-	}
-	if (lstat(path, &sb) == 0) {
-		char old[4200];
-		snprintf(old, sizeof old, "%s.old", path);
-		if (rename(path, old) != 0)
-			cli_warn("cannot keep the previous '%s' as '%s': %s",
-				 path, old, strerror(errno));
-	}
-	if (rename(tmp, path) != 0) {
-		cli_error("cannot rename '%s' to '%s': %s", tmp, path,
-			  strerror(errno));
-		unlink(tmp);
+		cli_error("cannot write '%s': %s", path, pmk_strerror(rc));
 		return 1;
 	}
 	return 0;

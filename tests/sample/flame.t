@@ -24,9 +24,10 @@ fi
 echo old > fg.svg
 run_pmkit report -i a.rec --flamegraph fg.svg
 check "a second --flamegraph keeps the previous file as fg.svg.old" sh -c "[ \"\$(cat fg.svg.old)\" = old ] && grep -q '<svg' fg.svg"
-ln -s fg.svg link.svg
-run_pmkit report -i a.rec --flamegraph link.svg
-check "--flamegraph never writes through a symlink" sh -c "[ $rc != 0 ] && [ -L link.svg ]"
+cp fg.svg target.svg
+ln -s target.svg link.svg
+run_pmkit report -i b.rec --flamegraph link.svg
+check "--flamegraph never writes through a symlink (the link is replaced, its target untouched)" sh -c "[ $rc = 0 ] && [ ! -L link.svg ] && cmp -s fg.svg target.svg"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
