@@ -1,0 +1,40 @@
+# mk/mpi.mk: libpmkit-mpi (mpi/, docs/mpi.md).
+#   mpi/job.c, jread.c, jobsvg.c, outfile.c: the job records and their
+#       reports, no MPI header; part of the CLI (`pmkit mpi report`) always
+#   mpi/rank.c, pmpi.c, fortran.c: the PMPI interposition library
+#       $(O)/libpmkit-mpi.so, built when scripts/configure found an MPI
+#       (HAVE_MPI, MPI_CFLAGS, MPI_LIBS); linked with libpmkit's objects so
+#       that one preloaded file is enough (and a program's own pmk_region_*
+#       calls resolve to the same copy)
+#   tests/mpi/prog/*.c, *.f90: the MPI test programs, $(O)/mpi/NAME
+MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/outfile.c
+MPI_JOB_OBJ := $(MPI_JOB_SRC:%.c=$(O)/obj/%.o)
+CLI_SRC += $(MPI_JOB_SRC)
+# the JSON reader's fuzz target needs the job objects
+$(O)/fuzz/fuzz_mpijson: $(MPI_JOB_OBJ)
+
+ifeq ($(HAVE_MPI),1)
+MPI_SO := $(O)/libpmkit-mpi.so
+MPI_PROG_C := $(sort $(wildcard tests/mpi/prog/*.c bench/compare/mpi/*.c))
+MPI_PROG_F := $(if $(MPIFC),$(sort $(wildcard tests/mpi/prog/*.f90)))
+MPI_PROG := $(patsubst %.c,$(O)/mpi/%,$(notdir $(MPI_PROG_C))) \
+	    $(patsubst %.f90,$(O)/mpi/%,$(notdir $(MPI_PROG_F)))
+.PHONY: mpi
+mpi: $(MPI_SO) $(MPI_PROG)
+all: mpi
+$(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o: CPPFLAGS += $(MPI_CFLAGS)
+$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
+	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(MPI_LIBS) $(LDLIBS)
+# Test and benchmark programs: plain MPI programs (no pmkit), built without
+# sanitizers, so that the library can be preloaded into them in any build.
+$(O)/mpi/%: tests/mpi/prog/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) -O2 -g -o $@ $< -lm
+$(O)/mpi/%: bench/compare/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) -O2 -g -o $@ $< -lm
+$(O)/mpi/%: tests/mpi/prog/%.f90
+	@mkdir -p $(dir $@)
+	$(MPIFC) -O2 -g -o $@ $<
+-include $(O)/obj/mpi/rank.d $(O)/obj/mpi/pmpi.d $(O)/obj/mpi/fortran.d
+endif
