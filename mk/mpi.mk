@@ -10,8 +10,10 @@
 MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/outfile.c
 MPI_JOB_OBJ := $(MPI_JOB_SRC:%.c=$(O)/obj/%.o)
 CLI_SRC += $(MPI_JOB_SRC)
-# the JSON reader's fuzz target needs the job objects
-$(O)/fuzz/fuzz_mpijson: $(MPI_JOB_OBJ)
+# the JSON reader's fuzz target needs the job objects (before the archive)
+$(O)/fuzz/fuzz_mpijson: $(O)/obj/tests/fuzz/fuzz_mpijson.o $(O)/obj/tests/fuzz/driver.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ifeq ($(HAVE_MPI),1)
 MPI_SO := $(O)/libpmkit-mpi.so

@@ -110,10 +110,10 @@ static void mean_line(FILE *f, const struct panel *p, double mean,
 void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 {
 	struct pmk__mpi_stat wall, comp, st;
-	struct panel p1 = {TOP + 20, 0, "", "seconds"};
-	struct panel p2 = {TOP + 20 + PANEL_H + 80, 0, "", ""};
+	struct panel p1 = {TOP + 34, 0, "", "seconds"};
+	struct panel p2 = {TOP + 34 + PANEL_H + 80, 0, "", ""};
 	int n = job->size, panels = ev >= 0 && ev < job->nev ? 2 : 1;
-	int h = TOP + 20 + panels * (PANEL_H + 80);
+	int h = TOP + 34 + panels * (PANEL_H + 80);
 	char title[160], unit[40];
 	double escale = 1;
 
