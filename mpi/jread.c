@@ -402,6 +402,9 @@ static int read_rank(struct jp *p, struct pmk__mpi_job *job,
 	     get_u64(p, o, "mpi_ns", &r->mpi_ns, 1) ||
 	     get_events(p, &one, o, r->ev);
 	r->pid = (long)(pid & 0x7fffffff);
+	if (!rc && r->mpi_ns > r->wall_ns)
+		rc = fail(p, "rank %d: \"mpi_ns\" larger than \"wall_ns\"",
+			  r->rank);
 	calls = member(p, o, "calls");
 	if (!rc && calls && calls->type != J_ARR)
 		rc = fail(p, "\"calls\" is not an array");
