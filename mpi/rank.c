@@ -32,6 +32,7 @@ __thread int pmk__mpi_depth __attribute__((tls_model("initial-exec")));
 struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS];
 uint64_t pmk__mpi_total_ns;
 int pmk__mpi_init_seen;
+int pmk__mpi_tsc;
 
 static const char *const fn_name[] = {
 #define PMK__FN_NAME(id, name) name,
@@ -44,7 +45,8 @@ static const char *const fn_name[] = {
 static struct {
 	int rank, size;
 	char host[PMK__MPI_NAME];
-	uint64_t t0, t1;
+	uint64_t t0, t1;       /* ticks (pmk__mpi_now) */
+	uint64_t t0_ns, t1_ns; /* CLOCK_MONOTONIC at the same moments */
 	pmk_eventset *es;
 	int nev;
 	char evname[PMK__MPI_MAX_EVENTS][PMK__MPI_NAME];
@@ -181,6 +183,37 @@ static void events_read(double *out)
 			 : NAN;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the kernel keeps time with the TSC (then so do we). */
+static int tsc_usable(void)
+{
+	char buf[32] = "";
+	const char *env = getenv("PMKIT_MPI_CLOCK");
+	FILE *f;
+	if (env && !strcmp(env, "monotonic"))
+		return 0;
+#if defined(__x86_64__)
+	f = fopen("/sys/devices/system/clocksource/clocksource0/"
+		  "current_clocksource",
+		  "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = 0;
+	fclose(f);
+	return !strcmp(buf, "tsc\n");
+#else
+	(void)f;
+	return 0;
+#endif
+}
+
 void pmk__mpi_start(int rank, int size, const char *host)
 {
 	char path[64];
@@ -192,6 +225,8 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	snprintf(path, sizeof path, "pmkit-regions.%d.json", rank);
 	setenv("PMK_REGION_OUTPUT", path, 0);
 	events_start();
+	pmk__mpi_tsc = tsc_usable();
+	S.t0_ns = mono_ns();
 	S.t0 = pmk__mpi_now();
 	pmk__mpi_on = 1;
 }
@@ -288,11 +323,28 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 {
 	struct pmk__mpi_rank *r;
 	int rc;
-	S.t1 = pmk__mpi_now();
 	while (S.depth > 0)
 		region_close_top(PMK__MPI_REGION_OPEN);
+	S.t1 = pmk__mpi_now();
+	S.t1_ns = mono_ns();
 	events_read(S.ev_end);
 	pmk__mpi_on = 0;
+	/* ticks to ns over the whole run (1 without the TSC) */
+	{
+		double k = pmk__mpi_tsc && S.t1 > S.t0
+				   ? (double)(S.t1_ns - S.t0_ns) / (double)(S.t1 - S.t0)
+				   : 1;
+		for (int f = 0; f < PMK__MPI_NFUNCS; f++)
+			pmk__mpi_fs[f].ns = (uint64_t)(pmk__mpi_fs[f].ns * k + 0.5);
+		pmk__mpi_total_ns = (uint64_t)(pmk__mpi_total_ns * k + 0.5);
+		for (int g = 0; g < S.rec.nregions; g++) {
+			S.rec.regions[g].wall_ns =
+				(uint64_t)(S.rec.regions[g].wall_ns * k + 0.5);
+			S.rec.regions[g].mpi_ns =
+				(uint64_t)(S.rec.regions[g].mpi_ns * k + 0.5);
+		}
+		S.t1 = S.t0 + (uint64_t)((S.t1 - S.t0) * k + 0.5);
+	}
 	if (S.es)
 		pmk_eventset_stop(S.es);
 
