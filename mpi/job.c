@@ -412,7 +412,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	for (int i = 0; i < nhosts && i < 4; i++)
 		fprintf(f, "%s%s", i ? ", " : "", hosts[i]);
 	fprintf(f, "%s)\n", nhosts > 4 ? ", ..." : "");
-	fprintf(f, "# wall    : %.6f s (longest rank, MPI_Init to MPI_Finalize)\n",
+	fprintf(f, "# wall    : %.6f s (longest rank)\n",
 		wall.max * 1e-9);
 	fprintf(f, "# %%mpi    : %.2f %% (time in MPI over wall time, all ranks)\n",
 		pct);

@@ -142,3 +142,16 @@ check "report refuses a directory (exit 2)" [ "$rc" = 2 ]
 printf '{"schema":"pmkit-mpi/1","size":2,"ranks":[{"rank":5,"wall_ns":1,"mpi_ns":0}]}' > "$T_TMP/bad.json"
 run_pmkit mpi report "$T_TMP/bad.json"
 check "report refuses a rank outside the job (exit 2, says why)" sh -c "[ $rc = 2 ] && echo '$err' | grep -q 'rank 5 outside a job of 2'"
+
+# ---- pmkit stat as one rank of a job ------------------------------------
+PMI_RANK=1 PMI_SIZE=2 "$PMKIT" stat -e task-clock -- true 2>"$T_TMP/e"
+check "stat under a launcher (PMI_RANK) prefixes its lines" sh -c "grep -q '^\[rank 1\]  Performance counter stats' '$T_TMP/e' && ! grep -qv '^\[rank 1\]' '$T_TMP/e'"
+SLURM_PROCID=x "$PMKIT" stat -e task-clock -- true 2>"$T_TMP/e"
+check "stat outside a job (bad SLURM_PROCID) prints as always" grep -q '^ Performance counter stats' "$T_TMP/e"
+rm -rf "$T_TMP/s"; mkdir -p "$T_TMP/s"
+(cd "$T_TMP" && PMKIT_MPI_DIR="$T_TMP/s" $RUN -np 3 -x PMKIT_MPI_DIR "$PMKIT" stat -e task-clock,page-faults -- "$PROG/imbalanced" 5 1 >/dev/null 2>"$T_TMP/e")
+blocks=$(grep -o '^\[rank [0-9]\]' "$T_TMP/e" | uniq | wc -l)
+check "mpirun pmkit stat: one block per rank, not interleaved ($blocks)" [ "$blocks" = 3 ]
+run_pmkit mpi report --mpi-merge "$T_TMP/s" --csv
+n=$(echo "$out" | grep -c ',event,task-clock,value,')
+check "stat's per-rank records merge into one job ($n ranks with task-clock)" sh -c "[ $rc = 0 ] && [ $n = 3 ]"
