@@ -15,6 +15,11 @@ $(O)/fuzz/fuzz_mpijson: $(O)/obj/tests/fuzz/fuzz_mpijson.o $(O)/obj/tests/fuzz/d
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the job records' unit test: the records, rank.c's name copy (no MPI)
+$(O)/tests/mpi_test_mpijob: $(O)/obj/mpi/rank.o $(MPI_JOB_OBJ)
+$(O)/tests/mpi_test_mpijob: LDLIBS := $(O)/libpmkit.a $(LDLIBS)
+-include $(O)/obj/mpi/rank.d
+
 ifeq ($(HAVE_MPI),1)
 MPI_SO := $(O)/libpmkit-mpi.so
 MPI_PROG_C := $(sort $(wildcard tests/mpi/prog/*.c bench/compare/mpi/*.c))
@@ -38,5 +43,5 @@ $(O)/mpi/%: bench/compare/mpi/%.c
 $(O)/mpi/%: tests/mpi/prog/%.f90
 	@mkdir -p $(dir $@)
 	$(MPIFC) -O2 -g -o $@ $<
--include $(O)/obj/mpi/rank.d $(O)/obj/mpi/pmpi.d $(O)/obj/mpi/fortran.d
+-include $(O)/obj/mpi/pmpi.d $(O)/obj/mpi/fortran.d
 endif

@@ -112,12 +112,16 @@ void mpi_pcontrol_(F *level, const char *name, size_t len)
 {
 	char buf[PMK__MPI_NAME];
 	if (*level == 1 || *level == -1) {
+		/* the name and its hidden length only exist when the caller
+		 * passed one: read both carefully */
 		size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
-		memcpy(buf, name, n);
-		while (n > 0 && buf[n - 1] == ' ') /* Fortran pads with blanks */
-			n--;
-		buf[n] = 0;
-		pmk__mpi_pcontrol(*level, buf);
+		if (pmk__mpi_safe_name(name, n, buf, sizeof buf) == 0) {
+			n = strlen(buf);
+			while (n > 0 && buf[n - 1] == ' ') /* blank padding */
+				buf[--n] = 0;
+		} else
+			buf[0] = 0;
+		pmk__mpi_pcontrol(*level, buf[0] ? buf : NULL);
 	}
 	PMPI_Pcontrol(*level);
 }

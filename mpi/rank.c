@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "mpi/rank.h"
@@ -62,6 +63,7 @@ static struct {
 	struct pmk__mpi_rank rec; /* regions accumulate here */
 	unsigned unmatched;       /* closes of regions that were not open */
 	unsigned too_deep;
+	unsigned unnamed;         /* MPI_Pcontrol(+-1) without a readable name */
 } S;
 
 void pmk__mpi_note(const char *fmt, ...)
@@ -270,13 +272,51 @@ static void region_close_top(unsigned flags)
 	}
 }
 
+int pmk__mpi_safe_name(const char *p, size_t max, char *out, size_t size)
+{
+	struct iovec local, remote;
+	ssize_t n;
+	size_t k;
+	if (!p || size < 2)
+		return -1;
+	if (max > size - 1)
+		max = size - 1;
+	local.iov_base = out;
+	local.iov_len = max;
+	remote.iov_base = (void *)p;
+	remote.iov_len = max;
+	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	if (n <= 0) {
+		/* the name may end just before an unreadable page */
+		n = 0;
+		for (; (size_t)n < max; n++) {
+			local.iov_base = out + n;
+			local.iov_len = 1;
+			remote.iov_base = (void *)(p + n);
+			remote.iov_len = 1;
+			if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != 1)
+				break;
+			if (!out[n])
+				break;
+		}
+	}
+	for (k = 0; k < (size_t)n && out[k]; k++)
+		if ((unsigned char)out[k] < 0x20 || out[k] == 0x7f)
+			return -1;
+	out[k] = 0;
+	return k ? 0 : -1;
+}
+
 void pmk__mpi_pcontrol(int level, const char *name)
 {
 	char nm[PMK__MPI_NAME];
 	int k;
 	if (!pmk__mpi_on || (level != 1 && level != -1))
 		return;
-	snprintf(nm, sizeof nm, "%s", name && *name ? name : "(unnamed)");
+	if (pmk__mpi_safe_name(name, sizeof nm - 1, nm, sizeof nm) != 0) {
+		S.unnamed++;
+		return; /* no name: another tool's MPI_Pcontrol(1) */
+	}
 	if (level == 1) {
 		region_open(nm);
 		return;
@@ -382,6 +422,10 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 		struct pmk_arg a = {job, r};
 		pmk_region_foreach(add_pmk_region, &a);
 	}
+	if (S.unnamed && S.rank == 0)
+		pmk__mpi_note("note: %u MPI_Pcontrol(1 or -1) without a region "
+			      "name (ignored)",
+			      S.unnamed);
 	if (S.unmatched && S.rank == 0)
 		pmk__mpi_note("note: %u MPI_Pcontrol(-1, ...) closed a region "
 			      "that was not open (ignored)",

@@ -109,6 +109,12 @@ int pmk__mpi_rank(void);
 void pmk__mpi_after_init(void);
 void pmk__mpi_finish(void);
 void pmk__mpi_pcontrol(int level, const char *name);
+/* Copy a region name from a caller that may not have passed one (an
+ * MPI_Pcontrol(1) written for another tool's convention): the bytes are
+ * read through process_vm_readv, so an invalid pointer is an error, not a
+ * crash; at most `max` bytes, up to a NUL. Returns 0 with a printable name
+ * in `out`, or -1. */
+int pmk__mpi_safe_name(const char *p, size_t max, char *out, size_t size);
 /* A note or warning line on stderr, prefixed "pmkit-mpi: ". */
 void pmk__mpi_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
