@@ -120,12 +120,18 @@ check "a bad PMKIT_EVENTS warns once and counts the default" sh -c "[ \$(grep -c
 check "the previous JSON is kept as .old" test -s "$J.old"
 unset PMKIT_EVENTS
 
-# ---- per-rank files, a missing rank, and the merge ---------------------
+# ---- per-rank files, a rank that dies, and the merge --------------------
 mkdir -p "$T_TMP/d"
 export PMKIT_MPI_DIR=$T_TMP/d
 mpi_run 3 "$PROG/imbalanced" 5 1
 check "each rank wrote its own file" test -s "$T_TMP/d/pmkit-mpi.0.json" -a -s "$T_TMP/d/pmkit-mpi.1.json" -a -s "$T_TMP/d/pmkit-mpi.2.json"
-rm -f "$T_TMP/d/pmkit-mpi.1.json"
+run_pmkit mpi report --mpi-merge "$T_TMP/d"
+check "merge of every rank's file exits 0" [ "$rc" = 0 ]
+rm -f "$T_TMP"/d/*
+# rank 1 exits without MPI_Finalize: mpirun ends the job while the others
+# wait for it in the gather, after they wrote their part
+mpi_run 3 "$PROG/imbalanced" 5 1 die
+check "a rank that dies: the others still wrote their files" sh -c "test -s '$T_TMP/d/pmkit-mpi.0.json' && test -s '$T_TMP/d/pmkit-mpi.2.json' && ! test -e '$T_TMP/d/pmkit-mpi.1.json'"
 run_pmkit mpi report --mpi-merge "$T_TMP/d"
 check "merge names the missing rank and exits 1" sh -c "[ $rc = 1 ] && echo '$err' | grep -q 'ranks left no file in .*: 1\$'"
 check "merged banner says 2 reported, 1 missing" sh -c "echo '$out' | grep -q '# ranks   : 3 (2 reported, 1 missing)'"

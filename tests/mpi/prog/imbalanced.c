@@ -2,14 +2,14 @@
  * imbalanced.c: an MPI program with a known imbalance and known messages,
  * for tests/mpi/mpi.t and docs/mpi.md. Plain MPI, no pmkit.
  *
- *   imbalanced [UNIT_MS [ROUNDS [open]]]
+ *   imbalanced [UNIT_MS [ROUNDS [open|die]]]
  * Each of ROUNDS rounds (default 3): rank k computes (k + 1) x UNIT_MS
  * (default 40) of busy work inside region "work", then all meet in
  * MPI_Barrier. Then a ring: each rank sends 10 messages of 1 KiB to the
  * next rank (MPI_Isend + MPI_Wait) and receives 10 from the previous one
  * (MPI_Recv), inside region "ring" nested in region "comm"; then 5
  * MPI_Allreduce of one double. With "open", region "left-open" is never
- * closed. Rank 0 prints the truth it measured itself: every rank's
+ * closed; with "die", rank 1 exits without MPI_Finalize (status 3). Rank 0 prints the truth it measured itself: every rank's
  * compute time and their imbalance (max / mean), after one MPI_Gather.
  */
 #include <mpi.h>
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		free(all);
 	}
+	if (argc > 3 && !strcmp(argv[3], "die") && rank == 1)
+		_exit(3);
 	MPI_Finalize();
 	return 0;
 }
