@@ -478,7 +478,8 @@ static void emit(struct output *out, struct stat_result *res)
 		stat_print_text(f, res);
 	if (res->interval_s >= 0)
 		out->nprints++;
-	cli_mpi_stat_end(f, out->out, res);
+	cli_mpi_stat_end(f, out->out, res,
+			 !out->o->json && !out->o->perf_json && !out->o->sep);
 	fflush(out->out);
 }
 

@@ -106,23 +106,34 @@ static void write_record(const char *dir, int rank, int size,
 	pmk__mpi_job_release(&job);
 }
 
-void cli_mpi_stat_end(FILE *f, FILE *out, const struct stat_result *res)
+const char *cli_mpi_rank_path(const char *path)
+{
+	static char buf[4096];
+	int size, rank = cli_mpi_rank(&size);
+	if (!path || rank < 0 || !strcmp(path, "-"))
+		return path;
+	snprintf(buf, sizeof buf, "%s.%d", path, rank);
+	return buf;
+}
+
+void cli_mpi_stat_end(FILE *f, FILE *out, const struct stat_result *res,
+		      int prefix)
 {
 	int size, rank = cli_mpi_rank(&size);
 	const char *dir = getenv("PMKIT_MPI_DIR");
-	char prefix[32], *text = NULL;
+	char pfx[32], *text = NULL;
 	size_t len = 0;
 	FILE *m;
 	if (f == out || rank < 0)
 		return;
 	fclose(f); /* block and block_len now hold what stat printed */
-	snprintf(prefix, sizeof prefix, "[rank %d] ", rank);
+	snprintf(pfx, sizeof pfx, "[rank %d] ", rank);
 	m = open_memstream(&text, &len);
 	if (m) {
 		int bol = 1;
 		for (size_t i = 0; block && i < block_len; i++) {
-			if (bol)
-				fputs(prefix, m);
+			if (bol && prefix)
+				fputs(pfx, m);
 			fputc(block[i], m);
 			bol = block[i] == '\n';
 		}

@@ -152,6 +152,8 @@ check "report refuses a rank outside the job (exit 2, says why)" sh -c "[ $rc = 
 # ---- pmkit stat as one rank of a job ------------------------------------
 PMI_RANK=1 PMI_SIZE=2 "$PMKIT" stat -e task-clock -- true 2>"$T_TMP/e"
 check "stat under a launcher (PMI_RANK) prefixes its lines" sh -c "grep -q '^\[rank 1\]  Performance counter stats' '$T_TMP/e' && ! grep -qv '^\[rank 1\]' '$T_TMP/e'"
+PMI_RANK=1 PMI_SIZE=2 "$PMKIT" stat -x, -e task-clock -- true 2>"$T_TMP/e"
+check "stat -x, under a launcher stays CSV (no prefix)" sh -c "grep -q ',task-clock,' '$T_TMP/e' && ! grep -q '^\[rank' '$T_TMP/e'"
 SLURM_PROCID=x "$PMKIT" stat -e task-clock -- true 2>"$T_TMP/e"
 check "stat outside a job (bad SLURM_PROCID) prints as always" grep -q '^ Performance counter stats' "$T_TMP/e"
 rm -rf "$T_TMP/s"; mkdir -p "$T_TMP/s"
