@@ -84,6 +84,19 @@ if command -v xmllint >/dev/null 2>&1; then
 	check "SVG is well-formed XML" xmllint --noout "$T_TMP/j.svg"
 fi
 
+# ---- linked instead of preloaded ------------------------------------------
+if command -v mpicc >/dev/null 2>&1 && [ -z "${PRE##$LIB}" ]; then
+	if mpicc -O2 -o "$T_TMP/linked" "$PMK_SRC/tests/mpi/prog/imbalanced.c" \
+		-L"$PMK_BUILD" -lpmkit-mpi -Wl,-rpath,"$PMK_BUILD" 2>"$T_TMP/e"; then
+		(cd "$T_TMP" && $RUN -np 2 "$T_TMP/linked" 5 1 >/dev/null 2>"$T_TMP/e")
+		check "linked at build time: banner of 2 ranks" grep -q '^# ranks   : 2$' "$T_TMP/e"
+	else
+		nok "link a program with -lpmkit-mpi" "$(head -3 "$T_TMP/e" | tr '\n' ' ')"
+	fi
+else
+	skip "linked at build time" "no mpicc, or a sanitized library (needs its runtime preloaded)"
+fi
+
 # ---- the Fortran program: 2 ranks ---------------------------------------
 if [ -x "$PROG/imbalanced_f" ]; then
 	if mpi_run 2 "$PROG/imbalanced_f"; then
