@@ -40,6 +40,10 @@ $(O)/mpi/%: tests/mpi/prog/%.c
 $(O)/mpi/%: bench/compare/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) -O2 -g -o $@ $< -lm
+# the one that uses pmkit's region API links with the library itself
+$(O)/mpi/pmkregion: tests/mpi/prog/pmkregion.c $(MPI_SO)
+	@mkdir -p $(dir $@)
+	$(MPICC) -O2 -g -Iinclude -o $@ $< -L$(O) -lpmkit-mpi -Wl,-rpath,$(abspath $(O))
 $(O)/mpi/%: tests/mpi/prog/%.f90
 	@mkdir -p $(dir $@)
 	$(MPIFC) -O2 -g -o $@ $<

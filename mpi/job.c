@@ -309,7 +309,7 @@ static void stat_row(FILE *f, const char *label, const struct pmk__mpi_stat *st,
 		snprintf(imb, sizeof imb, "%.2f", st->imbalance);
 	else
 		snprintf(imb, sizeof imb, "-");
-	fprintf(f, "# %-26.26s %12s %12s %12s %12s %5d %5d %6s\n", label, t, lo,
+	fprintf(f, "# %-30.30s %12s %12s %12s %12s %5d %5d %6s\n", label, t, lo,
 		me, hi, st->rank_min, st->rank_max, imb);
 }
 
@@ -401,7 +401,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	pct = wall.total > 0 ? 100.0 * mpi.total / wall.total : 0;
 
 	fputs("##pmkit-mpi#################################################"
-	      "###########################\n", f);
+	      "###########################################\n", f);
 	if (job->command[0])
 		fprintf(f, "# command : %s\n", job->command);
 	fprintf(f, "# ranks   : %d", job->size);
@@ -424,7 +424,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 		fputc('\n', f);
 	}
 	fputs("#\n", f);
-	fprintf(f, "# %-26s %12s %12s %12s %12s %5s %5s %6s\n", "", "total",
+	fprintf(f, "# %-30s %12s %12s %12s %12s %5s %5s %6s\n", "", "total",
 		"min", "mean", "max", "rmin", "rmax", "max/mean");
 	stat_row(f, "wall (s)", &wall, 1e-9);
 	stat_row(f, "compute (s)", &comp, 1e-9);
@@ -441,7 +441,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 		else
 			snprintf(label, sizeof label, "%s", job->evname[e]);
 		if (st.n == 0) {
-			fprintf(f, "# %-26.26s %12s\n", label, "<not counted>");
+			fprintf(f, "# %-30.30s %12s\n", label, "<not counted>");
 			continue;
 		}
 		stat_row(f, label, &st, sc);
@@ -484,9 +484,10 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 					snprintf(label, sizeof label, "  %s",
 						 job->evname[e]);
 				if (!strcmp(regs[i]->source, "pmk"))
-					snprintf(label, sizeof label, "%s%s: %s",
+					snprintf(label, sizeof label, "%s%s (pmk): %s%s%s%s",
 						 flagged ? "*" : "", regs[i]->name,
-						 job->evname[e]);
+						 job->evname[e], shown[0] ? " (" : "",
+						 shown, shown[0] ? ")" : "");
 				stat_row(f, label, &st, sc);
 			}
 			if (flagged)
@@ -519,7 +520,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 				ca.field = 1;
 				pmk__mpi_stat_of(job, get_call, &ca, &cnt);
 				stat_row(f, ca.name, &st, 1e-9);
-				fprintf(f, "#   %-24s calls %.0f, %.2f %% of MPI time",
+				fprintf(f, "#   %-28s calls %.0f, %.2f %% of MPI time",
 					"", cnt.total,
 					mpi.total > 0 ? 100 * st.total / mpi.total : 0);
 				ca.field = 2;
@@ -554,7 +555,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 		}
 	}
 	fputs("#############################################################"
-	      "###########################\n", f);
+	      "###########################################\n", f);
 }
 
 /* ---- JSON and CSV ------------------------------------------------------ */

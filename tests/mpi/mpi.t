@@ -97,6 +97,18 @@ else
 	skip "linked at build time" "no mpicc, or a sanitized library (needs its runtime preloaded)"
 fi
 
+# ---- pmkit's own region API inside the job -----------------------------
+PRE_SAVE=$PRE
+case "$PMK_BUILD" in *san*) PRE="$(${CC:-cc} -print-file-name=libasan.so)";; *) PRE=;; esac
+if mpi_run 2 "$PROG/pmkregion"; then
+	check "pmk regions in the banner" grep -q '^# solve (pmk): task-clock (s) ' "$T_TMP/e"
+	check "pmk regions in the JSON, per rank" sh -c "[ \$(grep -o '\"name\":\"solve\",\"parent\":\"\",\"source\":\"pmk\",\"calls\":1' '$J' | wc -l) = 2 ]"
+	check "each rank wrote its own pmkit-regions file" test -s "$T_TMP/pmkit-regions.0.json" -a -s "$T_TMP/pmkit-regions.1.json"
+else
+	nok "pmk region program runs" "$(tail -3 "$T_TMP/e" | tr '\n' ' ')"
+fi
+PRE=$PRE_SAVE
+
 # ---- the Fortran program: 2 ranks ---------------------------------------
 if [ -x "$PROG/imbalanced_f" ]; then
 	if mpi_run 2 "$PROG/imbalanced_f"; then
