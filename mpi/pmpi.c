@@ -211,15 +211,17 @@ void pmk__mpi_finish(void)
 		return;
 	t_start = mono_ns();
 	rank = pmk__mpi_rank();
-	if (pmk__mpi_stop(&mine) != 0)
-		return; /* out of memory: nothing to send */
-	size = mine.size;
-	m = open_memstream(&text, &len);
-	if (m) {
-		pmk__mpi_json(m, &mine);
-		fclose(m);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	/* out of memory: this rank sends nothing (rank 0 reports it missing)
+	 * but still takes part in the collectives the others are in */
+	if (pmk__mpi_stop(&mine) == 0) {
+		m = open_memstream(&text, &len);
+		if (m) {
+			pmk__mpi_json(m, &mine);
+			fclose(m);
+		}
+		pmk__mpi_job_release(&mine);
 	}
-	pmk__mpi_job_release(&mine);
 	if (!text || len > INT_MAX)
 		len = 0;
 	if (dir && *dir && len)
@@ -235,28 +237,28 @@ void pmk__mpi_finish(void)
 		displs = calloc((size_t)size, sizeof *displs);
 		ok = lens && displs;
 	}
-	/* every rank takes part in every collective, even when rank 0
-	 * could not allocate: it says so with the broadcast */
-	{
-		int dummy[1];
-		PMPI_Gather(&mylen, 1, MPI_INT, ok ? lens : dummy, 1, MPI_INT, 0, c);
-	}
-	if (rank == 0 && ok) {
-		long total = 0;
-		for (int r = 0; r < size; r++) {
-			displs[r] = (int)total;
-			total += lens[r];
-			if (total > INT_MAX)
-				ok = 0;
-		}
-		if (ok)
-			all = malloc((size_t)total + 1);
-		ok = all != NULL;
-	}
+	/* every rank takes part in the same collectives: rank 0 says with
+	 * each broadcast whether the next gather happens */
 	PMPI_Bcast(&ok, 1, MPI_INT, 0, c);
-	if (ok)
-		PMPI_Gatherv(text, mylen, MPI_CHAR, all, lens, displs, MPI_CHAR, 0,
-			     c);
+	if (ok) {
+		PMPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, c);
+		if (rank == 0) {
+			long total = 0;
+			for (int r = 0; r < size; r++) {
+				displs[r] = (int)total;
+				total += lens[r];
+				if (total > INT_MAX)
+					ok = 0;
+			}
+			if (ok)
+				all = malloc((size_t)total + 1);
+			ok = all != NULL;
+		}
+		PMPI_Bcast(&ok, 1, MPI_INT, 0, c);
+		if (ok)
+			PMPI_Gatherv(text, mylen, MPI_CHAR, all, lens, displs,
+				     MPI_CHAR, 0, c);
+	}
 	PMPI_Comm_free(&c);
 	if (rank == 0) {
 		if (ok)
