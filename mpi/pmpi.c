@@ -648,3 +648,47 @@ int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 		       tbytes(count, t))
 	return rc;
 }
+
+/* Non-blocking collectives: the time to start them (their completion is
+ * in the waits and tests); bytes as for the blocking ones. */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Ibarrier(comm, req);
+	PMK__MPI_LEAVE(IBARRIER, 0, 0)
+	return rc;
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm,
+	       MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Ibcast(buf, count, t, root, comm, req);
+	PMK__MPI_LEAVE(IBCAST, comm_rank(comm) == root ? tbytes(count, t) : 0,
+		       comm_rank(comm) == root ? 0 : tbytes(count, t))
+	return rc;
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+		MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Ireduce(sbuf, rbuf, count, t, op, root, comm, req);
+	PMK__MPI_LEAVE(IREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       comm_rank(comm) == root ? tbytes(count, t) : 0)
+	return rc;
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+		   MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Iallreduce(sbuf, rbuf, count, t, op, comm, req);
+	PMK__MPI_LEAVE(IALLREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       tbytes(count, t))
+	return rc;
+}

@@ -30,7 +30,9 @@
 	X(SCATTERV, "MPI_Scatterv") X(ALLGATHER, "MPI_Allgather")              \
 	X(ALLGATHERV, "MPI_Allgatherv") X(ALLTOALL, "MPI_Alltoall")            \
 	X(ALLTOALLV, "MPI_Alltoallv") X(REDUCE_SCATTER, "MPI_Reduce_scatter")  \
-	X(SCAN, "MPI_Scan") X(EXSCAN, "MPI_Exscan")
+	X(SCAN, "MPI_Scan") X(EXSCAN, "MPI_Exscan")                            \
+	X(IBARRIER, "MPI_Ibarrier") X(IBCAST, "MPI_Ibcast")                    \
+	X(IREDUCE, "MPI_Ireduce") X(IALLREDUCE, "MPI_Iallreduce")
 
 enum pmk__mpi_fn {
 #define PMK__FN_ENUM(id, name) PMK__MPI_##id,

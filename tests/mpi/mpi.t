@@ -55,7 +55,8 @@ fi
 bad=
 for r in 0 1 2 3; do
 	for want in "MPI_Isend calls 10" "MPI_Isend bytes_sent 10240" \
-		"MPI_Recv calls 10" "MPI_Recv bytes_recv 10240" "MPI_Wait calls 10" \
+		"MPI_Recv calls 10" "MPI_Recv bytes_recv 10240" "MPI_Wait calls 11" \
+		"MPI_Iallreduce calls 1" "MPI_Iallreduce bytes_recv 8" \
 		"MPI_Allreduce calls 5" "MPI_Allreduce bytes_sent 40" \
 		"MPI_Barrier calls 3" "MPI_Gather calls 1"; do
 		set -- $want

@@ -8,7 +8,7 @@
  * MPI_Barrier. Then a ring: each rank sends 10 messages of 1 KiB to the
  * next rank (MPI_Isend + MPI_Wait) and receives 10 from the previous one
  * (MPI_Recv), inside region "ring" nested in region "comm"; then 5
- * MPI_Allreduce of one double. With "open", region "left-open" is never
+ * MPI_Allreduce of one double and one MPI_Iallreduce with its MPI_Wait. With "open", region "left-open" is never
  * closed; with "die", rank 1 exits without MPI_Finalize (status 3). Rank 0 prints the truth it measured itself: every rank's
  * compute time and their imbalance (max / mean), after one MPI_Gather.
  */
@@ -72,6 +72,12 @@ int main(int argc, char **argv)
 	for (int m = 0; m < 5; m++) {
 		double one = 1, s;
 		MPI_Allreduce(&one, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	}
+	{
+		double one = 1, s;
+		MPI_Request r;
+		MPI_Iallreduce(&one, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
 	}
 	MPI_Pcontrol(-1, "comm");
 
