@@ -90,9 +90,11 @@ static void write_record(const char *dir, int rank, int size,
 		int e = pmk__mpi_job_event(&job, w->name, clock ? "ns" : w->unit);
 		if (e < 0)
 			break;
-		r->ev[e] = w->status || (w->flags & PMK_VALUE_NOT_COUNTED)
+		double v = w->status || (w->flags & PMK_VALUE_NOT_COUNTED)
 				   ? NAN
 				   : clock ? w->value * 1e6 : w->value;
+		/* -A, --per-core ...: one row per unit; the rank's is the sum */
+		r->ev[e] = w->aggr && !isnan(r->ev[e]) ? r->ev[e] + v : v;
 	}
 	m = open_memstream(&text, &len);
 	if (m) {
