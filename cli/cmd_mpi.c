@@ -155,6 +155,7 @@ static int write_out(const char *path, const struct pmk__mpi_job *job,
 {
 	char *text = NULL;
 	size_t len = 0;
+	pmk_diag d;
 	FILE *m;
 	int rc;
 	if (!strcmp(path, "-")) {
@@ -168,10 +169,10 @@ static int write_out(const char *path, const struct pmk__mpi_job *job,
 	}
 	fn(m, job, arg);
 	fclose(m);
-	rc = pmk__mpi_write_file(path, text, len);
+	rc = pmk__mpi_write_file(path, text, len, &d);
 	free(text);
 	if (rc) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
+		cli_error("%s", d.message);
 		return 1;
 	}
 	return 0;

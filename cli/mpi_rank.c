@@ -101,8 +101,9 @@ static void write_record(const char *dir, int rank, int size,
 		pmk__mpi_json(m, &job);
 		fclose(m);
 		snprintf(path, sizeof path, "%s/pmkit-mpi.%d.json", dir, rank);
-		if (text && pmk__mpi_write_file(path, text, len) != 0)
-			cli_warn("cannot write '%s': %s", path, strerror(errno));
+		pmk_diag d;
+		if (text && pmk__mpi_write_file(path, text, len, &d) != 0)
+			cli_warn("%s", d.message);
 	}
 	free(text);
 	pmk__mpi_job_release(&job);

@@ -133,11 +133,12 @@ void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev);
 int pmk__mpi_json_read(struct pmk__mpi_job *job, const char *text,
 		       unsigned long len, char *err, unsigned long errsize);
 
-/* Write `len` bytes to `path` safely: a new file next to it, renamed into
- * place, the previous one kept as PATH.old; never through a symlink.
- * 0 or a negative PMK_E* code (errno kept). (To become the shared safe
- * output module once there is one.) */
+/* Write `len` bytes to `path` safely (lib/core/outfile.h): a new file next
+ * to it, renamed into place, the previous one kept as PATH.old; never
+ * through a symlink. 0 or a negative PMK_E* code with `d` (may be NULL)
+ * saying why ("cannot write 'PATH': ..."). */
+struct pmk_diag;
 int pmk__mpi_write_file(const char *path, const char *data,
-			unsigned long len);
+			unsigned long len, struct pmk_diag *d);
 
 #endif

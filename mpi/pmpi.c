@@ -138,8 +138,9 @@ static void write_rank_file(const char *dir, int rank, const char *text,
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/pmkit-mpi.%d.json", dir, rank);
-	if (pmk__mpi_write_file(path, text, len) != 0)
-		pmk__mpi_note("warning: cannot write '%s': %m", path);
+	pmk_diag d;
+	if (pmk__mpi_write_file(path, text, len, &d) != 0)
+		pmk__mpi_note("warning: %s", d.message);
 }
 
 /* Rank 0: the records of every rank into one job; the banner, the file. */
@@ -188,8 +189,9 @@ static void summarize(const char *all, const int *lens, const int *displs,
 		if (m) {
 			pmk__mpi_json(m, &job);
 			fclose(m);
-			if (text && pmk__mpi_write_file(out, text, len) != 0)
-				pmk__mpi_note("warning: cannot write '%s': %m", out);
+			pmk_diag d;
+			if (text && pmk__mpi_write_file(out, text, len, &d) != 0)
+				pmk__mpi_note("warning: %s", d.message);
 			free(text);
 		}
 	}
