@@ -12,7 +12,9 @@
  *   pmkit mpi report --mpi-merge DIR [--json merged.json]
  *
  * Exit status: 0; 1 when a file cannot be written or ranks are missing
- * from a merge; 2 for bad usage or input that is not a pmkit-mpi file.
+ * from a merge; 2 for bad usage or input that is not a pmkit-mpi file
+ * (read through lib/core/infile.h: regular files only, 64 MiB unless
+ * PMK_INPUT_MAX says otherwise).
  */
 /* pmkit-command: mpi | MPI jobs: per-rank report of libpmkit-mpi's JSON */
 #include <dirent.h>
@@ -24,65 +26,19 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/core/infile.h"
 #include "mpi/job.h"
-
-#define REPORT_MAX_INPUT (256ul << 20) /* bytes of one JSON file */
-
-/* A whole regular file, bounded; NULL after an error message. */
-static char *read_input(const char *path, unsigned long *len)
-{
-	struct stat st;
-	char *buf;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	unsigned long n = 0;
-	if (fd < 0) {
-		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		cli_error("'%s' is not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	if ((unsigned long)st.st_size > REPORT_MAX_INPUT) {
-		cli_error("'%s' is larger than %lu MB", path, REPORT_MAX_INPUT >> 20);
-		close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		cli_error("out of memory reading '%s'", path);
-		close(fd);
-		return NULL;
-	}
-	while (n < (unsigned long)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			cli_error("cannot read '%s': %s", path, strerror(errno));
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (unsigned long)r;
-	}
-	close(fd);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
 
 static int load(struct pmk__mpi_job *job, const char *path)
 {
-	unsigned long len;
-	char err[200];
-	char *text = read_input(path, &len);
-	int rc;
-	if (!text)
+	size_t len;
+	char err[200], *text = NULL;
+	pmk_diag d;
+	int rc = pmk__infile_read(path, 0, 0, &text, &len, &d);
+	if (rc) {
+		cli_diag(&d);
 		return EXIT_USAGE;
+	}
 	rc = pmk__mpi_json_read(job, text, len, err, sizeof err);
 	free(text);
 	if (rc) {
