@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/mpi_rank.h"
 #include "cli/opt.h"
 #include "cli/stat_metrics.h"
 #include "cli/stat_output.h"
@@ -460,6 +461,7 @@ struct output {
 
 static void emit(struct output *out, struct stat_result *res)
 {
+	FILE *f = cli_mpi_stat_begin(out->out); /* one rank of an MPI job */
 	res->target = out->target;
 	res->aggr = out->o->aggr;
 	res->extended = out->o->extended;
@@ -467,15 +469,17 @@ static void emit(struct output *out, struct stat_result *res)
 	res->cgroup = out->o->cgroup;
 	res->first_interval = res->interval_s >= 0 && out->nprints == 0;
 	if (out->o->json)
-		stat_print_json(out->out, res);
+		stat_print_json(f, res);
 	else if (out->o->perf_json)
-		stat_print_perf_json(out->out, res);
+		stat_print_perf_json(f, res);
 	else if (out->o->sep)
-		stat_print_csv(out->out, out->o->sep, res);
+		stat_print_csv(f, out->o->sep, res);
 	else
-		stat_print_text(out->out, res);
+		stat_print_text(f, res);
 	if (res->interval_s >= 0)
 		out->nprints++;
+	cli_mpi_stat_end(f, out->out, res,
+			 !out->o->json && !out->o->perf_json && !out->o->sep);
 	fflush(out->out);
 }
 

@@ -1,0 +1,696 @@
+/*
+ * pmpi.c: libpmkit-mpi's C entry points. Each MPI function here times the
+ * call to its PMPI_ twin and counts it (rank.h); MPI_Init starts the
+ * measurement, MPI_Pcontrol opens and closes regions, and MPI_Finalize
+ * gathers every rank's record to rank 0 over a duplicate of
+ * MPI_COMM_WORLD before the real PMPI_Finalize.
+ *
+ * Bytes: a send counts count x type size; MPI_Recv and MPI_Sendrecv what
+ * arrived (from the status); MPI_Irecv the size of the posted buffer.
+ * Collectives count this rank's buffers: what it contributes as sent and
+ * what it gets as received (the root of a gather receives every rank's
+ * part, MPI_IN_PLACE counts nothing for that side).
+ *
+ * With the library preloaded into a program that never calls MPI_Init,
+ * nothing is measured and one note is printed at exit.
+ */
+#include <limits.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi/rank.h"
+#include "pmkit.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tbytes(int count, MPI_Datatype t)
+{
+	int s;
+	if (count <= 0 || PMPI_Type_size(t, &s) != MPI_SUCCESS || s <= 0)
+		return 0;
+	return (uint64_t)count * (uint64_t)s;
+}
+
+static uint64_t status_bytes(const MPI_Status *st)
+{
+	int n;
+	if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
+		return 0;
+	return (uint64_t)n;
+}
+
+static int comm_size(MPI_Comm c)
+{
+	int n = 0;
+	PMPI_Comm_size(c, &n);
+	return n;
+}
+
+static int comm_rank(MPI_Comm c)
+{
+	int n = 0;
+	PMPI_Comm_rank(c, &n);
+	return n;
+}
+
+static uint64_t sum_counts(const int *counts, int n, MPI_Datatype t)
+{
+	uint64_t s = 0;
+	for (int i = 0; counts && i < n; i++)
+		s += tbytes(counts[i], t);
+	return s;
+}
+
+/* ---- init, finalize, regions ------------------------------------------ */
+
+void pmk__mpi_after_init(void)
+{
+	char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+	int rank = 0, size = 1, len = 0;
+	pmk__mpi_init_seen = 1;
+	if (pmk__mpi_on)
+		return;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (PMPI_Get_processor_name(host, &len) != MPI_SUCCESS)
+		gethostname(host, sizeof host - 1);
+	pmk__mpi_start(rank, size, host);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+	int rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS)
+		pmk__mpi_after_init();
+	return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		pmk__mpi_after_init();
+	return rc;
+}
+
+int MPI_Pcontrol(const int level, ...)
+{
+	const char *name = NULL;
+	va_list ap;
+	if (level == 1 || level == -1) {
+		va_start(ap, level);
+		name = va_arg(ap, const char *);
+		va_end(ap);
+	}
+	pmk__mpi_pcontrol(level, name);
+	return PMPI_Pcontrol(level);
+}
+
+/* The command line of this process, for the banner. */
+static void command_line(char *out, size_t size)
+{
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t n = 0;
+	int c;
+	out[0] = 0;
+	if (!f)
+		return;
+	while ((c = getc(f)) != EOF && n + 1 < size)
+		out[n++] = c ? (char)c : ' ';
+	fclose(f);
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = 0;
+}
+
+static void write_rank_file(const char *dir, int rank, const char *text,
+			    size_t len)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/pmkit-mpi.%d.json", dir, rank);
+	pmk_diag d;
+	if (pmk__mpi_write_file(path, text, len, &d) != 0)
+		pmk__mpi_note("warning: %s", d.message);
+}
+
+/* Rank 0: the records of every rank into one job; the banner, the file. */
+static void summarize(const char *all, const int *lens, const int *displs,
+		      int size, uint64_t t_start)
+{
+	struct pmk__mpi_job job = {0};
+	const char *out = getenv("PMKIT_MPI_OUTPUT");
+	const char *banner = getenv("PMKIT_MPI_BANNER");
+	char err[160];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int bad = 0;
+	if (pmk__mpi_job_init(&job, size) != 0)
+		return;
+	for (int r = 0; r < size; r++)
+		if (lens[r] > 0 &&
+		    pmk__mpi_json_read(&job, all + displs[r], (unsigned long)lens[r],
+				       err, sizeof err) != 0 &&
+		    !bad++)
+			pmk__mpi_note("warning: record of rank %d unreadable: %s", r,
+				      err);
+	command_line(job.command, sizeof job.command);
+	if (!out || !*out)
+		out = "pmkit-mpi.json";
+	if (!banner || strcmp(banner, "0")) {
+		m = open_memstream(&text, &len);
+		if (m) {
+			pmk__mpi_banner(m, &job, 8);
+			if (strcmp(out, "none"))
+				fprintf(m, "# pmkit-mpi: per-rank data in %s "
+					   "(pmkit mpi report %s); gathered in "
+					   "%.1f ms\n",
+					out, out,
+					(double)(mono_ns() - t_start) * 1e-6);
+			fclose(m);
+			if (text && write(2, text, len) < 0)
+				len = 0;
+			free(text);
+			text = NULL;
+		}
+	}
+	if (strcmp(out, "none")) {
+		m = open_memstream(&text, &len);
+		if (m) {
+			pmk__mpi_json(m, &job);
+			fclose(m);
+			pmk_diag d;
+			if (text && pmk__mpi_write_file(out, text, len, &d) != 0)
+				pmk__mpi_note("warning: %s", d.message);
+			free(text);
+		}
+	}
+	pmk__mpi_job_release(&job);
+}
+
+void pmk__mpi_finish(void)
+{
+	struct pmk__mpi_job mine;
+	MPI_Comm c;
+	char *text = NULL, *all = NULL;
+	size_t len = 0;
+	int *lens = NULL, *displs = NULL, mylen, ok = 1, rank, size;
+	const char *dir = getenv("PMKIT_MPI_DIR");
+	uint64_t t_start;
+	FILE *m;
+
+	if (!pmk__mpi_on)
+		return;
+	t_start = mono_ns();
+	rank = pmk__mpi_rank();
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	/* out of memory: this rank sends nothing (rank 0 reports it missing)
+	 * but still takes part in the collectives the others are in */
+	if (pmk__mpi_stop(&mine) == 0) {
+		m = open_memstream(&text, &len);
+		if (m) {
+			pmk__mpi_json(m, &mine);
+			fclose(m);
+		}
+		pmk__mpi_job_release(&mine);
+	}
+	if (!text || len > INT_MAX)
+		len = 0;
+	if (dir && *dir && len)
+		write_rank_file(dir, rank, text, len);
+	mylen = (int)len;
+
+	if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS) {
+		free(text);
+		return;
+	}
+	if (rank == 0) {
+		lens = calloc((size_t)size, sizeof *lens);
+		displs = calloc((size_t)size, sizeof *displs);
+		ok = lens && displs;
+	}
+	/* every rank takes part in the same collectives: rank 0 says with
+	 * each broadcast whether the next gather happens */
+	PMPI_Bcast(&ok, 1, MPI_INT, 0, c);
+	if (ok) {
+		PMPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, c);
+		if (rank == 0) {
+			long total = 0;
+			for (int r = 0; r < size; r++) {
+				displs[r] = (int)total;
+				total += lens[r];
+				if (total > INT_MAX)
+					ok = 0;
+			}
+			if (ok)
+				all = malloc((size_t)total + 1);
+			ok = all != NULL;
+		}
+		PMPI_Bcast(&ok, 1, MPI_INT, 0, c);
+		if (ok)
+			PMPI_Gatherv(text, mylen, MPI_CHAR, all, lens, displs,
+				     MPI_CHAR, 0, c);
+	}
+	PMPI_Comm_free(&c);
+	if (rank == 0) {
+		if (ok)
+			summarize(all, lens, displs, size, t_start);
+		else
+			pmk__mpi_note("warning: out of memory gathering the ranks' "
+				      "records: no banner");
+	}
+	free(all);
+	free(lens);
+	free(displs);
+	free(text);
+}
+
+int MPI_Finalize(void)
+{
+	pmk__mpi_finish();
+	return PMPI_Finalize();
+}
+
+/* A program that never called MPI_Init: say so once, at exit. */
+__attribute__((destructor)) static void pmk_mpi_unload(void)
+{
+	char cmd[128];
+	if (pmk__mpi_init_seen)
+		return;
+	command_line(cmd, sizeof cmd);
+	pmk__mpi_note("note: '%s' never called MPI_Init: nothing measured", cmd);
+}
+
+/* ---- point to point --------------------------------------------------- */
+
+#define SEND_LIKE(NAME, ID)                                                    \
+	int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest,   \
+		       int tag, MPI_Comm comm)                                 \
+	{                                                                      \
+		int rc;                                                        \
+		PMK__MPI_ENTER                                                 \
+		rc = PMPI_##NAME(buf, count, t, dest, tag, comm);              \
+		PMK__MPI_LEAVE(ID, tbytes(count, t), 0)                        \
+		return rc;                                                     \
+	}
+SEND_LIKE(Send, SEND)
+SEND_LIKE(Ssend, SSEND)
+SEND_LIKE(Bsend, BSEND)
+SEND_LIKE(Rsend, RSEND)
+
+#define ISEND_LIKE(NAME, ID)                                                   \
+	int MPI_##NAME(const void *buf, int count, MPI_Datatype t, int dest,   \
+		       int tag, MPI_Comm comm, MPI_Request *req)               \
+	{                                                                      \
+		int rc;                                                        \
+		PMK__MPI_ENTER                                                 \
+		rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);         \
+		PMK__MPI_LEAVE(ID, tbytes(count, t), 0)                        \
+		return rc;                                                     \
+	}
+ISEND_LIKE(Isend, ISEND)
+ISEND_LIKE(Issend, ISSEND)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag,
+	     MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+	PMK__MPI_ENTER
+	if (pmk_on_ && status == MPI_STATUS_IGNORE)
+		status = &local;
+	rc = PMPI_Recv(buf, count, t, src, tag, comm, status);
+	PMK__MPI_LEAVE(RECV, 0, rc == MPI_SUCCESS ? status_bytes(status) : 0)
+	return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag,
+	      MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
+	PMK__MPI_LEAVE(IRECV, 0, tbytes(count, t))
+	return rc;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest,
+		 int stag, void *rbuf, int rcount, MPI_Datatype rt, int src,
+		 int rtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+	PMK__MPI_ENTER
+	if (pmk_on_ && status == MPI_STATUS_IGNORE)
+		status = &local;
+	rc = PMPI_Sendrecv(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src,
+			   rtag, comm, status);
+	PMK__MPI_LEAVE(SENDRECV, tbytes(scount, st),
+		       rc == MPI_SUCCESS ? status_bytes(status) : 0)
+	return rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest,
+			 int stag, int src, int rtag, MPI_Comm comm,
+			 MPI_Status *status)
+{
+	MPI_Status local;
+	int rc;
+	PMK__MPI_ENTER
+	if (pmk_on_ && status == MPI_STATUS_IGNORE)
+		status = &local;
+	rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm,
+				   status);
+	PMK__MPI_LEAVE(SENDRECV_REPLACE, tbytes(count, t),
+		       rc == MPI_SUCCESS ? status_bytes(status) : 0)
+	return rc;
+}
+
+/* ---- completion and probes -------------------------------------------- */
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Wait(req, status);
+	PMK__MPI_LEAVE(WAIT, 0, 0)
+	return rc;
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Waitall(n, reqs, statuses);
+	PMK__MPI_LEAVE(WAITALL, 0, 0)
+	return rc;
+}
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Waitany(n, reqs, index, status);
+	PMK__MPI_LEAVE(WAITANY, 0, 0)
+	return rc;
+}
+
+int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
+		 MPI_Status statuses[])
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+	PMK__MPI_LEAVE(WAITSOME, 0, 0)
+	return rc;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Test(req, flag, status);
+	PMK__MPI_LEAVE(TEST, 0, 0)
+	return rc;
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Testall(n, reqs, flag, statuses);
+	PMK__MPI_LEAVE(TESTALL, 0, 0)
+	return rc;
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
+		MPI_Status *status)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Testany(n, reqs, index, flag, status);
+	PMK__MPI_LEAVE(TESTANY, 0, 0)
+	return rc;
+}
+
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Probe(src, tag, comm, status);
+	PMK__MPI_LEAVE(PROBE, 0, 0)
+	return rc;
+}
+
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Iprobe(src, tag, comm, flag, status);
+	PMK__MPI_LEAVE(IPROBE, 0, 0)
+	return rc;
+}
+
+/* ---- collectives ------------------------------------------------------ */
+
+int MPI_Barrier(MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Barrier(comm);
+	PMK__MPI_LEAVE(BARRIER, 0, 0)
+	return rc;
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Bcast(buf, count, t, root, comm);
+	PMK__MPI_LEAVE(BCAST, comm_rank(comm) == root ? tbytes(count, t) : 0,
+		       comm_rank(comm) == root ? 0 : tbytes(count, t))
+	return rc;
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+	       MPI_Op op, int root, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Reduce(sbuf, rbuf, count, t, op, root, comm);
+	PMK__MPI_LEAVE(REDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       comm_rank(comm) == root ? tbytes(count, t) : 0)
+	return rc;
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+		  MPI_Op op, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Allreduce(sbuf, rbuf, count, t, op, comm);
+	PMK__MPI_LEAVE(ALLREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       tbytes(count, t))
+	return rc;
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+	       int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Gather(sbuf, scount, st, rbuf, rcount, rt, root, comm);
+	PMK__MPI_LEAVE(GATHER, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
+		       comm_rank(comm) == root
+			       ? tbytes(rcount, rt) * (uint64_t)comm_size(comm)
+			       : 0)
+	return rc;
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+		const int rcounts[], const int displs[], MPI_Datatype rt,
+		int root, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Gatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, root,
+			  comm);
+	PMK__MPI_LEAVE(GATHERV, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
+		       comm_rank(comm) == root
+			       ? sum_counts(rcounts, comm_size(comm), rt)
+			       : 0)
+	return rc;
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+		int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Scatter(sbuf, scount, st, rbuf, rcount, rt, root, comm);
+	PMK__MPI_LEAVE(SCATTER,
+		       comm_rank(comm) == root
+			       ? tbytes(scount, st) * (uint64_t)comm_size(comm)
+			       : 0,
+		       rbuf == MPI_IN_PLACE ? 0 : tbytes(rcount, rt))
+	return rc;
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
+		 MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
+		 int root, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Scatterv(sbuf, scounts, displs, st, rbuf, rcount, rt, root,
+			   comm);
+	PMK__MPI_LEAVE(SCATTERV,
+		       comm_rank(comm) == root
+			       ? sum_counts(scounts, comm_size(comm), st)
+			       : 0,
+		       rbuf == MPI_IN_PLACE ? 0 : tbytes(rcount, rt))
+	return rc;
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+		  int rcount, MPI_Datatype rt, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Allgather(sbuf, scount, st, rbuf, rcount, rt, comm);
+	PMK__MPI_LEAVE(ALLGATHER, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
+		       tbytes(rcount, rt) * (uint64_t)comm_size(comm))
+	return rc;
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+		   const int rcounts[], const int displs[], MPI_Datatype rt,
+		   MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Allgatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, comm);
+	PMK__MPI_LEAVE(ALLGATHERV, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
+		       sum_counts(rcounts, comm_size(comm), rt))
+	return rc;
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+		 int rcount, MPI_Datatype rt, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Alltoall(sbuf, scount, st, rbuf, rcount, rt, comm);
+	PMK__MPI_LEAVE(ALLTOALL,
+		       sbuf == MPI_IN_PLACE
+			       ? 0
+			       : tbytes(scount, st) * (uint64_t)comm_size(comm),
+		       tbytes(rcount, rt) * (uint64_t)comm_size(comm))
+	return rc;
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+		  MPI_Datatype st, void *rbuf, const int rcounts[],
+		  const int rdispls[], MPI_Datatype rt, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Alltoallv(sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls,
+			    rt, comm);
+	PMK__MPI_LEAVE(ALLTOALLV,
+		       sbuf == MPI_IN_PLACE
+			       ? 0
+			       : sum_counts(scounts, comm_size(comm), st),
+		       sum_counts(rcounts, comm_size(comm), rt))
+	return rc;
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
+		       MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, t, op, comm);
+	PMK__MPI_LEAVE(REDUCE_SCATTER,
+		       sbuf == MPI_IN_PLACE
+			       ? 0
+			       : sum_counts(rcounts, comm_size(comm), t),
+		       tbytes(rcounts[comm_rank(comm)], t))
+	return rc;
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+	     MPI_Op op, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Scan(sbuf, rbuf, count, t, op, comm);
+	PMK__MPI_LEAVE(SCAN, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       tbytes(count, t))
+	return rc;
+}
+
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+	       MPI_Op op, MPI_Comm comm)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Exscan(sbuf, rbuf, count, t, op, comm);
+	PMK__MPI_LEAVE(EXSCAN, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       tbytes(count, t))
+	return rc;
+}
+
+/* Non-blocking collectives: the time to start them (their completion is
+ * in the waits and tests); bytes as for the blocking ones. */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Ibarrier(comm, req);
+	PMK__MPI_LEAVE(IBARRIER, 0, 0)
+	return rc;
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm,
+	       MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Ibcast(buf, count, t, root, comm, req);
+	PMK__MPI_LEAVE(IBCAST, comm_rank(comm) == root ? tbytes(count, t) : 0,
+		       comm_rank(comm) == root ? 0 : tbytes(count, t))
+	return rc;
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+		MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Ireduce(sbuf, rbuf, count, t, op, root, comm, req);
+	PMK__MPI_LEAVE(IREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       comm_rank(comm) == root ? tbytes(count, t) : 0)
+	return rc;
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+		   MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	PMK__MPI_ENTER
+	rc = PMPI_Iallreduce(sbuf, rbuf, count, t, op, comm, req);
+	PMK__MPI_LEAVE(IALLREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
+		       tbytes(count, t))
+	return rc;
+}

@@ -1,0 +1,191 @@
+# mpi.t: libpmkit-mpi under Open MPI (or any mpirun) on this machine, and
+# `pmkit mpi report` on what it wrote. The programs (tests/mpi/prog) carry
+# their own truth: rank k computes k+1 units, and fixed message counts.
+. tests/support/t.sh
+LIB=$PMK_BUILD/libpmkit-mpi.so
+PROG=$PMK_BUILD/mpi
+if [ ! -f "$LIB" ] || ! command -v mpirun >/dev/null 2>&1; then
+	skip "mpi" "no MPI here: libpmkit-mpi not built (Debian packages openmpi-bin, libopenmpi-dev)"
+	exit 0
+fi
+RUN="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && RUN="$RUN --allow-run-as-root"
+# A sanitized library needs its runtime loaded first; Open MPI's own
+# allocations at exit are not ours to report.
+PRE=$LIB
+case "$PMK_BUILD" in *san*)
+	PRE="$(${CC:-cc} -print-file-name=libasan.so) $LIB"
+	export ASAN_OPTIONS=detect_leaks=0;;
+esac
+mpi_run() { # NP PROGRAM ARGS... (in $T_TMP; stdout, stderr in files)
+	np=$1; shift
+	(cd "$T_TMP" && $RUN -np "$np" -x LD_PRELOAD="$PRE" -x PMKIT_EVENTS \
+		-x PMKIT_MPI_DIR -x ASAN_OPTIONS "$@" >"$T_TMP/o" 2>"$T_TMP/e")
+}
+# csv FILE RANK KIND NAME QUANTITY: the value of one row
+csv() { awk -F, -v r="$2" -v k="$3" -v n="$4" -v q="$5" \
+	'$1==r && $2==k && $3==n && $4==q {print $5}' "$1"; }
+
+# ---- the C program: 4 ranks, known imbalance and messages --------------
+unset PMKIT_EVENTS PMKIT_MPI_DIR
+if ! mpi_run 4 "$PROG/imbalanced" 40 3 open; then
+	nok "imbalanced runs" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
+	exit 0
+fi
+J=$T_TMP/pmkit-mpi.json
+check "one banner for the job" [ "$(grep -c '^##pmkit-mpi' "$T_TMP/e")" = 1 ]
+check "rank 0 wrote the job's JSON" grep -q '"schema":"pmkit-mpi/1","size":4' "$J"
+truth=$(sed -n 's/^truth: imbalance //p' "$T_TMP/o")
+banner=$(awk '$2=="compute" {print $NF}' "$T_TMP/e")
+if awk -v t="$truth" -v b="$banner" 'BEGIN { d = b / t - 1; exit !(t > 1 && d < 0.05 && d > -0.05) }'; then
+	ok "banner's compute imbalance $banner within 5 % of the program's $truth"
+else
+	nok "compute imbalance" "banner '$banner', program '$truth'"
+fi
+"$PMKIT" mpi report --csv "$J" > "$T_TMP/c.csv"
+c0=$(csv "$T_TMP/c.csv" 0 rank "$(awk -F, 'NR==2 {print $3}' "$T_TMP/c.csv")" compute)
+host=$(awk -F, 'NR==2 {print $3}' "$T_TMP/c.csv")
+order=$(for r in 0 1 2 3; do csv "$T_TMP/c.csv" $r rank "$host" compute; done | tr '\n' ' ')
+if echo "$order" | awk '{ for (i = 2; i <= NF; i++) if ($i <= $(i-1)) exit 1; exit NF != 4 }'; then
+	ok "per-rank compute time grows with the rank ($order)"
+else
+	nok "per-rank compute order" "$order"
+fi
+[ -n "$c0" ] || nok "csv rank rows" "none for rank 0"
+bad=
+for r in 0 1 2 3; do
+	for want in "MPI_Isend calls 10" "MPI_Isend bytes_sent 10240" \
+		"MPI_Recv calls 10" "MPI_Recv bytes_recv 10240" "MPI_Wait calls 11" \
+		"MPI_Iallreduce calls 1" "MPI_Iallreduce bytes_recv 8" \
+		"MPI_Allreduce calls 5" "MPI_Allreduce bytes_sent 40" \
+		"MPI_Barrier calls 3" "MPI_Gather calls 1"; do
+		set -- $want
+		got=$(csv "$T_TMP/c.csv" $r call "$1" "$2")
+		[ "$got" = "$3" ] || bad="$bad rank $r $1 $2=$got (want $3);"
+	done
+	got=$(csv "$T_TMP/c.csv" $r region work calls)
+	[ "$got" = 3 ] || bad="$bad rank $r work calls=$got;"
+done
+check "call counts and bytes per rank and function${bad:+:$bad}" [ -z "$bad" ]
+w=$(for r in 0 1 2 3; do csv "$T_TMP/c.csv" $r region work wall; done | tr '\n' ' ')
+check "region 'work' wall time grows with the rank ($w)" sh -c "echo '$w' | awk '{ for (i = 2; i <= NF; i++) if (\$i <= \$(i-1)) exit 1; exit NF != 4 }'"
+ring=$(csv "$T_TMP/c.csv" 0 region ring wall); comm=$(csv "$T_TMP/c.csv" 0 region comm wall)
+check "nested region 'ring' inside 'comm' ($ring <= $comm ns)" awk -v a="$ring" -v b="$comm" 'BEGIN { exit !(a > 0 && a <= b) }'
+check "nested region records its parent" grep -q '"name":"ring","parent":"comm"' "$J"
+check "region left open is flagged in the JSON" grep -q '"name":"left-open","parent":"","source":"pcontrol","calls":1,[^}]*"open_at_finalize":true' "$J"
+check "region left open is flagged in the banner" grep -q "'left-open' was open at MPI_Finalize on 4 ranks" "$T_TMP/e"
+grep '^#' "$T_TMP/e" | grep -v '^# pmkit-mpi: per-rank data' > "$T_TMP/b1"
+"$PMKIT" mpi report "$J" > "$T_TMP/b2"
+check "pmkit mpi report prints the same banner" cmp -s "$T_TMP/b1" "$T_TMP/b2"
+"$PMKIT" mpi report --svg "$T_TMP/j.svg" --html "$T_TMP/j.html" "$J"
+n=$(grep -c '<title>rank [0-3] compute' "$T_TMP/j.svg")
+check "SVG has one compute bar per rank ($n)" [ "$n" = 4 ]
+check "HTML is one self-contained page" sh -c "grep -q '<svg' '$T_TMP/j.html' && ! grep -Eq '(src|href)=' '$T_TMP/j.html'"
+if command -v xmllint >/dev/null 2>&1; then
+	check "SVG is well-formed XML" xmllint --noout "$T_TMP/j.svg"
+fi
+
+# ---- linked instead of preloaded ------------------------------------------
+if command -v mpicc >/dev/null 2>&1 && [ -z "${PRE##$LIB}" ]; then
+	if mpicc -O2 -o "$T_TMP/linked" "$PMK_SRC/tests/mpi/prog/imbalanced.c" \
+		-L"$PMK_BUILD" -lpmkit-mpi -Wl,-rpath,"$PMK_BUILD" 2>"$T_TMP/e"; then
+		(cd "$T_TMP" && $RUN -np 2 "$T_TMP/linked" 5 1 >/dev/null 2>"$T_TMP/e")
+		check "linked at build time: banner of 2 ranks" grep -q '^# ranks   : 2$' "$T_TMP/e"
+	else
+		nok "link a program with -lpmkit-mpi" "$(head -3 "$T_TMP/e" | tr '\n' ' ')"
+	fi
+else
+	skip "linked at build time" "no mpicc, or a sanitized library (needs its runtime preloaded)"
+fi
+
+# ---- pmkit's own region API inside the job -----------------------------
+PRE_SAVE=$PRE
+case "$PMK_BUILD" in *san*) PRE="$(${CC:-cc} -print-file-name=libasan.so)";; *) PRE=;; esac
+if mpi_run 2 "$PROG/pmkregion"; then
+	check "pmk regions in the banner" grep -q '^# solve (pmk): task-clock (s) ' "$T_TMP/e"
+	check "pmk regions in the JSON, per rank" sh -c "[ \$(grep -o '\"name\":\"solve\",\"parent\":\"\",\"source\":\"pmk\",\"calls\":1' '$J' | wc -l) = 2 ]"
+	check "each rank wrote its own pmkit-regions file" test -s "$T_TMP/pmkit-regions.0.json" -a -s "$T_TMP/pmkit-regions.1.json"
+else
+	nok "pmk region program runs" "$(tail -3 "$T_TMP/e" | tr '\n' ' ')"
+fi
+PRE=$PRE_SAVE
+
+# ---- the Fortran program: 2 ranks ---------------------------------------
+if [ -x "$PROG/imbalanced_f" ]; then
+	if mpi_run 2 "$PROG/imbalanced_f"; then
+		"$PMKIT" mpi report --csv "$J" > "$T_TMP/f.csv"
+		bad=
+		for r in 0 1; do
+			for want in "call MPI_Send calls 5" "call MPI_Send bytes_sent 2000" \
+				"call MPI_Recv calls 5" "call MPI_Recv bytes_recv 2000" \
+				"call MPI_Barrier calls 2" "call MPI_Allreduce calls 1" \
+				"region work calls 2"; do
+				set -- $want
+				got=$(csv "$T_TMP/f.csv" $r "$1" "$2" "$3")
+				[ "$got" = "$4" ] || bad="$bad rank $r $2 $3=$got (want $4);"
+			done
+		done
+		check "Fortran: calls, bytes and regions per rank${bad:+:$bad}" [ -z "$bad" ]
+		h=$(awk -F, 'NR==2 {print $3}' "$T_TMP/f.csv")
+		a=$(csv "$T_TMP/f.csv" 0 rank "$h" compute); b=$(csv "$T_TMP/f.csv" 1 rank "$h" compute)
+		check "Fortran: rank 1 computes longer than rank 0 ($a < $b)" awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && a < b) }'
+	else
+		nok "Fortran program runs" "$(tail -3 "$T_TMP/e" | tr '\n' ' ')"
+	fi
+else
+	skip "Fortran MPI program" "no mpif90 at build time"
+fi
+
+# ---- events chosen, and a bad choice -----------------------------------
+export PMKIT_EVENTS=task-clock,page-faults
+mpi_run 2 "$PROG/imbalanced" 5 1
+check "PMKIT_EVENTS chooses the events" grep -q '"events":\[{"name":"task-clock","unit":"ns"},{"name":"page-faults","unit":""}\]' "$J"
+export PMKIT_EVENTS=task-clock,no-such-event
+mpi_run 2 "$PROG/imbalanced" 5 1
+check "a bad PMKIT_EVENTS warns once and counts the default" sh -c "[ \$(grep -c 'PMKIT_EVENTS' '$T_TMP/e') -ge 1 ] && grep -q '\"name\":\"context-switches\"' '$J'"
+check "the previous JSON is kept as .old" test -s "$J.old"
+unset PMKIT_EVENTS
+
+# ---- per-rank files, a rank that dies, and the merge --------------------
+mkdir -p "$T_TMP/d"
+export PMKIT_MPI_DIR=$T_TMP/d
+mpi_run 3 "$PROG/imbalanced" 5 1
+check "each rank wrote its own file" test -s "$T_TMP/d/pmkit-mpi.0.json" -a -s "$T_TMP/d/pmkit-mpi.1.json" -a -s "$T_TMP/d/pmkit-mpi.2.json"
+run_pmkit mpi report --mpi-merge "$T_TMP/d"
+check "merge of every rank's file exits 0" [ "$rc" = 0 ]
+rm -f "$T_TMP"/d/*
+# rank 1 exits without MPI_Finalize: mpirun ends the job while the others
+# wait for it in the gather, after they wrote their part
+mpi_run 3 "$PROG/imbalanced" 5 1 die
+check "a rank that dies: the others still wrote their files" sh -c "test -s '$T_TMP/d/pmkit-mpi.0.json' && test -s '$T_TMP/d/pmkit-mpi.2.json' && ! test -e '$T_TMP/d/pmkit-mpi.1.json'"
+run_pmkit mpi report --mpi-merge "$T_TMP/d"
+check "merge names the missing rank and exits 1" sh -c "[ $rc = 1 ] && echo '$err' | grep -q 'ranks left no file in .*: 1\$'"
+check "merged banner says 2 reported, 1 missing" sh -c "echo '$out' | grep -q '# ranks   : 3 (2 reported, 1 missing)'"
+unset PMKIT_MPI_DIR
+
+# ---- a program that never calls MPI_Init --------------------------------
+LD_PRELOAD="$PRE" "$PROG/nompi" >"$T_TMP/o" 2>"$T_TMP/e"; rc=$?
+check "no MPI_Init: program runs untouched (output, exit 3)" sh -c "[ $rc = 3 ] && [ \"\$(cat '$T_TMP/o')\" = untouched ]"
+check "no MPI_Init: one note" sh -c "[ \$(wc -l < '$T_TMP/e') = 1 ] && grep -q 'never called MPI_Init' '$T_TMP/e'"
+
+# ---- bad input to the report --------------------------------------------
+run_pmkit mpi report "$T_TMP"
+check "report refuses a directory (exit 2)" [ "$rc" = 2 ]
+printf '{"schema":"pmkit-mpi/1","size":2,"ranks":[{"rank":5,"wall_ns":1,"mpi_ns":0}]}' > "$T_TMP/bad.json"
+run_pmkit mpi report "$T_TMP/bad.json"
+check "report refuses a rank outside the job (exit 2, says why)" sh -c "[ $rc = 2 ] && echo '$err' | grep -q 'rank 5 outside a job of 2'"
+
+# ---- pmkit stat as one rank of a job ------------------------------------
+PMI_RANK=1 PMI_SIZE=2 "$PMKIT" stat -e task-clock -- true 2>"$T_TMP/e"
+check "stat under a launcher (PMI_RANK) prefixes its lines" sh -c "grep -q '^\[rank 1\]  Performance counter stats' '$T_TMP/e' && ! grep -qv '^\[rank 1\]' '$T_TMP/e'"
+PMI_RANK=1 PMI_SIZE=2 "$PMKIT" stat -x, -e task-clock -- true 2>"$T_TMP/e"
+check "stat -x, under a launcher stays CSV (no prefix)" sh -c "grep -q ',task-clock,' '$T_TMP/e' && ! grep -q '^\[rank' '$T_TMP/e'"
+SLURM_PROCID=x "$PMKIT" stat -e task-clock -- true 2>"$T_TMP/e"
+check "stat outside a job (bad SLURM_PROCID) prints as always" grep -q '^ Performance counter stats' "$T_TMP/e"
+rm -rf "$T_TMP/s"; mkdir -p "$T_TMP/s"
+(cd "$T_TMP" && PMKIT_MPI_DIR="$T_TMP/s" $RUN -np 3 -x PMKIT_MPI_DIR "$PMKIT" stat -e task-clock,page-faults -- "$PROG/imbalanced" 5 1 >/dev/null 2>"$T_TMP/e")
+blocks=$(grep -o '^\[rank [0-9]\]' "$T_TMP/e" | uniq | wc -l)
+check "mpirun pmkit stat: one block per rank, not interleaved ($blocks)" [ "$blocks" = 3 ]
+run_pmkit mpi report --mpi-merge "$T_TMP/s" --csv
+n=$(echo "$out" | grep -c ',event,task-clock,value,')
+check "stat's per-rank records merge into one job ($n ranks with task-clock)" sh -c "[ $rc = 0 ] && [ $n = 3 ]"

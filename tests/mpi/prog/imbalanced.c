@@ -1,0 +1,104 @@
+/*
+ * imbalanced.c: an MPI program with a known imbalance and known messages,
+ * for tests/mpi/mpi.t and docs/mpi.md. Plain MPI, no pmkit.
+ *
+ *   imbalanced [UNIT_MS [ROUNDS [open|die]]]
+ * Each of ROUNDS rounds (default 3): rank k computes (k + 1) x UNIT_MS
+ * (default 40) of busy work inside region "work", then all meet in
+ * MPI_Barrier. Then a ring: each rank sends 10 messages of 1 KiB to the
+ * next rank (MPI_Isend + MPI_Wait) and receives 10 from the previous one
+ * (MPI_Recv), inside region "ring" nested in region "comm"; then 5
+ * MPI_Allreduce of one double and one MPI_Iallreduce with its MPI_Wait. With "open", region "left-open" is never
+ * closed; with "die", rank 1 exits without MPI_Finalize (status 3). Rank 0 prints the truth it measured itself: every rank's
+ * compute time and their imbalance (max / mean), after one MPI_Gather.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Busy work until `secs` of wall time have passed. */
+static double spin(double secs)
+{
+	volatile double x = 1;
+	double t0 = now(), t;
+	do {
+		for (int i = 0; i < 1000; i++)
+			x = x * 1.0000001 + 1e-9;
+		t = now();
+	} while (t - t0 < secs);
+	return t - t0;
+}
+
+int main(int argc, char **argv)
+{
+	int rank, size, rounds = argc > 2 ? atoi(argv[2]) : 3;
+	double unit = (argc > 1 ? atof(argv[1]) : 40) * 1e-3, mine = 0, sum = 0;
+	double *all = NULL;
+	char buf[1024], in[1024];
+	MPI_Request req;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc > 3 && !strcmp(argv[3], "open"))
+		MPI_Pcontrol(1, "left-open");
+	for (int r = 0; r < rounds; r++) {
+		MPI_Pcontrol(1, "work");
+		mine += spin((rank + 1) * unit);
+		MPI_Pcontrol(-1, "work");
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	memset(buf, rank, sizeof buf);
+	MPI_Pcontrol(1, "comm");
+	MPI_Pcontrol(1, "ring");
+	for (int m = 0; m < 10; m++) {
+		MPI_Isend(buf, sizeof buf, MPI_CHAR, (rank + 1) % size, m,
+			  MPI_COMM_WORLD, &req);
+		MPI_Recv(in, sizeof in, MPI_CHAR, (rank + size - 1) % size, m,
+			 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+	}
+	MPI_Pcontrol(-1, "ring");
+	for (int m = 0; m < 5; m++) {
+		double one = 1, s;
+		MPI_Allreduce(&one, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	}
+	{
+		double one = 1, s;
+		MPI_Request r;
+		MPI_Iallreduce(&one, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+	}
+	MPI_Pcontrol(-1, "comm");
+
+	if (rank == 0)
+		all = malloc(sizeof *all * (size_t)size);
+	MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	if (rank == 0) {
+		double max = 0;
+		printf("truth: compute");
+		for (int i = 0; i < size; i++) {
+			printf(" %.6f", all[i]);
+			sum += all[i];
+			if (all[i] > max)
+				max = all[i];
+		}
+		printf("\ntruth: imbalance %.4f\n", max / (sum / size));
+		fflush(stdout);
+		free(all);
+	}
+	if (argc > 3 && !strcmp(argv[3], "die") && rank == 1)
+		_exit(3);
+	MPI_Finalize();
+	return 0;
+}
