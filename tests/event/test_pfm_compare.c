@@ -23,7 +23,7 @@
 #include "lib/event/tbl.h"
 
 #if PMK_HAVE_PFM
-#include <perfmon/pfmlib_perf_event.h>
+#include "tests/event/pfm_util.h"
 #endif
 
 static const char *const models[] = {
@@ -283,52 +283,14 @@ static const char *const divergent[] = {
 };
 
 #if PMK_HAVE_PFM
-struct enc {
-	int rc;
-	uint32_t type;
-	uint64_t config, config1;
-	int xu, xk, xh, precise;
-};
-
-static struct enc pfm_enc(const char *s)
-{
-	struct enc e = {0};
-	struct perf_event_attr a;
-	pfm_perf_encode_arg_t arg;
-	memset(&a, 0, sizeof a);
-	memset(&arg, 0, sizeof arg);
-	arg.attr = &a;
-	arg.size = sizeof arg;
-	e.rc = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3 | PFM_PLMH,
-					 PFM_OS_PERF_EVENT_EXT, &arg);
-	e.type = a.type;
-	e.config = a.config;
-	e.config1 = a.config1;
-	e.xu = a.exclude_user;
-	e.xk = a.exclude_kernel;
-	e.xh = a.exclude_hv;
-	e.precise = a.precise_ip;
-	return e;
-}
-
 static struct enc pmk_enc(const char *s)
 {
-	struct enc e = {0};
 	pmk_event ev;
 	pmk_diag d;
 	memset(&ev, 0, sizeof ev);
 	pmk_diag_clear(&d);
-	e.rc = pmk__native_parse_model(NULL, "cpu", s, 1, &ev, &d);
-	if (e.rc == 0) {
-		e.type = ev.leaf[0].type;
-		e.config = ev.leaf[0].config;
-		e.config1 = ev.leaf[0].config1;
-		e.xu = ev.leaf[0].exclude_user;
-		e.xk = ev.leaf[0].exclude_kernel;
-		e.xh = ev.leaf[0].exclude_hv;
-		e.precise = ev.leaf[0].precise_ip;
-	}
-	return e;
+	return pmk_enc_of(
+	    pmk__native_parse_model(NULL, "cpu", s, 1, &ev, &d), &ev);
 }
 
 /* The same through the public parser (what `pmkit encode --model M`
@@ -338,22 +300,11 @@ static pmk_target *public_target;
 
 static struct enc pub_enc(const char *s)
 {
-	struct enc e = {0};
 	pmk_event ev;
 	pmk_diag d;
 	memset(&ev, 0, sizeof ev);
 	pmk_diag_clear(&d);
-	e.rc = pmk_event_parse(public_target, s, &ev, &d);
-	if (e.rc == 0) {
-		e.type = ev.leaf[0].type;
-		e.config = ev.leaf[0].config;
-		e.config1 = ev.leaf[0].config1;
-		e.xu = ev.leaf[0].exclude_user;
-		e.xk = ev.leaf[0].exclude_kernel;
-		e.xh = ev.leaf[0].exclude_hv;
-		e.precise = ev.leaf[0].precise_ip;
-	}
-	return e;
+	return pmk_enc_of(pmk_event_parse(public_target, s, &ev, &d), &ev);
 }
 
 static int n_equal, n_both_reject, n_models_done;

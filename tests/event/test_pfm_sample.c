@@ -21,7 +21,7 @@
 #include "tests/support/t.h"
 
 #if PMK_HAVE_PFM
-#include <perfmon/pfmlib_perf_event.h>
+#include "tests/event/pfm_util.h"
 
 static const char *const models[] = {"skl", "icl", "spr", "icx", "hsw",
 				     "amd64_fam19h_zen3", "amd64_fam19h_zen4"};
@@ -36,47 +36,12 @@ static unsigned hash(const char *s)
 	return h;
 }
 
-struct enc {
-	int rc;
-	uint32_t type;
-	uint64_t config, config1;
-	int xu, xk;
-};
-
-static struct enc pfm_enc(const char *s)
-{
-	struct enc e = {0};
-	struct perf_event_attr a;
-	pfm_perf_encode_arg_t arg;
-	memset(&a, 0, sizeof a);
-	memset(&arg, 0, sizeof arg);
-	arg.attr = &a;
-	arg.size = sizeof arg;
-	e.rc = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3 | PFM_PLMH,
-					 PFM_OS_PERF_EVENT_EXT, &arg);
-	e.type = a.type;
-	e.config = a.config;
-	e.config1 = a.config1;
-	e.xu = a.exclude_user;
-	e.xk = a.exclude_kernel;
-	return e;
-}
-
 static struct enc pmk_enc(const pmk_target *t, const char *s)
 {
-	struct enc e = {0};
 	pmk_event ev;
 	pmk_diag d;
 	memset(&ev, 0, sizeof ev);
-	e.rc = pmk_event_parse(t, s, &ev, &d);
-	if (e.rc == 0) {
-		e.type = ev.leaf[0].type;
-		e.config = ev.leaf[0].config;
-		e.config1 = ev.leaf[0].config1;
-		e.xu = ev.leaf[0].exclude_user;
-		e.xk = ev.leaf[0].exclude_kernel;
-	}
-	return e;
+	return pmk_enc_of(pmk_event_parse(t, s, &ev, &d), &ev);
 }
 
 static int total, accepted, identical, both_reject, pmk_only;
