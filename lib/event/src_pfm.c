@@ -71,6 +71,24 @@ static const char *pfm_model(const char *model)
 	return find_pmu(model, &info) >= 0 ? info.name : NULL;
 }
 
+/* libpfm4's perf-OS info on event `idx`, and on its attribute `i`
+ * (a unit mask or a modifier); 1 when libpfm4 gives it. */
+static int event_info(int idx, pfm_event_info_t *e)
+{
+	memset(e, 0, sizeof *e);
+	e->size = sizeof *e;
+	return pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, e) ==
+	       PFM_SUCCESS;
+}
+
+static int attr_info(int idx, int i, pfm_event_attr_info_t *ai)
+{
+	memset(ai, 0, sizeof *ai);
+	ai->size = sizeof *ai;
+	return pfm_get_event_attr_info(idx, i, PFM_OS_PERF_EVENT_EXT, ai) ==
+	       PFM_SUCCESS;
+}
+
 struct attrs {
 	int n;
 	struct {
@@ -82,17 +100,12 @@ struct attrs {
 static void load_attrs(int idx, struct attrs *at)
 {
 	pfm_event_info_t e;
-	memset(&e, 0, sizeof e);
-	e.size = sizeof e;
 	at->n = 0;
-	if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &e) != PFM_SUCCESS)
+	if (!event_info(idx, &e))
 		return;
 	for (int i = 0; i < e.nattrs && at->n < 96; i++) {
 		pfm_event_attr_info_t ai;
-		memset(&ai, 0, sizeof ai);
-		ai.size = sizeof ai;
-		if (pfm_get_event_attr_info(idx, i, PFM_OS_PERF_EVENT_EXT,
-					    &ai) != PFM_SUCCESS)
+		if (!attr_info(idx, i, &ai))
 			continue;
 		snprintf(at->a[at->n].name, sizeof at->a[at->n].name, "%s",
 			 ai.name);
@@ -287,9 +300,7 @@ static int pfm_describe(const char *model, const char *name, size_t len,
 	snprintf(full, sizeof full, "%s::%.*s", model, (int)len, name);
 	if ((idx = pfm_find_event(full)) < 0)
 		return PMK_ENOEVENT;
-	memset(&e, 0, sizeof e);
-	e.size = sizeof e;
-	if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &e) != PFM_SUCCESS)
+	if (!event_info(idx, &e))
 		return PMK_ENOEVENT;
 	n = (size_t)snprintf(buf, size, "%s::%s: %s", model, e.name,
 			     e.desc ? e.desc : "");
@@ -297,11 +308,7 @@ static int pfm_describe(const char *model, const char *name, size_t len,
 		k = 0;
 		for (int i = 0; i < e.nattrs && n < size; i++) {
 			pfm_event_attr_info_t ai;
-			memset(&ai, 0, sizeof ai);
-			ai.size = sizeof ai;
-			if (pfm_get_event_attr_info(idx, i,
-						    PFM_OS_PERF_EVENT_EXT,
-						    &ai) != PFM_SUCCESS ||
+			if (!attr_info(idx, i, &ai) ||
 			    (ai.type == PFM_ATTR_UMASK) != (pass == 0))
 				continue;
 			n += (size_t)snprintf(
@@ -334,19 +341,11 @@ static int pfm_foreach(const char *model, pmk__info_fn fn, void *arg)
 	     idx = pfm_get_event_next(idx)) {
 		pfm_event_info_t e;
 		int numask = 0;
-		memset(&e, 0, sizeof e);
-		e.size = sizeof e;
-		if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &e) !=
-		    PFM_SUCCESS)
+		if (!event_info(idx, &e))
 			continue;
 		for (int i = 0; i < e.nattrs; i++) {
 			pfm_event_attr_info_t ai;
-			memset(&ai, 0, sizeof ai);
-			ai.size = sizeof ai;
-			if (pfm_get_event_attr_info(idx, i,
-						    PFM_OS_PERF_EVENT_EXT,
-						    &ai) != PFM_SUCCESS ||
-			    ai.type != PFM_ATTR_UMASK)
+			if (!attr_info(idx, i, &ai) || ai.type != PFM_ATTR_UMASK)
 				continue;
 			numask++;
 			snprintf(name, sizeof name, "%s:%s", e.name, ai.name);
