@@ -6,7 +6,8 @@
  * user/kernel exclusions must be identical for at least 98 % of the strings
  * libpfm4 accepts, and pmkit must reject what libpfm4 rejects.
  *
- * The sample: every EVENT and EVENT:UMASK libpfm4 lists for the model,
+ * The sample: every EVENT and EVENT:UMASK libpfm4 lists for the model
+ * (walked by pmkit's libpfm4 source, pmk__source_pfm.foreach),
  * kept when a fixed hash of the string falls in one sixth of its range
  * (the strings are not chosen by hand, and none of them is in pmkit's
  * tables' test), each with one modifier set from a fixed rotation (none,
@@ -21,6 +22,7 @@
 #include "tests/support/t.h"
 
 #if PMK_HAVE_PFM
+#include "lib/event/source.h"
 #include "tests/event/pfm_util.h"
 
 static const char *const models[] = {"skl", "icl", "spr", "icx", "hsw",
@@ -83,6 +85,21 @@ static void sample_one(const pmk_target *t, const char *model,
 	       k.xu, k.xk);
 }
 
+/* The strings: every EVENT and EVENT:UMASK of the model, as pmkit's
+ * libpfm4 source lists them (the list is only the input here; each string
+ * is then encoded by libpfm4 itself and by pmk_event_parse). */
+struct walk {
+	const pmk_target *t;
+	const char *model;
+};
+
+static int sample_cb(const pmk_event_info *info, void *arg)
+{
+	const struct walk *w = arg;
+	sample_one(w->t, w->model, info->name);
+	return 0;
+}
+
 static void test_sample(void)
 {
 	int nmodels = 0;
@@ -90,7 +107,8 @@ static void test_sample(void)
 	T_ASSERT(pfm_initialize() == PFM_SUCCESS);
 	for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
 		pfm_pmu_t p;
-		int first = -1;
+		int known = 0;
+		struct walk w;
 		pmk_target *t = pmk_target_new();
 		T_ASSERT(t != NULL);
 		T_ASSERT(pmk_target_add_pmu(t, "cpu", PMK_TYPE_RAW, 1) == 0);
@@ -107,40 +125,18 @@ static void test_sample(void)
 			info.size = sizeof info;
 			if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS &&
 			    !strcmp(info.name, models[m]))
-				first = info.first_event;
+				known = 1;
 		}
-		if (first < 0) {
+		if (!known) {
 			printf("# libpfm4 here has no %s\n", models[m]);
 			pmk_target_free(t);
 			continue;
 		}
 		nmodels++;
-		for (int idx = first; idx != -1; idx = pfm_get_event_next(idx)) {
-			pfm_event_info_t e;
-			char base[300];
-			int numask = 0;
-			memset(&e, 0, sizeof e);
-			e.size = sizeof e;
-			if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &e) !=
-			    PFM_SUCCESS)
-				continue;
-			for (int i = 0; i < e.nattrs; i++) {
-				pfm_event_attr_info_t ai;
-				memset(&ai, 0, sizeof ai);
-				ai.size = sizeof ai;
-				if (pfm_get_event_attr_info(
-					idx, i, PFM_OS_PERF_EVENT_EXT, &ai) !=
-					PFM_SUCCESS ||
-				    ai.type != PFM_ATTR_UMASK)
-					continue;
-				numask++;
-				snprintf(base, sizeof base, "%s:%s", e.name,
-					 ai.name);
-				sample_one(t, models[m], base);
-			}
-			if (!numask)
-				sample_one(t, models[m], e.name);
-		}
+		w.t = t;
+		w.model = models[m];
+		T_CHECKF(pmk__source_pfm.foreach(models[m], sample_cb, &w) == 0,
+			 "%s: listing its events failed", models[m]);
 		pmk_target_free(t);
 	}
 	printf("# held-out sample: %d strings over %d models; libpfm4 accepts "
