@@ -32,6 +32,7 @@
 
 #include "lib/backend/backend.h"
 #include "lib/count/eventset.h"
+#include "lib/event/attr.h"
 #include "lib/event/eval.h"
 #include "lib/event/parse.h"
 
@@ -415,17 +416,8 @@ static int open_group(pmk_eventset *es, const int *leaves, int n, pmk_diag *d)
 
 static int same_native(const pmk_attr *a, const pmk_attr *b)
 {
-	return a->type == b->type && a->config == b->config &&
-	       a->config1 == b->config1 && a->config2 == b->config2 &&
-	       a->exclude_user == b->exclude_user &&
-	       a->exclude_kernel == b->exclude_kernel &&
-	       a->exclude_hv == b->exclude_hv &&
-	       a->exclude_idle == b->exclude_idle &&
-	       a->exclude_guest == b->exclude_guest &&
-	       a->exclude_host == b->exclude_host && a->pinned == b->pinned &&
-	       a->exclusive == b->exclusive && a->precise_ip == b->precise_ip &&
-	       a->sample == b->sample && a->freq == b->freq &&
-	       !strcmp(a->pmu, b->pmu) && !strcmp(a->name, b->name);
+	return pmk__attr_same_encoding(a, b) && a->pinned == b->pinned &&
+	       a->exclusive == b->exclusive && !strcmp(a->name, b->name);
 }
 
 /* Shared natives (see the top of this file): an event of one native, not in
