@@ -16,5 +16,12 @@
 int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
 		 const char *input, int col, int len, const char *hint,
 		 const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+/* Clear `d` and fill it for a file that cannot be read or written: the
+ * code, the errno `e` of the failed call (0 for none), the file's path,
+ * a hint (NULL for none) and a printf-style message; no line, column or
+ * input. Returns `code`. A NULL `d` is allowed and left alone. */
+int pmk__diag_file(pmk_diag *d, int code, int e, const char *path,
+		   const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 #endif

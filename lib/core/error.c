@@ -61,6 +61,24 @@ int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
 	return code;
 }
 
+int pmk__diag_file(pmk_diag *d, int code, int e, const char *path,
+		   const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+	if (!d)
+		return code;
+	pmk_diag_clear(d);
+	d->code = code;
+	d->sys_errno = e;
+	snprintf(d->file, sizeof d->file, "%s", path);
+	va_start(ap, fmt);
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	va_end(ap);
+	if (hint)
+		snprintf(d->hint, sizeof d->hint, "%s", hint);
+	return code;
+}
+
 int pmk_diag_format(const pmk_diag *d, char *buf, unsigned long size)
 {
 	size_t n = 0;

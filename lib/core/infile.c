@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/core/diag.h"
 #include "lib/core/infile.h"
 
 size_t pmk__infile_max(void)
@@ -46,26 +46,6 @@ size_t pmk__infile_max(void)
 	return (size_t)v;
 }
 
-static int fail(pmk_diag *d, int code, int e, const char *path,
-		const char *hint, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-static int fail(pmk_diag *d, int code, int e, const char *path,
-		const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-	if (!d)
-		return code;
-	pmk_diag_clear(d);
-	d->code = code;
-	d->sys_errno = e;
-	snprintf(d->file, sizeof d->file, "%s", path);
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
-	va_end(ap);
-	if (hint)
-		snprintf(d->hint, sizeof d->hint, "%s", hint);
-	return code;
-}
 
 static const char *kind_of(mode_t m)
 {
@@ -91,23 +71,25 @@ int pmk__infile_open(const char *path, unsigned flags, pmk_diag *d)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		e = errno;
-		return fail(d, e == ENOENT ? PMK_ENOENT : PMK_EIO, e, path,
-			    NULL, "cannot open: %s", strerror(e));
+		return pmk__diag_file(d, e == ENOENT ? PMK_ENOENT : PMK_EIO, e,
+				      path, NULL, "cannot open: %s",
+				      strerror(e));
 	}
 	if (fstat(fd, &st) != 0) {
 		e = errno;
 		close(fd);
-		return fail(d, PMK_EIO, e, path, NULL, "cannot open: %s",
-			    strerror(e));
+		return pmk__diag_file(d, PMK_EIO, e, path, NULL,
+				      "cannot open: %s", strerror(e));
 	}
 	if (!S_ISREG(st.st_mode) &&
 	    !(S_ISFIFO(st.st_mode) && (flags & PMK__IN_STREAM))) {
 		close(fd);
-		return fail(d, PMK_EFORMAT, 0, path,
-			    "give a regular file; pmkit does not read "
-			    "directories, devices or FIFOs as files",
-			    "cannot read: it is %s, not a regular file",
-			    kind_of(st.st_mode));
+		return pmk__diag_file(
+		    d, PMK_EFORMAT, 0, path,
+		    "give a regular file; pmkit does not read "
+		    "directories, devices or FIFOs as files",
+		    "cannot read: it is %s, not a regular file",
+		    kind_of(st.st_mode));
 	}
 	/* reads block as usual from here */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -137,9 +119,9 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 			if (!(nb = realloc(buf, nc))) {
 				free(buf);
 				close(fd);
-				return fail(d, PMK_ENOMEM, ENOMEM, path, NULL,
-					    "cannot read: %s",
-					    strerror(ENOMEM));
+				return pmk__diag_file(
+				    d, PMK_ENOMEM, ENOMEM, path, NULL,
+				    "cannot read: %s", strerror(ENOMEM));
 			}
 			buf = nb;
 			cap = nc;
@@ -151,8 +133,8 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 				continue;
 			free(buf);
 			close(fd);
-			return fail(d, PMK_EIO, e, path, NULL,
-				    "cannot read: %s", strerror(e));
+			return pmk__diag_file(d, PMK_EIO, e, path, NULL,
+					      "cannot read: %s", strerror(e));
 		}
 		if (k == 0)
 			break;
@@ -160,16 +142,17 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 		if (n > max) {
 			free(buf);
 			close(fd);
-			return fail(d, PMK_ERANGE, 0, path,
-				    "PMK_INPUT_MAX=BYTES (K, M or G suffix) "
-				    "raises the limit",
-				    "cannot read: larger than %zu bytes", max);
+			return pmk__diag_file(
+			    d, PMK_ERANGE, 0, path,
+			    "PMK_INPUT_MAX=BYTES (K, M or G suffix) "
+			    "raises the limit",
+			    "cannot read: larger than %zu bytes", max);
 		}
 	}
 	close(fd);
 	if (!buf && !(buf = malloc(1)))
-		return fail(d, PMK_ENOMEM, ENOMEM, path, NULL,
-			    "cannot read: %s", strerror(ENOMEM));
+		return pmk__diag_file(d, PMK_ENOMEM, ENOMEM, path, NULL,
+				      "cannot read: %s", strerror(ENOMEM));
 	buf[n] = 0;
 	if (!(flags & PMK__IN_BINARY) && (nul = memchr(buf, 0, n)) != NULL) {
 		size_t at = (size_t)(nul - buf);
@@ -180,8 +163,9 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 				line++;
 				ls = q + 1;
 			}
-		fail(d, PMK_EFORMAT, 0, path, "a text file holds no NUL bytes",
-		     "NUL byte at offset %zu", at);
+		pmk__diag_file(d, PMK_EFORMAT, 0, path,
+			       "a text file holds no NUL bytes",
+			       "NUL byte at offset %zu", at);
 		if (d) {
 			d->line = line;
 			d->column = (int)(nul - ls) + 1;

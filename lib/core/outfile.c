@@ -11,24 +11,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/core/diag.h"
 #include "lib/core/outfile.h"
 
 static int fail(pmk_diag *d, int code, int e, const char *path,
 		const char *what)
 {
-	if (!d)
-		return code;
-	pmk_diag_clear(d);
-	d->code = code;
-	d->sys_errno = e;
-	snprintf(d->file, sizeof d->file, "%.255s", path);
-	snprintf(d->message, sizeof d->message, "cannot write '%.180s': %s",
-		 path, what ? what : strerror(e));
-	if (e == ENOSPC || e == EDQUOT)
-		snprintf(d->hint, sizeof d->hint,
-			 "free space on its file system or write elsewhere "
-			 "with -o");
-	return code;
+	return pmk__diag_file(d, code, e, path,
+			      e == ENOSPC || e == EDQUOT
+				  ? "free space on its file system or write "
+				    "elsewhere with -o"
+				  : NULL,
+			      "cannot write '%.180s': %s", path,
+			      what ? what : strerror(e));
 }
 
 static int code_of(int e)
