@@ -37,6 +37,18 @@ void pmk_diag_clear(pmk_diag *d)
 		memset(d, 0, sizeof *d);
 }
 
+/* Clear `d` and set what every diagnostic has: code, file, hint and
+ * message. */
+static void diag_fill(pmk_diag *d, int code, const char *file,
+		      const char *hint, const char *fmt, va_list ap)
+{
+	pmk_diag_clear(d);
+	d->code = code;
+	snprintf(d->file, sizeof d->file, "%s", file ? file : "");
+	snprintf(d->hint, sizeof d->hint, "%s", hint ? hint : "");
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+}
+
 int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
 		 const char *input, int col, int len, const char *hint,
 		 const char *fmt, ...)
@@ -44,20 +56,16 @@ int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
 	va_list ap;
 	if (!d)
 		return code;
-	pmk_diag_clear(d);
-	d->code = code;
+	va_start(ap, fmt);
+	diag_fill(d, code, file, hint, fmt, ap);
+	va_end(ap);
 	d->line = line;
 	d->column = col;
 	d->length = len > 0 ? len : 1;
-	snprintf(d->file, sizeof d->file, "%s", file ? file : "");
 	snprintf(d->input, sizeof d->input, "%s", input ? input : "");
 	for (char *p = d->input; *p; p++)
 		if ((unsigned char)*p < 32)
 			*p = ' ';
-	snprintf(d->hint, sizeof d->hint, "%s", hint ? hint : "");
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
-	va_end(ap);
 	return code;
 }
 
@@ -67,15 +75,10 @@ int pmk__diag_file(pmk_diag *d, int code, int e, const char *path,
 	va_list ap;
 	if (!d)
 		return code;
-	pmk_diag_clear(d);
-	d->code = code;
-	d->sys_errno = e;
-	snprintf(d->file, sizeof d->file, "%s", path);
 	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	diag_fill(d, code, path, hint, fmt, ap);
 	va_end(ap);
-	if (hint)
-		snprintf(d->hint, sizeof d->hint, "%s", hint);
+	d->sys_errno = e;
 	return code;
 }
 
