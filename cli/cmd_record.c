@@ -24,7 +24,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "lib/backend/perf_errors.h"
+
+#define MAX_TIDS 64 /* record -t */
 
 struct ropts {
 	pmk_attr ev[PMK_REC_MAX_EVENTS];
@@ -33,6 +36,7 @@ struct ropts {
 	int callchain, dwarf, data, all, quiet;
 	int no_backup, kill_on_error, user_only_said;
 	long pid;
+	int tids[MAX_TIDS], ntids;
 	const char *out;
 };
 
@@ -138,6 +142,183 @@ static int split_events(const char *list, struct ropts *o)
 		}
 		item[n++] = *p;
 	}
+}
+
+enum { OPT_NO_BACKUP = 256, OPT_ON_ERROR, OPT_CALL_GRAPH };
+
+static const struct cli_opt record_opts[] = {
+	{'e', "event", CLI_ARG},
+	{'c', "count", CLI_ARG},
+	{'F', "freq", CLI_ARG},
+	{'m', "mmap-pages", CLI_ARG},
+	{'o', "output", CLI_ARG},
+	{OPT_NO_BACKUP, "no-backup", CLI_NOARG},
+	{OPT_ON_ERROR, "on-error", CLI_ARG},
+	{'p', "pid", CLI_ARG},
+	{'t', "tid", CLI_ARG},
+	{'g', NULL, CLI_NOARG},
+	{OPT_CALL_GRAPH, "call-graph", CLI_OPTARG},
+	{'d', "data", CLI_NOARG},
+	{'a', "all-cpus", CLI_NOARG},
+	{'q', "quiet", CLI_NOARG},
+	{0},
+};
+
+static int g_argc;
+static char **g_argv;
+
+static int is_cg_mode(const char *v)
+{
+	return !strcmp(v, "fp") || !strncmp(v, "dwarf", 5);
+}
+
+/* -t TID[,TID...]: threads that exist now */
+static int tid_list(const char *val, struct ropts *o)
+{
+	const char *p = val;
+	for (;;) {
+		char *end;
+		unsigned long long t = strtoull(p, &end, 10);
+		char path[64];
+		struct stat st;
+		if (end == p || (*end && *end != ',') || t == 0 ||
+		    t > 4194304 || *p == '-' || *p == '+') {
+			cli_error("option '%s' takes thread ids separated by "
+				  "commas, not '%s'",
+				  cli_opt_current(), val);
+			return EXIT_USAGE;
+		}
+		if (o->ntids >= MAX_TIDS) {
+			cli_error("too many threads (at most %d)",
+				  MAX_TIDS);
+			return EXIT_USAGE;
+		}
+		snprintf(path, sizeof path, "/proc/%llu", t);
+		if (stat(path, &st) != 0) {
+			cli_error("no thread %llu", t);
+			return EXIT_USAGE;
+		}
+		o->tids[o->ntids++] = (int)t;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+/* The process a thread belongs to (Tgid in /proc/TID/status). */
+static int thread_group(int tid)
+{
+	char path[64], line[128];
+	int tg = tid;
+	FILE *f;
+	snprintf(path, sizeof path, "/proc/%d/status", tid);
+	if (!(f = fopen(path, "re")))
+		return tid;
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tg = atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return tg > 0 ? tg : tid;
+}
+
+/* Whether any of the -t threads still runs (a thread's /proc entry goes
+ * with it once it is reaped). */
+static int threads_alive(const struct ropts *o)
+{
+	for (int t = 0; t < o->ntids; t++) {
+		char path[64];
+		struct stat st;
+		snprintf(path, sizeof path, "/proc/%d/task/%d",
+			 thread_group(o->tids[t]), o->tids[t]);
+		if (stat(path, &st) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int on_opt(int key, const char *val, void *arg)
+{
+	struct ropts *o = arg;
+	const char *a = cli_opt_current();
+	unsigned long long p;
+	switch (key) {
+	case 'e':
+		return split_events(val, o);
+	case 'c':
+		if (cli_opt_u64(a, val, &o->period))
+			return EXIT_USAGE;
+		if (!o->period) {
+			cli_error("option '%s' needs a period above 0", a);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'F':
+		if (cli_opt_u64(a, val, &o->freq))
+			return EXIT_USAGE;
+		if (!o->freq) {
+			cli_error("option '%s' needs a frequency above 0", a);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'm':
+		if (cli_opt_u64(a, val, &o->pages) || !o->pages ||
+		    (o->pages & (o->pages - 1)) || o->pages > 65536) {
+			cli_error("option '%s' needs a power of two up to "
+				  "65536",
+				  a);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'o':
+		o->out = val;
+		return 0;
+	case OPT_NO_BACKUP:
+		o->no_backup = 1;
+		return 0;
+	case OPT_ON_ERROR:
+		if (!strcmp(val, "kill"))
+			o->kill_on_error = 1;
+		else if (!strcmp(val, "wait"))
+			o->kill_on_error = 0;
+		else {
+			cli_error("--on-error takes wait or kill, not '%s'",
+				  val);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'p':
+		if (cli_opt_u64(a, val, &p))
+			return EXIT_USAGE;
+		if (p == 0 || p > 4194304) {
+			cli_error("option '%s' needs a process id, not '%s'",
+				  a, val);
+			return EXIT_USAGE;
+		}
+		o->pid = (long)p;
+		return 0;
+	case 't':
+		return tid_list(val, o);
+	case 'g':
+		o->callchain = 1;
+		return 0;
+	case OPT_CALL_GRAPH:
+		/* --call-graph alone is -g; a mode may follow as a word */
+		if (!val)
+			val = cli_opt_take(g_argc, g_argv, is_cg_mode);
+		return call_graph_mode(val, o) ? EXIT_USAGE : 0;
+	case 'd':
+		o->data = 1;
+		return 0;
+	case 'a':
+		o->all = 1;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	}
+	return EXIT_USAGE;
 }
 
 /* Open each event on ourselves, disabled, to learn at once whether it can be
@@ -275,97 +456,11 @@ int cmd_record(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	o.out = PMK_REC_DEFAULT_FILE;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (a[0] != '-') {
-			break;
-		} else if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
-			if (!v)
-				return cli_usage("record");
-			rc = split_events(v, &o);
-			if (rc)
-				return rc;
-			i++;
-		} else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
-			if (cli_opt_u64(a, v, &o.period))
-				return EXIT_USAGE;
-			if (!o.period) {
-				cli_error("option '%s' needs a period above 0",
-					  a);
-				return EXIT_USAGE;
-			}
-			i++;
-		} else if (!strcmp(a, "-F") || !strcmp(a, "--freq")) {
-			if (cli_opt_u64(a, v, &o.freq))
-				return EXIT_USAGE;
-			if (!o.freq) {
-				cli_error("option '%s' needs a frequency above "
-					  "0",
-					  a);
-				return EXIT_USAGE;
-			}
-			i++;
-		} else if (!strcmp(a, "-m") || !strcmp(a, "--mmap-pages")) {
-			if (cli_opt_u64(a, v, &o.pages) || !o.pages ||
-			    (o.pages & (o.pages - 1)) || o.pages > 65536) {
-				cli_error("option '%s' needs a power of two "
-					  "up to 65536",
-					  a);
-				return EXIT_USAGE;
-			}
-			i++;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (!v)
-				return cli_usage("record");
-			o.out = v;
-			i++;
-		} else if (!strcmp(a, "--no-backup")) {
-			o.no_backup = 1;
-		} else if (!strncmp(a, "--on-error=", 11)) {
-			if (!strcmp(a + 11, "kill"))
-				o.kill_on_error = 1;
-			else if (!strcmp(a + 11, "wait"))
-				o.kill_on_error = 0;
-			else {
-				cli_error("--on-error takes wait or kill, not "
-					  "'%s'",
-					  a + 11);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
-			unsigned long long p;
-			if (cli_opt_u64(a, v, &p) || p == 0 || p > 4194304)
-				return EXIT_USAGE;
-			o.pid = (long)p;
-			i++;
-		} else if (!strcmp(a, "-g")) {
-			o.callchain = 1;
-		} else if (!strcmp(a, "--call-graph") ||
-			   !strncmp(a, "--call-graph=", 13)) {
-			/* --call-graph alone is -g; a mode may follow */
-			const char *mode = a[12] == '=' ? a + 13 : NULL;
-			if (!mode && v &&
-			    (!strcmp(v, "fp") || !strncmp(v, "dwarf", 5))) {
-				mode = v;
-				i++;
-			}
-			if (call_graph_mode(mode, &o) != 0)
-				return EXIT_USAGE;
-		} else if (!strcmp(a, "--data") || !strcmp(a, "-d")) {
-			o.data = 1;
-		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
-			o.all = 1;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o.quiet = 1;
-		} else {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("record");
-		}
-	}
+	g_argc = argc;
+	g_argv = argv;
+	i = cli_opt_parse("record", argc, argv, record_opts, on_opt, &o);
+	if (i < 0)
+		return -i;
 	if (i < argc)
 		cmd = argv + i;
 	if (o.dwarf && o.callchain) {
@@ -382,18 +477,18 @@ int cmd_record(int argc, char **argv)
 		cli_error("-c and -F exclude each other");
 		return EXIT_USAGE;
 	}
-	if (o.pid && o.all) {
-		cli_error("-p and -a exclude each other");
+	if ((o.pid != 0) + (o.ntids != 0) + o.all > 1) {
+		cli_error("-p, -t and -a exclude each other");
 		return EXIT_USAGE;
 	}
-	if (o.pid && cmd) {
-		cli_error("give either -p PID or a command, not both");
+	if ((o.pid || o.ntids) && cmd) {
+		cli_error("give either -p PID, -t TID or a command, not both");
 		return EXIT_USAGE;
 	}
-	if (!cmd && !o.pid && !o.all) {
+	if (!cmd && !o.pid && !o.ntids && !o.all) {
 		cli_error("nothing to record");
 		fprintf(stderr, "hint: pmkit record -- COMMAND [ARGS], or -p "
-				"PID, or -a\n");
+				"PID, or -t TID, or -a\n");
 		return EXIT_USAGE;
 	}
 	if (o.nev == 0 && add_event("cpu-clock", 1, &o))
@@ -438,6 +533,11 @@ int cmd_record(int argc, char **argv)
 	so.data_addr = (unsigned)o.data;
 	so.inherit = !o.all;
 	so.threads = o.pid != 0; /* -p: every thread the process has now */
+	if (o.ntids) { /* -t: those threads only (and what they start) */
+		so.pid = o.tids[0];
+		so.tids = o.tids;
+		so.ntids = o.ntids;
+	}
 	so.enable_on_exec = cmd && !o.all;
 	so.ring_pages = (unsigned)o.pages;
 	/* a stack copy per sample fills the default rings in milliseconds */
@@ -452,6 +552,14 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.pid)
 		pmk_sampler_synthesize(s, (int)o.pid);
+	for (int t = 0; t < o.ntids; t++) {
+		/* the maps of each thread's process, once */
+		int tg = thread_group(o.tids[t]), seen = 0;
+		for (int u = 0; u < t; u++)
+			seen |= thread_group(o.tids[u]) == tg;
+		if (!seen)
+			pmk_sampler_synthesize(s, tg);
+	}
 	if (o.all)
 		pmk_sampler_synthesize(s, 0);
 	if (!so.enable_on_exec)
@@ -533,6 +641,8 @@ int cmd_record(int argc, char **argv)
 			break;
 		} else if (o.pid && kill((pid_t)o.pid, 0) != 0 &&
 			   errno == ESRCH) {
+			break;
+		} else if (o.ntids && !threads_alive(&o)) {
 			break;
 		}
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "lib/core/outfile.h"
 
 /* Write a picture or export to `path` through the shared output files
@@ -85,114 +86,177 @@ static int report_error(const char *in, int rc, pmk_diag *d)
 	return rc == PMK_ENOENT || rc == PMK_EIO ? 1 : EXIT_USAGE;
 }
 
+enum {
+	OPT_SORT_ = 256, OPT_FLAME, OPT_SPEEDSCOPE, OPT_ASM, OPT_SCRIPT,
+	OPT_DIFF, OPT_JSON, OPT_NO_DEMANGLE, OPT_FOLDED, OPT_STDIO,
+	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH
+};
+
+static const struct cli_opt report_opts[] = {
+	{'i', "input", CLI_ARG},
+	{'s', "sort", CLI_ARG},
+	{OPT_FLAME, "flamegraph", CLI_ARG},
+	{OPT_SPEEDSCOPE, "speedscope", CLI_ARG},
+	{OPT_ASM, "asm", CLI_NOARG},
+	{OPT_SCRIPT, "script", CLI_NOARG},
+	{OPT_DIFF, "diff", CLI_ARG},
+	{OPT_JSON, "json", CLI_NOARG},
+	{OPT_NO_DEMANGLE, "no-demangle", CLI_NOARG},
+	{OPT_FOLDED, "folded", CLI_NOARG},
+	{OPT_STDIO, "stdio", CLI_NOARG},
+	{OPT_CHILDREN, "children", CLI_NOARG},
+	{OPT_NO_CHILDREN, "no-children", CLI_NOARG},
+	{'g', NULL, CLI_NOARG},
+	{OPT_CALL_GRAPH, "call-graph", CLI_OPTARG},
+	{'G', "inverted", CLI_NOARG},
+	{OPT_PLIMIT, "percent-limit", CLI_ARG},
+	{'e', "event", CLI_ARG},
+	{'a', "annotate", CLI_ARG},
+	{0},
+};
+
+struct rep {
+	int argc;
+	char **argv;
+	const char *in, *annot, *event, *sort_arg, *flame, *speedscope;
+	const char *diff_a, *diff_b;
+	int script, asm_view, json, folded, mangled, children, graph;
+	int callee, no_children, in_given;
+	double plimit;
+};
+
+static int is_order(const char *v)
+{
+	return !strcmp(v, "caller") || !strcmp(v, "callee");
+}
+
+static int on_opt(int key, const char *val, void *arg)
+{
+	struct rep *r = arg;
+	switch (key) {
+	case 'i':
+		r->in = val;
+		r->in_given = 1;
+		break;
+	case 's':
+		r->sort_arg = val;
+		break;
+	case OPT_FLAME:
+		r->flame = val;
+		break;
+	case OPT_SPEEDSCOPE:
+		r->speedscope = val;
+		break;
+	case OPT_ASM:
+		r->asm_view = 1;
+		break;
+	case OPT_SCRIPT:
+		r->script = 1;
+		break;
+	case OPT_DIFF:
+		r->diff_a = val;
+		r->diff_b = cli_opt_take(r->argc, r->argv, NULL);
+		if (!r->diff_b) {
+			cli_error("--diff takes two files: BASE NEW");
+			return EXIT_USAGE;
+		}
+		break;
+	case OPT_JSON:
+		r->json = 1;
+		break;
+	case OPT_NO_DEMANGLE:
+		r->mangled = 1;
+		break;
+	case OPT_FOLDED:
+		r->folded = 1;
+		break;
+	case OPT_STDIO:
+		break; /* the only interface: accepted for perf users */
+	case OPT_CHILDREN:
+		r->children = 1;
+		break;
+	case OPT_NO_CHILDREN:
+		r->no_children = 1;
+		break;
+	case 'g':
+	case OPT_CALL_GRAPH:
+		/* -g [caller|callee], --call-graph[=| ]caller|callee */
+		r->children = r->graph = 1;
+		if (!val)
+			val = cli_opt_take(r->argc, r->argv,
+					   key == 'g' ? is_order : NULL);
+		if (val && !order_arg(val, &r->callee)) {
+			cli_error("--call-graph takes caller or callee, not "
+				  "'%s'",
+				  val);
+			return EXIT_USAGE;
+		}
+		break;
+	case 'G':
+		r->children = r->graph = 1;
+		r->callee = 0;
+		break;
+	case OPT_PLIMIT: {
+		char *end;
+		r->plimit = strtod(val, &end);
+		if (end == val || *end || r->plimit < 0 || r->plimit > 100) {
+			cli_error("--percent-limit takes a percentage 0-100, "
+				  "not '%s'",
+				  val);
+			return EXIT_USAGE;
+		}
+		break;
+	}
+	case 'e':
+		r->event = val;
+		break;
+	case 'a':
+		r->annot = val;
+		break;
+	default:
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	const char *in = PMK_REC_DEFAULT_FILE, *annot = NULL, *event = NULL;
-	const char *sort_arg = NULL, *flame = NULL, *speedscope = NULL;
-	const char *diff_a = NULL, *diff_b = NULL;
-	int script = 0, asm_view = 0;
+	struct rep r;
+	const char *in, *annot, *event, *sort_arg, *flame, *speedscope;
+	const char *diff_a, *diff_b;
+	int script, asm_view, json, folded, mangled, children, graph;
+	int callee, no_children, rc, first;
+	double plimit;
 	pmk_sort sort = PMK_SORT_FUNCTION;
-	int json = 0, folded = 0, mangled = 0, rc, children = 0, graph = 0;
-	int callee = -1, no_children = 0;
-	double plimit = 0;
 	pmk_profile *p;
 	pmk_profile_stats st;
 	pmk_diag d;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
-			if (!v)
-				return cli_usage("report");
-			in = v;
-			i++;
-		} else if (!strncmp(a, "--input=", 8)) {
-			in = a + 8;
-		} else if (!strcmp(a, "-s") || !strcmp(a, "--sort")) {
-			if (!v)
-				return cli_usage("report");
-			sort_arg = v;
-			i++;
-		} else if (!strncmp(a, "--sort=", 7)) {
-			sort_arg = a + 7;
-		} else if (!strcmp(a, "--flamegraph") ||
-			   !strcmp(a, "--speedscope")) {
-			if (!v)
-				return cli_usage("report");
-			*(a[2] == 'f' ? &flame : &speedscope) = v;
-			i++;
-		} else if (!strcmp(a, "--asm")) {
-			asm_view = 1;
-		} else if (!strcmp(a, "--script")) {
-			script = 1;
-		} else if (!strcmp(a, "--diff")) {
-			if (i + 2 >= argc) {
-				cli_error("--diff takes two files: BASE NEW");
-				return EXIT_USAGE;
-			}
-			diff_a = argv[i + 1];
-			diff_b = argv[i + 2];
-			i += 2;
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--no-demangle")) {
-			mangled = 1;
-		} else if (!strcmp(a, "--folded")) {
-			folded = 1;
-		} else if (!strcmp(a, "--stdio")) {
-			/* the only interface: accepted for perf users */
-		} else if (!strcmp(a, "--children")) {
-			children = 1;
-		} else if (!strcmp(a, "--no-children")) {
-			no_children = 1;
-		} else if (!strcmp(a, "-g") || !strcmp(a, "--call-graph") ||
-			   !strncmp(a, "--call-graph=", 13)) {
-			const char *o = a[2] == 'c' && a[12] == '=' ? a + 13 : NULL;
-			children = graph = 1;
-			if (!o && v && (order_arg(v, &callee) || !strcmp(a, "--call-graph"))) {
-				if (!order_arg(v, &callee)) {
-					cli_error("--call-graph takes caller or callee, not '%s'", v);
-					return EXIT_USAGE;
-				}
-				i++;
-			} else if (o && !order_arg(o, &callee)) {
-				cli_error("--call-graph takes caller or callee, not '%s'", o);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "-G") || !strcmp(a, "--inverted")) {
-			children = graph = 1;
-			callee = 0;
-		} else if (!strcmp(a, "--percent-limit") ||
-			   !strncmp(a, "--percent-limit=", 16)) {
-			const char *x = a[15] == '=' ? a + 16 : v;
-			char *end;
-			if (!x)
-				return cli_usage("report");
-			plimit = strtod(x, &end);
-			if (end == x || *end || plimit < 0 || plimit > 100) {
-				cli_error("--percent-limit takes a percentage "
-					  "0-100, not '%s'", x);
-				return EXIT_USAGE;
-			}
-			if (x == v)
-				i++;
-		} else if (!strcmp(a, "--event") || !strcmp(a, "-e")) {
-			if (!v)
-				return cli_usage("report");
-			event = v;
-			i++;
-		} else if (!strcmp(a, "--annotate") || !strcmp(a, "-a")) {
-			if (!v)
-				return cli_usage("report");
-			annot = v;
-			i++;
-		} else if (a[0] != '-' && i == argc - 1) {
-			in = a; /* pmkit report FILE */
-		} else {
-			cli_error("unknown option '%s'", a);
+	memset(&r, 0, sizeof r);
+	r.argc = argc;
+	r.argv = argv;
+	r.in = PMK_REC_DEFAULT_FILE;
+	r.callee = -1;
+	first = cli_opt_parse_mixed("report", argc, argv, report_opts, on_opt,
+				    &r);
+	if (first < 0)
+		return -first;
+	if (first < argc) {
+		/* pmkit report FILE, as -i FILE */
+		if (argc - first > 1 || r.in_given) {
+			cli_error("one input file: '%s' is one too many",
+				  argv[argc - 1]);
 			return cli_usage("report");
 		}
+		r.in = argv[first];
 	}
+	in = r.in, annot = r.annot, event = r.event, sort_arg = r.sort_arg;
+	flame = r.flame, speedscope = r.speedscope;
+	diff_a = r.diff_a, diff_b = r.diff_b;
+	script = r.script, asm_view = r.asm_view, json = r.json;
+	folded = r.folded, mangled = r.mangled, children = r.children;
+	graph = r.graph, callee = r.callee, no_children = r.no_children;
+	plimit = r.plimit;
 	if (json + folded + (annot != NULL) > 1) {
 		cli_error("--json, --folded and --annotate exclude each other");
 		return EXIT_USAGE;

@@ -73,6 +73,20 @@ static void hint_nearest(const struct cli_opt *opts, const char *bad)
 		fprintf(stderr, "hint: did you mean '--%s'?\n", best);
 }
 
+const char *cli_opt_take(int argc, char **argv, int (*ok)(const char *))
+{
+	const char *w;
+	if (optind < 1 || optind >= argc)
+		return NULL;
+	w = argv[optind];
+	/* an option word is never taken: that is also where a cluster not
+	 * yet done (`-gv`) still stands */
+	if ((w[0] == '-' && w[1]) || (ok && !ok(w)))
+		return NULL;
+	optind++;
+	return w;
+}
+
 static int parse(const char *cmd, int argc, char **argv,
 		 const struct cli_opt *opts, cli_opt_fn fn, void *arg,
 		 int permute)

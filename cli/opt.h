@@ -53,6 +53,12 @@ int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
 int cli_opt_canon(const char *cmd, int *argc, char ***argv,
 		  const struct cli_opt *opts);
 
+/* For options whose value may follow as a word of its own, as perf takes
+ * them (`--call-graph dwarf`, `-g caller`, `--diff BASE NEW`): called from
+ * the callback, it returns the next word and moves past it when `ok`
+ * accepts it (any word not starting with '-' when `ok` is NULL), else NULL. */
+const char *cli_opt_take(int argc, char **argv, int (*ok)(const char *));
+
 /* The option as the user wrote it ("-e" or "--event"), for messages from
  * the callback about the option being handled. */
 const char *cli_opt_current(void);

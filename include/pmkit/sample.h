@@ -235,6 +235,10 @@ typedef struct pmk_sample_opts {
 	unsigned ring_pages;  /* data pages per ring (power of 2); 0: 128 */
 	unsigned stack_bytes; /* user stack copied per sample with
 				 callchain_dwarf (multiple of 8); 0: 8192 */
+	/* when ntids > 0: open these tasks (thread ids) only, each with
+	 * `inherit` as set, instead of `pid` (record -t) */
+	const int *tids;
+	int ntids;
 } pmk_sample_opts;
 
 /* Open one sampling event per CPU (the task's, or all) for each attr, with

@@ -194,6 +194,11 @@ static int task_list(const pmk_sample_opts *o, int *tids, int max)
 	DIR *dir;
 	struct dirent *de;
 	int n = 1;
+	if (o->ntids > 0 && !o->all_cpus) {
+		for (n = 0; n < o->ntids && n < max; n++)
+			tids[n] = o->tids[n];
+		return n;
+	}
 	tids[0] = o->all_cpus ? -1 : o->pid;
 	if (o->all_cpus || !o->threads)
 		return 1;
