@@ -183,6 +183,65 @@ static void test_callback_stops(void)
 	T_EQ_STR(cli_opt_current(), "-j");
 }
 
+/* cli_opt_take: -a takes "caller" or "callee" as the next word, --sim
+ * any word not an option (perf's `-g caller`, `--diff BASE NEW`). */
+static int t_argc;
+static char **t_argv;
+static int is_order(const char *w)
+{
+	return !strcmp(w, "caller") || !strcmp(w, "callee");
+}
+static int taker(int key, const char *val, void *arg)
+{
+	if (key == 'a' && !val)
+		val = cli_opt_take(t_argc, t_argv, is_order);
+	else if (key == K_SIM && !val)
+		val = cli_opt_take(t_argc, t_argv, NULL);
+	return record(key, val, arg);
+}
+
+static void test_take(void)
+{
+	static const struct {
+		int line;
+		const char *cmd;
+		int mixed;
+		const char *seen;
+		int first;
+	} tc[] = {
+		{__LINE__, "-a caller x", 0, "a=caller;", 3},
+		{__LINE__, "-a x caller", 0, "a;", 2},
+		{__LINE__, "-aj callee", 0, "a;j;", 2},
+		{__LINE__, "-ja callee -e y", 0, "j;a=callee;e=y;", 5},
+		{__LINE__, "-a -j", 0, "a;j;", 3},
+		{__LINE__, "--sim a b", 0, "<3>=a;", 3},
+		{__LINE__, "--sim -a", 0, "<3>;a;", 3},
+		{__LINE__, "--sim=a b", 0, "<3>=a;", 2},
+		{__LINE__, "--sim a", 0, "<3>=a;", 3},
+		{__LINE__, "--sim", 0, "<3>;", 2},
+		{__LINE__, "f --sim a b -a callee g", 1, "<3>=a;a=callee;", 5},
+		{__LINE__, "--sim a -- -j", 1, "<3>=a;", 4},
+	};
+	for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++) {
+		char buf[256], *argv[32];
+		int argc, got;
+		snprintf(buf, sizeof buf, "%s", tc[i].cmd);
+		argc = split(buf, argv);
+		t_argc = argc;
+		t_argv = argv;
+		seen[0] = 0;
+		got = tc[i].mixed ? cli_opt_parse_mixed("report", argc, argv,
+							table, taker, NULL)
+				  : cli_opt_parse("report", argc, argv, table,
+						  taker, NULL);
+		T_CHECKF(got == tc[i].first, "line %d '%s': returned %d",
+			 tc[i].line, tc[i].cmd, got);
+		T_CHECKF(!strcmp(seen, tc[i].seen),
+			 "line %d '%s': saw '%s', want '%s'", tc[i].line,
+			 tc[i].cmd, seen, tc[i].seen);
+	}
+}
+
 int main(void)
 {
 	/* the hints go to stderr: keep them out of the test's output */
@@ -195,5 +254,6 @@ int main(void)
 	T_RUN(test_mixed_order);
 	T_RUN(test_canon);
 	T_RUN(test_callback_stops);
+	T_RUN(test_take);
 	return t_done();
 }
