@@ -115,9 +115,9 @@ $(O)/fuzz/%: $(O)/obj/tests/fuzz/%.o $(O)/obj/tests/fuzz/driver.o $(O)/libpmkit.
 #   make fuzz-libfuzzer && build/libfuzzer/fuzz_events -max_total_time=60
 fuzz-libfuzzer:
 	@mkdir -p build/libfuzzer
-	for f in $(FUZZ_SRC); do \
-	  clang $(CPPFLAGS) -DPMK_LIBFUZZER -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o build/libfuzzer/$$(basename $$f .c) $$f $(LIB_SRC) $(LDLIBS) || exit 1; done
+	$(foreach f,$(FUZZ_SRC),clang $(CPPFLAGS) -DPMK_LIBFUZZER -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -o build/libfuzzer/$(basename $(notdir $(f))) $(f) $(FUZZ_EXTRA_$(basename $(notdir $(f)))) \
+	    $(LIB_SRC) $(LDLIBS) &&) true
 
 tests: $(TEST_BIN) $(O)/pmkit $(FUZZ_BIN)
 benches: $(BENCH_BIN)

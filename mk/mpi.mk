@@ -10,7 +10,9 @@
 MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/outfile.c
 MPI_JOB_OBJ := $(MPI_JOB_SRC:%.c=$(O)/obj/%.o)
 CLI_SRC += $(MPI_JOB_SRC)
-# the JSON reader's fuzz target needs the job objects (before the archive)
+# the JSON reader's fuzz target needs the job objects (before the archive);
+# FUZZ_EXTRA_<target>: the same sources for make fuzz-libfuzzer
+FUZZ_EXTRA_fuzz_mpijson := $(MPI_JOB_SRC)
 $(O)/fuzz/fuzz_mpijson: $(O)/obj/tests/fuzz/fuzz_mpijson.o $(O)/obj/tests/fuzz/driver.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
