@@ -41,7 +41,8 @@
 #include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
-#define MAX_EVENTS 64
+/* enough for a glob over every syscall tracepoint (about 700) */
+#define MAX_EVENTS 1024
 #define MAX_SETS 1024
 
 struct opts {
@@ -101,10 +102,75 @@ struct parse_ctx {
 	int group_open; /* index of the first event of an open {group}, or -1 */
 };
 
+static int parse_one(struct parse_ctx *c, const char *item, int column);
+
+/* A tracepoint glob, "syscalls:sys_enter_*" or "sched:sched_*:u": every
+ * matching tracepoint, one event each, as perf expands it. */
+struct tp_glob {
+	struct parse_ctx *c;
+	const char *mods; /* ":u" ... after the pattern, or "" */
+	int column, failed;
+};
+
+static int tp_glob_one(const char *name, uint64_t id, void *arg)
+{
+	struct tp_glob *g = arg;
+	char buf[PMK_EVENT_NAME_MAX * 2];
+	(void)id;
+	snprintf(buf, sizeof buf, "%s%s", name, g->mods);
+	if (parse_one(g->c, buf, g->column) != 0) {
+		g->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int tp_glob_count(const char *name, uint64_t id, void *arg)
+{
+	(void)name, (void)id;
+	++*(int *)arg;
+	return 0;
+}
+
+/* 1 when `item` is a tracepoint glob that matched (parsed or failed:
+ * c->failed tells), 0 when it is not one (left to the parser). */
+static int expand_tp_glob(struct parse_ctx *c, const char *item, int column)
+{
+	const char *colon = strchr(item, ':'), *end;
+	char pat[PMK_EVENT_NAME_MAX];
+	struct tp_glob g = {c, "", column, 0};
+	int n = 0;
+	if (c->sim || !colon || colon == item)
+		return 0;
+	end = strchr(colon + 1, ':');
+	if (!end)
+		end = colon + strlen(colon);
+	if (!memchr(item, '*', (size_t)(end - item)) &&
+	    !memchr(item, '?', (size_t)(end - item)) &&
+	    !memchr(item, '[', (size_t)(end - item)))
+		return 0;
+	if ((size_t)(end - item) >= sizeof pat)
+		return 0;
+	snprintf(pat, sizeof pat, "%.*s", (int)(end - item), item);
+	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_count, &n);
+	if (n == 0)
+		return 0; /* the parser names the error */
+	if (c->run->nev + n > MAX_EVENTS) {
+		cli_error("'%s' matches %d tracepoints: more than %d events", pat,
+			  n, MAX_EVENTS);
+		c->failed = 1;
+		return 1;
+	}
+	g.mods = end;
+	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_one, &g);
+	if (g.failed)
+		c->failed = 1;
+	return 1;
+}
+
 static int parse_item(const char *item, int column, void *arg)
 {
 	struct parse_ctx *c = arg;
-	pmk_diag d;
 	char buf[PMK_EVENT_NAME_MAX * 2];
 	size_t n = strlen(item);
 	int closes = 0;
@@ -129,7 +195,25 @@ static int parse_item(const char *item, int column, void *arg)
 		n--;
 	}
 	snprintf(buf, sizeof buf, "%.*s", (int)n, item);
-	item = buf;
+	if (expand_tp_glob(c, buf, column)) {
+		if (c->failed)
+			return 1;
+	} else if (parse_one(c, buf, column) != 0) {
+		return 1;
+	}
+	if (closes) {
+		struct run *r = c->run;
+		r->group_first[r->ngroups] = c->group_open;
+		r->group_last[r->ngroups++] = r->nev - 1;
+		c->group_open = -1;
+	}
+	return 0;
+}
+
+/* One event string (no braces) into the run. */
+static int parse_one(struct parse_ctx *c, const char *item, int column)
+{
+	pmk_diag d;
 	if (c->run->nev == MAX_EVENTS) {
 		cli_error("more than %d events", MAX_EVENTS);
 		c->failed = 1;
@@ -149,12 +233,6 @@ static int parse_item(const char *item, int column, void *arg)
 		return 1;
 	}
 	c->run->nev++;
-	if (closes) {
-		struct run *r = c->run;
-		r->group_first[r->ngroups] = c->group_open;
-		r->group_last[r->ngroups++] = r->nev - 1;
-		c->group_open = -1;
-	}
 	return 0;
 }
 
@@ -1164,7 +1242,7 @@ static void sleep_ms(long ms)
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
-	struct run r;
+	static struct run r; /* about 2.6 MB: not on the stack */
 	struct output out;
 	struct stat_result res;
 	struct stat_row *rows;
