@@ -556,8 +556,11 @@ static void emit(struct output *out, struct stat_result *res)
 		stat_print_text(f, res);
 	if (res->interval_s >= 0)
 		out->nprints++;
+	/* "[rank R] " on text to a shared stream; a rank's own -o FILE.RANK
+	 * is named by its rank already */
 	cli_mpi_stat_end(f, out->out, res,
-			 !out->o->json && !out->o->perf_json && !out->o->sep);
+			 !out->o->json && !out->o->perf_json && !out->o->sep &&
+				 (!out->o->outfile || !strcmp(out->o->outfile, "-")));
 	fflush(out->out);
 }
 
@@ -678,7 +681,7 @@ enum {
 	OPT_JSON = 256, OPT_EXTENDED, OPT_PER_CORE, OPT_PER_SOCKET,
 	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
-	OPT_WORKLOAD, OPT_NO_BIG_NUM,
+	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -717,6 +720,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_DEFS, "defs", CLI_ARG},
 	{OPT_SIM, "sim", CLI_OPTARG},
 	{OPT_WORKLOAD, "workload", CLI_ARG},
+	{OPT_MPI_MERGE, "mpi-merge", CLI_ARG}, /* only to point to mpi report */
 	{0, NULL, 0},
 };
 
@@ -790,6 +794,11 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'o':
 		o->outfile = val;
 		break;
+	case OPT_MPI_MERGE:
+		/* the ranks' records (PMKIT_MPI_DIR) are merged by mpi report */
+		cli_error("--mpi-merge is an option of 'pmkit mpi report': "
+			  "pmkit mpi report --mpi-merge %s", val);
+		return EXIT_USAGE;
 	case OPT_LOG_FD:
 		if (cli_opt_u64(cli_opt_current(), val, &n) || n > 1024)
 			return EXIT_USAGE;
@@ -1274,6 +1283,8 @@ int cmd_stat(int argc, char **argv)
 			  strerror(errno));
 		return EXIT_USAGE;
 	}
+	/* under mpirun/srun each rank writes FILE.RANK, not one shared FILE */
+	o.outfile = cli_mpi_rank_path(o.outfile);
 	if (o.outfile && !(out.out = pmk__outfile_fopen(&of, o.outfile, 0, &od))) {
 		cli_diag(&od);
 		return 1;
