@@ -105,31 +105,25 @@ struct parse_ctx {
 static int parse_one(struct parse_ctx *c, const char *item, int column);
 
 /* A tracepoint glob, "syscalls:sys_enter_*" or "sched:sched_*:u": every
- * matching tracepoint, one event each, as perf expands it. */
+ * matching tracepoint, one event each in name order, as perf expands it. */
 struct tp_glob {
-	struct parse_ctx *c;
-	const char *mods; /* ":u" ... after the pattern, or "" */
-	int column, failed;
+	char (*name)[PMK_EVENT_NAME_MAX];
+	int n, cap;
 };
 
-static int tp_glob_one(const char *name, uint64_t id, void *arg)
+static int tp_glob_add(const char *name, uint64_t id, void *arg)
 {
 	struct tp_glob *g = arg;
-	char buf[PMK_EVENT_NAME_MAX * 2];
 	(void)id;
-	snprintf(buf, sizeof buf, "%s%s", name, g->mods);
-	if (parse_one(g->c, buf, g->column) != 0) {
-		g->failed = 1;
-		return 1;
-	}
+	if (g->n < g->cap)
+		snprintf(g->name[g->n], sizeof g->name[0], "%s", name);
+	g->n++;
 	return 0;
 }
 
-static int tp_glob_count(const char *name, uint64_t id, void *arg)
+static int tp_name_cmp(const void *a, const void *b)
 {
-	(void)name, (void)id;
-	++*(int *)arg;
-	return 0;
+	return strcmp(a, b);
 }
 
 /* 1 when `item` is a tracepoint glob that matched (parsed or failed:
@@ -137,9 +131,8 @@ static int tp_glob_count(const char *name, uint64_t id, void *arg)
 static int expand_tp_glob(struct parse_ctx *c, const char *item, int column)
 {
 	const char *colon = strchr(item, ':'), *end;
-	char pat[PMK_EVENT_NAME_MAX];
-	struct tp_glob g = {c, "", column, 0};
-	int n = 0;
+	char pat[PMK_EVENT_NAME_MAX], buf[PMK_EVENT_NAME_MAX * 2];
+	struct tp_glob g = {NULL, 0, 0};
 	if (c->sim || !colon || colon == item)
 		return 0;
 	end = strchr(colon + 1, ':');
@@ -152,19 +145,31 @@ static int expand_tp_glob(struct parse_ctx *c, const char *item, int column)
 	if ((size_t)(end - item) >= sizeof pat)
 		return 0;
 	snprintf(pat, sizeof pat, "%.*s", (int)(end - item), item);
-	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_count, &n);
-	if (n == 0)
+	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_add, &g);
+	if (g.n == 0)
 		return 0; /* the parser names the error */
-	if (c->run->nev + n > MAX_EVENTS) {
+	if (c->run->nev + g.n > MAX_EVENTS) {
 		cli_error("'%s' matches %d tracepoints: more than %d events", pat,
-			  n, MAX_EVENTS);
+			  g.n, MAX_EVENTS);
 		c->failed = 1;
 		return 1;
 	}
-	g.mods = end;
-	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_one, &g);
-	if (g.failed)
+	g.cap = g.n;
+	g.n = 0;
+	if (!(g.name = calloc((size_t)g.cap, sizeof *g.name))) {
+		cli_error("out of memory");
 		c->failed = 1;
+		return 1;
+	}
+	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_add, &g);
+	if (g.n > g.cap)
+		g.n = g.cap; /* tracefs grew between the two walks */
+	qsort(g.name, (size_t)g.n, sizeof *g.name, tp_name_cmp);
+	for (int i = 0; i < g.n && !c->failed; i++) {
+		snprintf(buf, sizeof buf, "%s%s", g.name[i], end);
+		parse_one(c, buf, column);
+	}
+	free(g.name);
 	return 1;
 }
 

@@ -55,3 +55,9 @@ check "a glob matching nothing exits 2 ($rc)" test "$rc" = 2
 "$PMKIT" stat -x, -o "$T_TMP/g.csv" -e '{syscalls:sys_enter_write*}' -- sh -c "$W"; rc=$?
 a=$(awk -F, '$3=="syscalls:sys_enter_write" {print $1}' "$T_TMP/g.csv")
 check "{glob} as one group counts $N writes ($a, exit $rc)" sh -c 'test "$1" = 0 && test "$2" = "$3"' _ "$rc" "$a" "$N"
+check "the expansion is in name order" sh -c '
+	grep ",syscalls:" "$1" | cut -d, -f3 > "$1.n"; sort "$1.n" | cmp -s - "$1.n"' _ "$T_TMP/all.csv"
+# more events than stat takes: a clear usage error, nothing run
+run_pmkit stat -e 'syscalls:*,syscalls:*,syscalls:*' -- true
+check "a glob beyond 1024 events exits 2 naming the limit ($rc)" sh -c '
+	test "$1" = 2 && echo "$2" | grep -q "more than 1024 events"' _ "$rc" "$err"
