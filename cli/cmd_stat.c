@@ -41,7 +41,8 @@
 #include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
-#define MAX_EVENTS 64
+/* enough for a glob over every syscall tracepoint (about 700) */
+#define MAX_EVENTS 1024
 #define MAX_SETS 1024
 
 struct opts {
@@ -101,10 +102,80 @@ struct parse_ctx {
 	int group_open; /* index of the first event of an open {group}, or -1 */
 };
 
+static int parse_one(struct parse_ctx *c, const char *item, int column);
+
+/* A tracepoint glob, "syscalls:sys_enter_*" or "sched:sched_*:u": every
+ * matching tracepoint, one event each in name order, as perf expands it. */
+struct tp_glob {
+	char (*name)[PMK_EVENT_NAME_MAX];
+	int n, cap;
+};
+
+static int tp_glob_add(const char *name, uint64_t id, void *arg)
+{
+	struct tp_glob *g = arg;
+	(void)id;
+	if (g->n < g->cap)
+		snprintf(g->name[g->n], sizeof g->name[0], "%s", name);
+	g->n++;
+	return 0;
+}
+
+static int tp_name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* 1 when `item` is a tracepoint glob that matched (parsed or failed:
+ * c->failed tells), 0 when it is not one (left to the parser). */
+static int expand_tp_glob(struct parse_ctx *c, const char *item, int column)
+{
+	const char *colon = strchr(item, ':'), *end;
+	char pat[PMK_EVENT_NAME_MAX], buf[PMK_EVENT_NAME_MAX * 2];
+	struct tp_glob g = {NULL, 0, 0};
+	if (c->sim || !colon || colon == item)
+		return 0;
+	end = strchr(colon + 1, ':');
+	if (!end)
+		end = colon + strlen(colon);
+	if (!memchr(item, '*', (size_t)(end - item)) &&
+	    !memchr(item, '?', (size_t)(end - item)) &&
+	    !memchr(item, '[', (size_t)(end - item)))
+		return 0;
+	if ((size_t)(end - item) >= sizeof pat)
+		return 0;
+	snprintf(pat, sizeof pat, "%.*s", (int)(end - item), item);
+	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_add, &g);
+	if (g.n == 0)
+		return 0; /* the parser names the error */
+	if (c->run->nev + g.n > MAX_EVENTS) {
+		cli_error("'%s' matches %d tracepoints: more than %d events", pat,
+			  g.n, MAX_EVENTS);
+		c->failed = 1;
+		return 1;
+	}
+	g.cap = g.n;
+	g.n = 0;
+	if (!(g.name = calloc((size_t)g.cap, sizeof *g.name))) {
+		cli_error("out of memory");
+		c->failed = 1;
+		return 1;
+	}
+	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_add, &g);
+	if (g.n > g.cap)
+		g.n = g.cap; /* tracefs grew between the two walks */
+	qsort(g.name, (size_t)g.n, sizeof *g.name, tp_name_cmp);
+	for (int i = 0; i < g.n && !c->failed; i++) {
+		snprintf(buf, sizeof buf, "%s%s", g.name[i], end);
+		parse_one(c, buf, column);
+	}
+	free(g.name);
+	return 1;
+}
+
 static int parse_item(const char *item, int column, void *arg)
 {
 	struct parse_ctx *c = arg;
-	pmk_diag d;
 	char buf[PMK_EVENT_NAME_MAX * 2];
 	size_t n = strlen(item);
 	int closes = 0;
@@ -129,7 +200,25 @@ static int parse_item(const char *item, int column, void *arg)
 		n--;
 	}
 	snprintf(buf, sizeof buf, "%.*s", (int)n, item);
-	item = buf;
+	if (expand_tp_glob(c, buf, column)) {
+		if (c->failed)
+			return 1;
+	} else if (parse_one(c, buf, column) != 0) {
+		return 1;
+	}
+	if (closes) {
+		struct run *r = c->run;
+		r->group_first[r->ngroups] = c->group_open;
+		r->group_last[r->ngroups++] = r->nev - 1;
+		c->group_open = -1;
+	}
+	return 0;
+}
+
+/* One event string (no braces) into the run. */
+static int parse_one(struct parse_ctx *c, const char *item, int column)
+{
+	pmk_diag d;
 	if (c->run->nev == MAX_EVENTS) {
 		cli_error("more than %d events", MAX_EVENTS);
 		c->failed = 1;
@@ -149,12 +238,6 @@ static int parse_item(const char *item, int column, void *arg)
 		return 1;
 	}
 	c->run->nev++;
-	if (closes) {
-		struct run *r = c->run;
-		r->group_first[r->ngroups] = c->group_open;
-		r->group_last[r->ngroups++] = r->nev - 1;
-		c->group_open = -1;
-	}
 	return 0;
 }
 
@@ -478,8 +561,11 @@ static void emit(struct output *out, struct stat_result *res)
 		stat_print_text(f, res);
 	if (res->interval_s >= 0)
 		out->nprints++;
+	/* "[rank R] " on text to a shared stream; a rank's own -o FILE.RANK
+	 * is named by its rank already */
 	cli_mpi_stat_end(f, out->out, res,
-			 !out->o->json && !out->o->perf_json && !out->o->sep);
+			 !out->o->json && !out->o->perf_json && !out->o->sep &&
+				 (!out->o->outfile || !strcmp(out->o->outfile, "-")));
 	fflush(out->out);
 }
 
@@ -600,7 +686,7 @@ enum {
 	OPT_JSON = 256, OPT_EXTENDED, OPT_PER_CORE, OPT_PER_SOCKET,
 	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
-	OPT_WORKLOAD, OPT_NO_BIG_NUM,
+	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -639,6 +725,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_DEFS, "defs", CLI_ARG},
 	{OPT_SIM, "sim", CLI_OPTARG},
 	{OPT_WORKLOAD, "workload", CLI_ARG},
+	{OPT_MPI_MERGE, "mpi-merge", CLI_ARG}, /* only to point to mpi report */
 	{0, NULL, 0},
 };
 
@@ -712,6 +799,11 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'o':
 		o->outfile = val;
 		break;
+	case OPT_MPI_MERGE:
+		/* the ranks' records (PMKIT_MPI_DIR) are merged by mpi report */
+		cli_error("--mpi-merge is an option of 'pmkit mpi report': "
+			  "pmkit mpi report --mpi-merge %s", val);
+		return EXIT_USAGE;
 	case OPT_LOG_FD:
 		if (cli_opt_u64(cli_opt_current(), val, &n) || n > 1024)
 			return EXIT_USAGE;
@@ -1164,7 +1256,7 @@ static void sleep_ms(long ms)
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
-	struct run r;
+	static struct run r; /* about 2.6 MB: not on the stack */
 	struct output out;
 	struct stat_result res;
 	struct stat_row *rows;
@@ -1196,6 +1288,8 @@ int cmd_stat(int argc, char **argv)
 			  strerror(errno));
 		return EXIT_USAGE;
 	}
+	/* under mpirun/srun each rank writes FILE.RANK, not one shared FILE */
+	o.outfile = cli_mpi_rank_path(o.outfile);
 	if (o.outfile && !(out.out = pmk__outfile_fopen(&of, o.outfile, 0, &od))) {
 		cli_diag(&od);
 		return 1;

@@ -25,7 +25,7 @@ void cli_mpi_stat_end(FILE *f, FILE *out, const struct stat_result *res,
 		      int prefix);
 /* A per-rank output name under a launcher: PATH.RANK (PATH itself outside
  * a job), so that `stat -o FILE` of N ranks writes N files. Static
- * storage; NULL stays NULL. (Not yet used by cmd_stat.c's -o.) */
+ * storage; NULL and "-" stay as they are. Used by stat's -o. */
 const char *cli_mpi_rank_path(const char *path);
 
 #endif
