@@ -1,7 +1,8 @@
 /*
  * plot.h: pmkit's SVG plot module (internal): the flame graph, line
- * charts (plot_line.c) and the shared SVG preamble. Every picture pmkit
- * draws goes through here; the callers only fill in the structures.
+ * charts (plot_line.c, used by bench/) and the shared SVG preamble. The
+ * charts of sim/addie, sim/cpi (bars) and mpi/jobsvg.c are still their own
+ * writers, to be moved here.
  */
 #ifndef PMK_CORE_PLOT_H
 #define PMK_CORE_PLOT_H
