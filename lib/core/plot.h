@@ -1,7 +1,8 @@
 /*
- * plot.h: pmkit's SVG plot module (internal). Today it holds the flame
- * graph and the shared SVG preamble; the line and bar charts of bench/,
- * sim/addie and sim/cpi are still their own writers (see docs/profiles.md).
+ * plot.h: pmkit's SVG plot module (internal): the flame graph, line
+ * charts (plot_line.c, used by bench/) and the shared SVG preamble. The
+ * charts of sim/addie, sim/cpi (bars) and mpi/jobsvg.c are still their own
+ * writers, to be moved here.
  */
 #ifndef PMK_CORE_PLOT_H
 #define PMK_CORE_PLOT_H
@@ -30,6 +31,32 @@ typedef struct pmk__flame_opts {
  * tooltips) as a standalone SVG. Returns 0 or PMK_EIO. */
 int pmk__plot_flame(FILE *f, const pmk__flame_opts *o,
 		    const pmk__flame_node *n, size_t nn);
+
+/* A line chart: one coloured line per series, a legend on the right,
+ * optional dashed vertical markers with labels. Axes: `xlog` 0 linear,
+ * 2 log2 labelled as sizes (1K, 2M), 10 log10; `ylog` 0 or 10. Points a
+ * log axis cannot show (<= 0) or that are not finite break the line. */
+typedef struct pmk__line_series {
+	const char *name;
+	const double *x, *y;
+	int n;
+} pmk__line_series;
+
+typedef struct pmk__line_chart {
+	const char *title, *xlabel, *ylabel;
+	int xlog, ylog;
+	const pmk__line_series *series;
+	int nseries;
+	const double *marks_x;
+	const char *const *marks_label;
+	int nmarks;
+} pmk__line_chart;
+
+/* The colour of series `i` (a fixed palette, repeating). */
+const char *pmk__plot_color(int i);
+
+/* Returns 0, PMK_EINVAL or PMK_EIO. */
+int pmk__plot_lines(FILE *f, const pmk__line_chart *c);
 
 /* The SVG root element and a white background. */
 void pmk__plot_begin(FILE *f, double w, double h, int viewbox);

@@ -1,0 +1,163 @@
+/* test_plot.c: the SVG plot module writes well-formed XML, escapes the
+ * text it is given, and puts log-axis ticks at the powers of the base. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/core/plot.h"
+#include "tests/support/t.h"
+
+static char buf[1 << 16];
+
+/* A minimal XML check: tags nest and close, text has no raw '<' and every
+ * '&' starts an entity; CDATA sections are skipped. Returns 1 if well
+ * formed. */
+static int well_formed(const char *s)
+{
+	char stack[64][32];
+	int depth = 0, seen_root = 0;
+	while (*s) {
+		if (!strncmp(s, "<![CDATA[", 9)) {
+			s = strstr(s, "]]>");
+			if (!s)
+				return 0;
+			s += 3;
+		} else if (*s == '<') {
+			int close = s[1] == '/';
+			const char *n = s + 1 + close, *e = strchr(s, '>');
+			size_t len = strcspn(n, " />\n");
+			if (!e || len == 0 || len >= 32)
+				return 0;
+			for (const char *q = s + 1; q < e; q++)
+				if (*q == '<')
+					return 0;
+			if (close) {
+				if (depth == 0 || strncmp(stack[depth - 1], n, len) ||
+				    stack[depth - 1][len])
+					return 0;
+				depth--;
+			} else if (e[-1] != '/') {
+				if (depth == 64 || (depth == 0 && seen_root))
+					return 0;
+				memcpy(stack[depth], n, len);
+				stack[depth++][len] = 0;
+				seen_root = 1;
+			}
+			s = e + 1;
+		} else if (*s == '&') {
+			if (strncmp(s, "&amp;", 5) && strncmp(s, "&lt;", 4) &&
+			    strncmp(s, "&gt;", 4) && strncmp(s, "&quot;", 6) &&
+			    strncmp(s, "&apos;", 6) && strncmp(s, "&#", 2))
+				return 0;
+			s++;
+		} else
+			s++;
+	}
+	return depth == 0 && seen_root;
+}
+
+static const char *lines(pmk__line_chart *c)
+{
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	memset(buf, 0, sizeof buf);
+	if (!f)
+		return "";
+	T_EQ_INT(pmk__plot_lines(f, c), 0);
+	fclose(f);
+	return buf;
+}
+
+static const double xs[] = {1024, 4096, 65536, 1 << 20};
+static const double ys[] = {3, 12, 80, 800};
+static const double mark[] = {32768};
+static const char *const mlab[] = {"L1 <32K> & more"};
+
+static void test_checker_rejects_broken_xml(void)
+{
+	T_CHECK(well_formed("<svg><a/><b>x</b></svg>"));
+	T_CHECK(!well_formed("<svg><b>x</svg>"));
+	T_CHECK(!well_formed("<svg>a & b</svg>"));
+	T_CHECK(!well_formed("<svg><a></svg></a>"));
+}
+
+static void test_line_chart_is_well_formed_and_escaped(void)
+{
+	pmk__line_series s[] = {{"a<b & \"c\"", xs, ys, 4}};
+	pmk__line_chart c = {"T <1> & T", "size", "ns", 2, 10, s, 1,
+			     mark, mlab, 1};
+	const char *o = lines(&c);
+	T_CHECK(strncmp(o, "<svg", 4) == 0);
+	T_CHECK(well_formed(o));
+	T_CHECK(strstr(o, "T &lt;1&gt; &amp; T") != NULL);
+	T_CHECK(strstr(o, "a&lt;b &amp;") != NULL);
+	T_CHECK(strstr(o, "L1 &lt;32K&gt; &amp; more") != NULL);
+	T_CHECK(strstr(o, "stroke-dasharray") != NULL);
+	T_CHECK(strstr(o, pmk__plot_color(0)) != NULL);
+}
+
+/* The y text label of a tick, or NULL: ">LABEL</text>" with anchor end. */
+static int has_label(const char *o, const char *lab)
+{
+	char want[64];
+	snprintf(want, sizeof want, ">%s</text>", lab);
+	return strstr(o, want) != NULL;
+}
+
+static void test_log_axes_tick_at_powers(void)
+{
+	pmk__line_series s[] = {{"s", xs, ys, 4}};
+	pmk__line_chart c = {"t", "x", "y", 2, 10, s, 1, NULL, NULL, 0};
+	const char *o = lines(&c);
+	/* y from 3 to 800: decades 1 .. 1000, nothing in between */
+	T_CHECK(has_label(o, "1") && has_label(o, "10") &&
+		has_label(o, "100") && has_label(o, "1000"));
+	T_CHECK(!has_label(o, "10000") && !has_label(o, "500") &&
+		!has_label(o, "0.1"));
+	/* x from 1K to 1M in powers of two, labelled as sizes */
+	T_CHECK(has_label(o, "1K") && has_label(o, "2K") &&
+		has_label(o, "512K") && has_label(o, "1M"));
+	T_CHECK(!has_label(o, "3K") && !has_label(o, "2M"));
+	/* log10 x: decades */
+	c.xlog = 10;
+	o = lines(&c);
+	T_CHECK(has_label(o, "1000") && has_label(o, "1e+06"));
+	T_CHECK(well_formed(o));
+}
+
+static void test_log_axis_skips_points_it_cannot_show(void)
+{
+	static const double y2[] = {5, 0, -1, 9};
+	pmk__line_series s[] = {{"s", xs, y2, 4}};
+	pmk__line_chart c = {"t", "x", "y", 2, 10, s, 1, NULL, NULL, 0};
+	const char *o = lines(&c);
+	const char *d = strstr(o, " d=\"");
+	T_ASSERT(d != NULL);
+	/* two pieces: M.. then M.. again after the gap, no L between */
+	T_CHECK(d[4] == 'M' && strchr(d + 5, 'M') != NULL);
+	T_CHECK(strchr(d, 'L') == NULL || strchr(d, 'L') > strchr(d + 5, '"'));
+	T_CHECK(well_formed(o));
+}
+
+static void test_flame_is_well_formed(void)
+{
+	pmk__flame_node n[] = {{"all", 10, -1, 1, -1},
+			       {"main<int>&", 10, -1, 2, -1},
+			       {"f", 4, -1, -1, -1}};
+	pmk__flame_opts o = {"flame & co", "samples", 0, 0};
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	T_ASSERT(f != NULL);
+	memset(buf, 0, sizeof buf);
+	T_EQ_INT(pmk__plot_flame(f, &o, n, 3), 0);
+	fclose(f);
+	T_CHECK(well_formed(buf));
+	T_CHECK(strstr(buf, "main&lt;int&gt;&amp;") != NULL);
+}
+
+int main(void)
+{
+	T_RUN(test_checker_rejects_broken_xml);
+	T_RUN(test_line_chart_is_well_formed_and_escaped);
+	T_RUN(test_log_axes_tick_at_powers);
+	T_RUN(test_log_axis_skips_points_it_cannot_show);
+	T_RUN(test_flame_is_well_formed);
+	return t_done();
+}
