@@ -230,8 +230,13 @@ int cli_opt_canon(const char *cmd, int *argc, char ***argv,
 	c.n = 0;
 	c.used = 0;
 	free(canon_argv);
-	/* at most two words per argument, the command name and a NULL */
-	canon_argv = c.out = calloc((size_t)*argc * 2 + 2, sizeof *c.out);
+	/* each option takes at least one character of argv (a cluster such
+	 * as -abc is three options in one argument) and gives at most two
+	 * words; then the operands, the command name and a NULL */
+	size_t cap = (size_t)*argc + 2;
+	for (int i = 1; i < *argc; i++)
+		cap += 2 * strlen((*argv)[i]);
+	canon_argv = c.out = calloc(cap, sizeof *c.out);
 	if (!c.out)
 		return 1;
 	c.out[c.n++] = (*argv)[0];
