@@ -41,8 +41,19 @@ check "percent running (column 5) 100.00 as perf" sh -c '
 "$PMKIT" stat -r 5 -e $EV -x, -o "$T_TMP/pr.csv" -- sh -c "$W"
 perf stat -r 5 -e $EV -x, -o "$T_TMP/fr.csv" -- sh -c "$W"
 grep -v '^#' "$T_TMP/fr.csv" | grep -v '^$' > "$T_TMP/fr2.csv"
-a=$(v "$T_TMP/pr.csv" task-clock 1); b=$(v "$T_TMP/fr2.csv" task-clock 1)
-check "task-clock mean of 5 runs within 50 % of perf's ($a ms, perf $b ms)" within "$a" "$b" 50
+# task-clock against perf's: medians of 7 interleaved runs each, so that a
+# burst of load hits both tools alike; the workload's children must be
+# counted (sh alone is under 2 ms), so a factor of 2 tells a real fault
+for i in 1 2 3 4 5 6 7; do
+	"$PMKIT" stat -e task-clock -x, -o "$T_TMP/i.csv" -- sh -c "$W"
+	v "$T_TMP/i.csv" task-clock 1 >> "$T_TMP/pi.txt"
+	perf stat -e task-clock -x, -o "$T_TMP/i.csv" -- sh -c "$W"
+	grep -v '^#' "$T_TMP/i.csv" | grep . > "$T_TMP/i2.csv"
+	v "$T_TMP/i2.csv" task-clock 1 >> "$T_TMP/fi.txt"
+done
+a=$(sort -g "$T_TMP/pi.txt" | sed -n 4p); b=$(sort -g "$T_TMP/fi.txt" | sed -n 4p)
+check "task-clock median of 7 runs within a factor 2 of perf's ($a ms, perf $b ms)" \
+	awk -v a="$a" -v b="$b" 'BEGIN {exit !(a > 0 && b > 0 && a < 2 * b && b < 2 * a)}'
 check "-r: same columns as perf" sh -c '
 	test "$(cut -d, -f2,3 "$1")" = "$(cut -d, -f2,3 "$2")" &&
 	test "$(awk -F, "{print NF}" "$1" | sort -u)" = "$(awk -F, "{print NF}" "$2" | sort -u)"' _ "$T_TMP/pr.csv" "$T_TMP/fr2.csv"
@@ -73,7 +84,10 @@ check "text: event names start in the same column" sh -c '
 # exit status of a failing workload and of a bad event
 "$PMKIT" stat -e task-clock -x, -o /dev/null -- sh -c 'exit 3'; a=$?
 perf stat -e task-clock -x, -o /dev/null -- sh -c 'exit 3'; b=$?
-check "a workload's status is the status ($a, perf $b)" test "$a" = "$b"
+# pmkit's contract (README) is the workload's status; perf's own status
+# differs between perf builds (6.1 here returns 3, CI has seen 0), so it is
+# shown, not required
+check "a workload's status is the status ($a; perf says $b)" test "$a" = 3
 
 # -p: the header names the process, as perf's
 sleep 1 & bg=$!
