@@ -79,7 +79,17 @@ static int open_error(pmk_diag *d, const pmk_attr *a, int err,
 		return code;
 	d->sys_errno = err;
 	snprintf(d->input, sizeof d->input, "%s", a->name);
-	if (err == EACCES || err == EPERM) {
+	if (a->type == PMK_TYPE_TOOL) {
+		/* duration_time, user_time, system_time: pmkit's own clocks
+		 * (and perf's), read around a count; no kernel counter */
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled: it is a tool event, "
+			 "computed by 'pmkit stat' from the clock, with no "
+			 "kernel counter to interrupt on", a->name);
+		snprintf(d->hint, sizeof d->hint,
+			 "count it with 'pmkit stat -e %s'; sample time with "
+			 "-e cpu-clock (the default) or -e task-clock", a->name);
+	} else if (err == EACCES || err == EPERM) {
 		/* the real refusal: paranoid against -a or kernel space,
 		 * ptrace access to another process (perf_errors.c) */
 		code = pmk__perf_perm_error(err, a->name, a->exclude_kernel,

@@ -228,6 +228,12 @@ else
 	check "-e instructions: the command did not run" [ ! -e ran ]
 	check "-e instructions: no record file left" [ ! -e hw.rec ]
 fi
+# a tool event (perf's duration_time) has no kernel counter on any machine
+rm -f ran
+run_pmkit record -e duration_time -o tool.rec -- touch ran
+check "-e duration_time: status 2, called a tool event, stat suggested, nothing run" sh -c '
+	[ "$1" = 2 ] && printf "%s" "$2" | grep -q "tool event" &&
+	printf "%s" "$2" | grep -q "pmkit stat -e duration_time" && [ ! -e ran ] && [ ! -e tool.rec ]' _ "$rc" "$err"
 run_pmkit record -e nosuch -- true
 check "unknown event: status 2 with a column marker" sh -c "[ $rc = 2 ] && printf '%s' \"\$1\" | grep -q '\\^'" _ "$err"
 
