@@ -11,13 +11,23 @@ GUEST_PROG := $(GUEST_PROG_SRC:tests/guest/prog/%.c=$(O)/guest/%)
 GUEST_WORK_SRC := $(sort $(wildcard tests/guest/prog/w_*.S))
 GUEST_PROG += $(GUEST_WORK_SRC:tests/guest/prog/%.S=$(O)/guest/%)
 
-# GUEST_SYSROOT: arm64 headers and static libraries from Debian (elfutils and
-# its compression libraries; tests/guest/fetch.sh) so that the guest's pmkit
-# has symbols and lines. Configure's own test cannot see them (it links
-# without this directory), so they are declared here.
+# GUEST_SYSROOT: arm64 headers and static libraries from Debian
+# (tests/guest/fetch.sh), each used when present:
+# - libpfm4 (libpfm4-dev's libpfm.a), so that the guest's pmkit encodes and
+#   lists libpfm4's Arm events (arm_ac57::INST_RETIRED ...);
+# - elfutils and its compression libraries, so that it has symbols and lines.
+# Configure's own test cannot see them (it links without this directory),
+# so they are declared here.
 ifneq ($(GUEST_SYSROOT),)
 CPPFLAGS += -isystem $(GUEST_SYSROOT)/usr/include
 LDFLAGS  += -L$(GUEST_SYSROOT)/usr/lib/aarch64-linux-gnu
+ifneq ($(wildcard $(GUEST_SYSROOT)/usr/lib/aarch64-linux-gnu/libpfm.a),)
+ifneq ($(HAVE_PFM),1)
+HAVE_PFM := 1
+CPPFLAGS += -DPMK_HAVE_PFM=1
+LDLIBS   += -lpfm
+endif
+endif
 ifneq ($(wildcard $(GUEST_SYSROOT)/usr/lib/aarch64-linux-gnu/libdw.a),)
 ifneq ($(HAVE_DW),1)
 HAVE_DW  := 1

@@ -177,7 +177,8 @@ int pmk__model_name_known(const char *name)
 void pmk__cpu_id_describe(const struct pmk__cpu_id *id, char *buf,
 			  size_t size)
 {
-	if (id->implementer)
+	/* implementer 0 is "reserved for software use" (QEMU's max) */
+	if (id->implementer || id->part)
 		snprintf(buf, size, "Arm implementer %#x part %#x",
 			 id->implementer, id->part);
 	else if (id->vendor[0])

@@ -111,8 +111,15 @@ int pmk__source_event_elsewhere(const char *name, size_t len,
 	struct find f = {name, len, except, NULL, model, size, 0};
 	if (!size || !len)
 		return PMK_ENOENT;
-	/* the common models first: the tables', then libpfm4's */
+	/* the common models first: on x86 the tables', then libpfm4's. A
+	 * libpfm4 build knows only its own architecture's PMUs and the
+	 * tables are x86 models, so elsewhere (arm64) libpfm4's come first:
+	 * an Arm machine is told of arm_ac57, not skl. */
+#if defined(__x86_64__) || defined(__i386__)
 	for (int i = NSRC - 1; i >= 0; i--) {
+#else
+	for (int i = 0; i < NSRC; i++) {
+#endif
 		f.src = order[i];
 		if (order[i]->models(find_model, &f))
 			return 0;

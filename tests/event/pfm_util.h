@@ -43,6 +43,24 @@ static inline struct enc pfm_enc(const char *s)
 	return e;
 }
 
+/* Whether the installed libpfm4 has a PMU called `model`. libpfm4 is
+ * built with its own architecture's PMUs only: an x86 libpfm4 has skl but
+ * no arm_ac57, an arm64 one the reverse. Call after pfm_initialize(). */
+static inline int pfm_has_pmu(const char *model)
+{
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p)
+	{
+		pfm_pmu_info_t info;
+		memset(&info, 0, sizeof info);
+		info.size = sizeof info;
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.name &&
+		    !strcmp(info.name, model))
+			return 1;
+	}
+	return 0;
+}
+
 /* pmkit's result `rc` with its event `ev`: the first leaf's fields when
  * rc is 0. */
 static inline struct enc pmk_enc_of(int rc, const pmk_event *ev)

@@ -31,18 +31,22 @@ echo "guest: kernel $(cat "$G/cache/kernel-package" 2>/dev/null), ready after $(
 
 # 2. Cross-build (a build failure is a real failure: pmkit must build here).
 # Only the static programs: the sysroot's libdw.a is not PIC, so no .so.
-sysroot=
-[ -f "$G/cache/sysroot/done" ] && sysroot=GUEST_SYSROOT=$G/cache/sysroot
-# Objects do not depend on flags: rebuild when the sysroot comes or goes.
-[ "$(cat "$A/.guest-sysroot" 2>/dev/null)" = "$sysroot" ] || rm -rf "$A"
-mkdir -p "$A" && echo "$sysroot" >"$A/.guest-sysroot"
+# The sysroot holds elfutils (marker done) and libpfm4 (pfm-done), each
+# when its download worked (fetch.sh).
+sysroot= have=
+[ -f "$G/cache/sysroot/done" ] && have="$have elfutils"
+[ -f "$G/cache/sysroot/pfm-done" ] && have="$have libpfm4"
+[ -n "$have" ] && sysroot=GUEST_SYSROOT=$G/cache/sysroot
+# Objects do not depend on flags: rebuild when a library comes or goes.
+[ "$(cat "$A/.guest-sysroot" 2>/dev/null)" = "$sysroot$have" ] || rm -rf "$A"
+mkdir -p "$A" && echo "$sysroot$have" >"$A/.guest-sysroot"
 if ! make --no-print-directory -j2 CROSS=$CROSS O=$A $sysroot $A/pmkit tests guest-progs >"$G/build.log" 2>&1; then
 	tail -30 "$G/build.log"
 	echo "guest: cross-build for aarch64 failed (log: $G/build.log)"
 	echo "guest: 0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
-echo "guest: cross-built for aarch64 after $(elapsed "$t0") s"
+echo "guest: cross-built for aarch64 (with${have:- no optional libraries}) after $(elapsed "$t0") s"
 
 # 3. The initramfs.
 R=$G/rootfs

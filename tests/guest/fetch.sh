@@ -1,7 +1,9 @@
 #!/bin/sh
 # fetch.sh CACHE_DIR: make sure the host tools of the emulated-PMU tier are
 # installed and that CACHE_DIR holds the guest's arm64 kernel Image and
-# busybox binary, both taken from the Debian archive.
+# busybox binary, both taken from the Debian archive, and (optional) a
+# sysroot of arm64 static libraries for the guest's pmkit: elfutils and
+# libpfm4.
 #
 # Host packages are installed with apt-get (when missing). The two arm64
 # packages are only downloaded, never installed: apt runs with a private
@@ -36,7 +38,8 @@ if [ -n "$need_pkgs" ]; then
 fi
 
 # 2. Guest pieces from the arm64 archive.
-[ -s "$cache/Image" ] && [ -s "$cache/busybox" ] && [ -f "$cache/sysroot/done" ] && exit 0
+[ -s "$cache/Image" ] && [ -s "$cache/busybox" ] && [ -f "$cache/sysroot/done" ] &&
+	[ -f "$cache/sysroot/pfm-done" ] && exit 0
 command -v apt-get >/dev/null 2>&1 || missing "apt-get, to download the arm64 kernel and busybox"
 apt="$cache/apt"
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/deb" || exit 77
@@ -47,23 +50,41 @@ aptopt="-o APT::Architecture=arm64 -o APT::Architectures::=arm64
 	-o Dir::State::Lists=$apt/lists -o Dir::State::status=/dev/null
 	-o Dir::Cache=$apt -o Dir::Cache::archives=$apt/archives
 	-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q"
-# Optional: static arm64 elfutils (and the compression libraries it needs)
-# for the guest's pmkit, so that its reports have symbols and lines. Kept
-# in $cache/sysroot; when unavailable the guest build goes without.
-sysroot() {
-	[ -f "$cache/sysroot/done" ] && return 0
-	mkdir -p "$apt/dev" && cd "$apt/dev" || return 0
+# Optional: static arm64 libraries for the guest's pmkit, unpacked into
+# $cache/sysroot (mk/guest.mk links what it finds there):
+# - elfutils and the compression libraries it needs, so that its reports
+#   have symbols and lines (marker: sysroot/done);
+# - libpfm4 (libpfm4-dev holds libpfm.a and the headers; the runtime
+#   package libpfm4 only the .so), so that it encodes libpfm4's Arm event
+#   names (marker: sysroot/pfm-done).
+# When one is unavailable the guest build goes without it, and the guest
+# tests that need it skip, naming the package.
+unpack() { # MARKER LOG PACKAGE...: download into $apt/dev, unpack, mark
+	mark=$1 log=$2; shift 2
+	[ -f "$cache/sysroot/$mark" ] && return 0
+	mkdir -p "$apt/dev" && cd "$apt/dev" || return 1
 	rm -f ./*.deb
-	if apt-get $aptopt download libdw-dev libelf-dev zlib1g-dev liblzma-dev \
-		libbz2-dev libzstd-dev >"$apt/dev.log" 2>&1; then
-		rm -rf "$cache/sysroot"
-		for d in ./*.deb; do dpkg-deb -x "$d" "$cache/sysroot" || return 0; done
-		touch "$cache/sysroot/done"
+	# shellcheck disable=SC2086
+	if apt-get $aptopt download "$@" >"$apt/$log" 2>&1; then
+		for d in ./*.deb; do dpkg-deb -x "$d" "$cache/sysroot" || { rm -f ./*.deb; cd "$cache"; return 1; }; done
+		touch "$cache/sysroot/$mark"
+		rc=0
 	else
-		note "no arm64 elfutils (see $apt/dev.log): guest reports will lack symbols"
+		rc=1
 	fi
 	rm -f ./*.deb
 	cd "$cache" || exit 77
+	return $rc
+}
+sysroot() {
+	if [ ! -f "$cache/sysroot/done" ]; then
+		rm -rf "$cache/sysroot"
+		unpack done dev.log libdw-dev libelf-dev zlib1g-dev liblzma-dev \
+			libbz2-dev libzstd-dev ||
+			note "no arm64 elfutils (see $apt/dev.log): guest reports will lack symbols"
+	fi
+	unpack pfm-done pfm.log libpfm4-dev ||
+		note "no arm64 libpfm4-dev (see $apt/pfm.log): the guest's pmkit is built without libpfm4"
 }
 if [ ! -f "$apt/updated" ]; then
 	note "fetching the arm64 package lists"
