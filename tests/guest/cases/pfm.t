@@ -15,7 +15,7 @@ pmu=$(basename "$(ls -d $dev/armv8* | head -1)")
 cpu=$(sed -n 's/.*pmk_cpu=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 
 if ! "$PMKIT" encode --models 2>/dev/null | grep -q '^arm_ac57 .*libpfm4'; then
-	skip "pfm" "the guest's pmkit is built without libpfm4 (Debian arm64 package libpfm4-dev not downloaded: see build/guest/cache/apt/pfm.log)"
+	skip "pfm" "the guest's pmkit is built without libpfm4 (Debian arm64 package libpfm4-dev not downloaded: see cache/apt/pfm.log under GUEST_DIR, build/guest by default)"
 	exit 0
 fi
 
