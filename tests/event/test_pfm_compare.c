@@ -14,8 +14,9 @@
  * hand table again through the public pmk_event_parse() on a target with
  * the model chosen (the path of `pmkit encode --model`).
  * Table entries libpfm4 4.13 does not have are listed in `divergent`.
- * Without libpfm4, or with a libpfm4 of another architecture (arm64's
- * has no x86 PMU), the test skips.
+ * Without libpfm4 the test skips. On arm64, whose libpfm4 has no x86 PMU,
+ * only the public-parser pass runs, with Arm strings (ARM_CASES) over
+ * libpfm4's Arm models.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,38 @@
 #include "tests/event/pfm_util.h"
 #endif
 
+#if defined(__aarch64__)
+/* libpfm4 is built with its own architecture's PMUs only: on arm64 it has
+ * none of the x86 models pmkit's tables cover, so only the public-parser
+ * pass runs, over libpfm4's Arm models (which pmkit serves through
+ * libpfm4; pmkit has no Arm tables). */
+static const char *const models[] = {"arm_ac57", "arm_ac53", "arm_n1",
+				     "arm_v1", "arm_n2"};
+#define ARM_CASES(m)                                                           \
+	{m, "INST_RETIRED"}, {m, "INST_RETIRED:u"}, {m, "INST_RETIRED:k"},     \
+	    {m, "INST_RETIRED:h"}, {m, "INST_RETIRED:u:k"},                    \
+	    {m, "INST_RETIRED:k:h"}, {m, "INST_RETIRED:u=1:k=0"},              \
+	    {m, "INST_RETIRED:u:u"}, {m, "inst_retired"},                      \
+	    {m, "Cpu_Cycles:u"}, {m, "CPU_CYCLES:k"},                          \
+	    {m, "L1D_CACHE_REFILL"}, {m, "L1D_CACHE_REFILL:u"},                \
+	    {m, "L1D_CACHE:k"}, {m, "L2D_CACHE_REFILL:u:k"},                   \
+	    {m, "BR_MIS_PRED:u"}, {m, "BR_PRED"}, {m, "MEM_ACCESS:u"},         \
+	    {m, "STALL_FRONTEND"}, {m, "STALL_BACKEND:u"},                     \
+	    {m, "INST_SPEC"}, {m, "EXC_TAKEN:k"}, {m, "L1I_TLB_REFILL"},       \
+	    /* refused by both: Arm events take no threshold, edge, invert or \
+	     * unit mask */                                                    \
+	    {m, "INST_RETIRED:c=2"}, {m, "INST_RETIRED:e"},                    \
+	    {m, "INST_RETIRED:i"}, {m, "INST_RETIRED:ANY"},                    \
+	    {m, "INST_RETIRED:u=2"}, {m, "INST_RETIRED:"},                     \
+	    {m, "NO_SUCH_EVENT"}, {m, "INST_RETIRED::u"}
+static const struct {
+	const char *model, *s;
+} cases[] = {
+    ARM_CASES("arm_ac57"), ARM_CASES("arm_ac53"), ARM_CASES("arm_n1"),
+    ARM_CASES("arm_v1"),   ARM_CASES("arm_n2"),
+};
+static const char *const divergent[] = {NULL};
+#else
 static const char *const models[] = {
     "skl", "icl", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
 };
@@ -282,6 +315,7 @@ static const char *const divergent[] = {
     /* our name for front-end-or-back-end empty slots (0x1f) */
     "amd64_fam19h_zen4::DISPATCH_STALLS_1:FE_OR_BE_STALLS",
 };
+#endif
 
 #if PMK_HAVE_PFM
 static struct enc pmk_enc(const char *s)
@@ -358,14 +392,24 @@ static int force(const char *model)
 static int is_divergent(const char *s)
 {
 	for (int i = 0; i < PMK__N(divergent); i++)
-		if (!strcmp(s, divergent[i]))
+		if (divergent[i] && !strcmp(s, divergent[i]))
 			return 1;
 	return 0;
 }
 
+#if defined(__aarch64__)
+#define NO_ARM_TABLES                                                          \
+	T_SKIP("pmkit's tables are x86 models and libpfm4 for arm64 has none " \
+	       "of them; on arm64 the Arm strings are compared through "      \
+	       "pmk_event_parse (public_parser) and test_pfm_sample")
+#else
+#define NO_ARM_TABLES (void)0
+#endif
+
 static void test_hand_table(void)
 {
 	char full[256];
+	NO_ARM_TABLES;
 	n_equal = n_both_reject = n_models_done = 0;
 	for (int m = 0; m < PMK__N(models); m++) {
 		if (!force(models[m]))
@@ -446,6 +490,7 @@ static void test_every_table_entry(void)
 {
 	char full[256];
 	int total = 0, skipped = 0;
+	NO_ARM_TABLES;
 	n_equal = n_both_reject = 0;
 	for (int m = 0; m < PMK__N(models); m++) {
 		const pmk__model *mod = pmk__model_find(models[m]);
