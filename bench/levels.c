@@ -125,7 +125,9 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 double pmk_levels_edge(const size_t *size, const double *lat, int n,
 		       const pmk_level *a, const pmk_level *b)
 {
-	double target = sqrt(a->latency_ns * b->latency_ns);
+	/* a chase that misses on a fraction f of its loads takes
+	 * (1 - f) a + f b per load: half the lines lost is the mean */
+	double target = (a->latency_ns + b->latency_ns) / 2;
 	for (int i = a->last; i < n - 1 && i < b->first + 1; i++) {
 		if (lat[i] <= target && lat[i + 1] > target) {
 			double f = (target - lat[i]) / (lat[i + 1] - lat[i]);
