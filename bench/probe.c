@@ -57,7 +57,7 @@ static void cpu_name(char *out, size_t n)
  * faster): it is measured again. */
 #define DISTURBED 1.15
 /* Repeated measurements stop at this footprint: beyond it the chains are
- * slow to build and every point is memory on the machines we know. */
+ * slow to build (a level found beyond keeps its single reading). */
 #define REPEAT_MAX (16u << 20)
 
 static int chase_at(pmk_chase *ch, size_t size, const pmk_bench_cfg *cfg,
