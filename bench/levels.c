@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/levels.h"
 #include "pmkit/bench.h"
 
 #define MIN_RUN 3
@@ -66,9 +67,14 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 	for (int r = 0; r < nr; r++) {
 		pmk_level *p = &runs[r];
 		int len = p->last - p->first + 1;
-		/* a plateau has 3 points and spans 3/4 of an octave at least */
-		if ((len < MIN_RUN ||
-		     (double)size[p->last] < 1.68 * (double)size[p->first]) &&
+		/* a plateau has 3 points and spans 3/4 of an octave at least,
+		 * or half an octave if it is flat (rises by less than half of
+		 * `rise`): a cache squeezed by a neighbour (a VM's share of an
+		 * L3) can be that short, and a slow transition that stays
+		 * within `rise` for half an octave still climbs */
+		double span = (double)size[p->last] / (double)size[p->first];
+		int flat = lat[p->last] <= lat[p->first] * (1 + (rise - 1) / 2);
+		if ((len < MIN_RUN || span < 1.41 || (span < 1.68 && !flat)) &&
 		    !(r == nr - 1 && nl == 0))
 			continue;
 		if (nl > 0 && p->latency_ns < out[nl - 1].latency_ns * jump) {
@@ -119,7 +125,9 @@ int pmk_levels_detect(const size_t *size, const double *lat, int n, double rise,
 double pmk_levels_edge(const size_t *size, const double *lat, int n,
 		       const pmk_level *a, const pmk_level *b)
 {
-	double target = sqrt(a->latency_ns * b->latency_ns);
+	/* a chase that misses on a fraction f of its loads takes
+	 * (1 - f) a + f b per load: half the lines lost is the mean */
+	double target = (a->latency_ns + b->latency_ns) / 2;
 	for (int i = a->last; i < n - 1 && i < b->first + 1; i++) {
 		if (lat[i] <= target && lat[i + 1] > target) {
 			double f = (target - lat[i]) / (lat[i + 1] - lat[i]);
@@ -232,4 +240,18 @@ int pmk_levels_tail(const size_t *size, const double *lat, int n,
 	return top <= n - 4 &&
 	       1.414 * (double)size[top] <= (double)size[n - 1] &&
 	       end * 1.15 < sm[top];
+}
+
+int pmk__levels_disturbed(const size_t *size, const double *lat, int n,
+			  size_t limit, double tol, int *idx, int max)
+{
+	double right = INFINITY;
+	int k = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		if (size[i] <= limit && lat[i] > tol * right && k < max)
+			idx[k++] = i;
+		if (lat[i] < right)
+			right = lat[i];
+	}
+	return k;
 }

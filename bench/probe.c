@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/levels.h"
 #include "bench/penalty.h"
 #include "lib/core/textout.h"
 #include "pmkit/bench.h"
@@ -51,43 +52,109 @@ static void cpu_name(char *out, size_t n)
 	fclose(f);
 }
 
+/* A point of the window curve more than this much slower than a larger
+ * footprint was slowed by something else (a larger footprint cannot be
+ * faster): it is measured again. */
+#define DISTURBED 1.15
+/* Repeated measurements stop at this footprint: beyond it the chains are
+ * slow to build (a level found beyond keeps its single reading). */
+#define REPEAT_MAX (16u << 20)
+
+static int chase_at(pmk_chase *ch, size_t size, const pmk_bench_cfg *cfg,
+		    double *v)
+{
+	pmk_bench_stat st;
+	int rc;
+	if (pmk_chase_build(ch, size) < 1)
+		return PMK_ENOMEM;
+	if ((rc = pmk_chase_time(ch, cfg, &st)))
+		return rc;
+	*v = st.min_ns;
+	return 0;
+}
+
 /*
- * Both curves, interleaved size by size (so a noisy neighbour disturbs both
- * alike), in `passes` passes over the sizes keeping the minimum.
+ * Pass 1: both curves, interleaved size by size (so a noisy neighbour
+ * disturbs both alike), smallest footprint first. Pass 2: the window curve
+ * again up to REPEAT_MAX, largest first, keeping the minimum: a neighbour's
+ * burst that slowed a run of sizes in pass 1 falls on other sizes in pass
+ * 2. The all-pages curve is measured once (the TLB fit is a robust one).
+ *
+ * The largest footprint is measured first; the points of the coarse part
+ * of the grid (beyond FINE_MAX) are skipped, and dropped from the curves,
+ * once the last three points measured are all within MEM_NEAR of it: the
+ * curve has reached memory (it cannot fall again), and those chains take
+ * 0.1-0.6 s each to build.
  */
-static int curves(pmk_probe *p, int passes, const pmk_bench_cfg *cfg,
-		  struct ctx *c)
+#define FINE_MAX (32u << 20)
+#define MEM_NEAR 0.9
+static int curves(pmk_probe *p, const pmk_bench_cfg *cfg, struct ctx *c)
 {
 	pmk_lat_cfg lc;
 	pmk_chase *ch[2] = {NULL, NULL};
 	double *lat[2] = {p->lat_window, p->lat_all};
-	int rc = 0;
+	int rc = 0, last = p->npts - 1, k = 0;
 	pmk_lat_cfg_default(&lc);
 	for (int m = 0; m < 2 && rc == 0; m++) {
 		lc.mode = m ? PMK_LAT_RANDOM_ALL : PMK_LAT_RANDOM;
-		rc = pmk_chase_new(&ch[m], p->sizes[p->npts - 1], &lc);
+		rc = pmk_chase_new(&ch[m], p->sizes[last], &lc);
 	}
-	for (int pass = 0; pass < passes && rc == 0; pass++)
-		for (int i = 0; i < p->npts && rc == 0; i++) {
-			/* the second pass is for the cache levels; beyond
-			 * 16 MiB rebuilding the chains would cost seconds */
-			if (pass > 0 && p->sizes[i] > (16u << 20))
-				break;
-			step(c, "latency curves", 1);
-			for (int m = 0; m < 2 && rc == 0; m++) {
-				pmk_bench_stat st;
-				if (pmk_chase_build(ch[m], p->sizes[i]) < 1) {
-					rc = PMK_ENOMEM;
-					break;
-				}
-				rc = pmk_chase_time(ch[m], cfg, &st);
-				if (pass == 0 || st.min_ns < lat[m][i])
-					lat[m][i] = st.min_ns;
-			}
-		}
+	for (int m = 0; m < 2 && rc == 0; m++)
+		rc = chase_at(ch[m], p->sizes[last], cfg, &lat[m][last]);
+	/* k: points kept so far (moved down over the skipped ones) */
+	for (int i = 0; i < last && rc == 0; i++) {
+		step(c, "latency curves", 1);
+		if (p->sizes[i] > FINE_MAX && k >= 3 &&
+		    fmin(lat[0][k - 1], fmin(lat[0][k - 2], lat[0][k - 3])) >=
+			MEM_NEAR * lat[0][last])
+			continue;
+		p->sizes[k] = p->sizes[i];
+		for (int m = 0; m < 2 && rc == 0; m++)
+			rc = chase_at(ch[m], p->sizes[k], cfg, &lat[m][k]);
+		k++;
+	}
+	p->sizes[k] = p->sizes[last];
+	lat[0][k] = lat[0][last];
+	lat[1][k] = lat[1][last];
+	p->npts = k + 1;
+	for (int i = p->npts - 1; i >= 0 && rc == 0; i--) {
+		double v;
+		if (p->sizes[i] > REPEAT_MAX)
+			continue;
+		step(c, "latency curves", 1);
+		if ((rc = chase_at(ch[0], p->sizes[i], cfg, &v)) == 0 &&
+		    v < lat[0][i])
+			lat[0][i] = v;
+	}
 	pmk_chase_free(ch[0]);
 	pmk_chase_free(ch[1]);
 	return rc;
+}
+
+/*
+ * A repair pass: the window curve's points up to REPEAT_MAX that are more
+ * than DISTURBED slower than some larger footprint are measured again
+ * (largest first), keeping the minimum. The probe spreads its repair
+ * passes between its other measurements, so that they fall in other
+ * moments of a neighbour's activity. Returns how many points were
+ * disturbed, or an error.
+ */
+static int repair(pmk_probe *p, pmk_chase *ch, const pmk_bench_cfg *cfg,
+		  struct ctx *c)
+{
+	int idx[MAXPTS], n, rc;
+	n = pmk__levels_disturbed(p->sizes, p->lat_window, p->npts, REPEAT_MAX,
+				  DISTURBED, idx, MAXPTS);
+	if (n > 0)
+		step(c, "latency repairs", 0);
+	for (int k = 0; k < n; k++) {
+		double v;
+		if ((rc = chase_at(ch, p->sizes[idx[k]], cfg, &v)))
+			return rc;
+		if (v < p->lat_window[idx[k]])
+			p->lat_window[idx[k]] = v;
+	}
+	return n;
 }
 
 /* The capacity for an interpolated edge `x`: the nearest (in log scale) of
@@ -187,19 +254,23 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	/* 8 points per octave up to 32 MiB (the cache levels), then 2 (the
 	 * climb to memory: big chains are slow to build) */
 	{
-		size_t split = mem < (32u << 20) ? mem : 32u << 20;
+		size_t split = mem < FINE_MAX ? mem : FINE_MAX;
 		p->npts = pmk_bench_sizes(8192, split, 8, 64, p->sizes, MAXPTS);
 		if (mem > split)
 			p->npts += pmk_bench_sizes(split + 1, mem, 2, 4096,
 						   p->sizes + p->npts,
 						   MAXPTS - p->npts);
 	}
-	c.total = 2.0 * p->npts + 13;
+	c.total = 13;
+	for (int i = 0; i < p->npts; i++)
+		c.total += p->sizes[i] <= REPEAT_MAX ? 2 : 1;
 	/* Short samples, more of them: on a busy machine a sample that the
 	 * scheduler interrupted is slower, and the minimum keeps a clean one.
+	 * A neighbour's longer bursts are met by measuring again later (the
+	 * second pass and the repairs), not by longer samples.
 	 */
-	cfg.sample_ms = quick ? 1 : 2;
-	cfg.samples = quick ? 5 : 7;
+	cfg.sample_ms = 1;
+	cfg.samples = 5;
 
 	step(&c, "core clock", 1);
 	if (ghz > 0) {
@@ -221,8 +292,71 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	if (rc)
 		return rc;
 	p->ghz = p->clock.ghz;
-	if ((rc = curves(p, 2, &cfg, &c)))
+	if ((rc = curves(p, &cfg, &c)))
 		return rc;
+	/* Repair passes (repair()) between the measurements that need no
+	 * level: memory latency, branch misprediction, FP latencies. */
+	{
+		pmk_lat_cfg lc;
+		pmk_chase *rep;
+		size_t top = p->sizes[p->npts - 1];
+		pmk_lat_cfg_default(&lc);
+		if ((rc = pmk_chase_new(
+			 &rep, top < REPEAT_MAX ? top : REPEAT_MAX, &lc)))
+			return rc;
+		if ((rc = repair(p, rep, &cfg, &c)) < 0)
+			goto out;
+		p->mem_bytes = mem;
+		p->mem_window64_ns = p->lat_window[p->npts - 1];
+		p->mem_all_ns = p->lat_all[p->npts - 1];
+		/* Memory latency: 256-byte elements in 64-page windows, so
+		 * the adjacent-line prefetcher cannot serve half of the loads
+		 * (with 64-byte elements the partner line is often fetched
+		 * already: ~100 ns instead of ~145 here); multichase's default
+		 * stride. Each pointer sits at a random word of its element
+		 * (lat.c), so no pattern prefetcher sees a fixed offset. */
+		{
+			pmk_chase *ch;
+			pmk_bench_stat st;
+			lc.stride = 256;
+			step(&c, "memory latency", 1);
+			p->mem_ns = p->mem_window64_ns;
+			if (pmk_chase_new(&ch, mem, &lc) == 0) {
+				if (pmk_chase_build(ch, mem) > 0 &&
+				    pmk_chase_time(ch, &cfg, &st) == 0)
+					p->mem_ns = st.min_ns;
+				pmk_chase_free(ch);
+			}
+		}
+		if ((rc = repair(p, rep, &cfg, &c)) < 0)
+			goto out;
+		/* branch misprediction and FP latencies: many short samples */
+		{
+			pmk_bench_cfg bc = cfg;
+			double rnd, sorted, fp[4];
+			bc.sample_ms = 1;
+			bc.samples = 15;
+			step(&c, "branch misprediction", 1);
+			if ((rc = pmk__bench_branch(&bc, &rnd, &sorted)))
+				goto out;
+			/* random outcomes mispredict half the time */
+			p->br_miss_cycles = (rnd - sorted) * p->ghz / 0.5;
+			if ((rc = repair(p, rep, &cfg, &c)) < 0)
+				goto out;
+			step(&c, "floating point", 1);
+			if ((rc = pmk__bench_fp(&bc, fp)))
+				goto out;
+			p->fp_add_cycles = fp[0] * p->ghz;
+			p->fp_mul_cycles = fp[1] * p->ghz;
+			p->fp_div_cycles = fp[2] * p->ghz;
+			p->fp_sqrt_cycles = fp[3] * p->ghz;
+		}
+		rc = repair(p, rep, &cfg, &c);
+	out:
+		pmk_chase_free(rep);
+		if (rc < 0)
+			return rc;
+	}
 
 	/* cache levels on the TLB-friendly curve, through its lower envelope
 	 * (levels.c): a point slowed by a neighbour must not move an edge or
@@ -239,30 +373,6 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	if (nl < 1) {
 		free(sm);
 		return nl < 0 ? nl : PMK_ESTATE;
-	}
-	p->mem_bytes = mem;
-	p->mem_window64_ns = p->lat_window[p->npts - 1];
-	p->mem_all_ns = p->lat_all[p->npts - 1];
-	/* Memory latency: 256-byte elements in 64-page windows, so the
-	 * adjacent-line prefetcher cannot serve half of the loads (with 64-byte
-	 * elements the partner line is often fetched already: ~100 ns instead
-	 * of ~145 here); multichase's default stride. Each pointer sits at a
-	 * random word of its element (lat.c), so no pattern prefetcher sees
-	 * a fixed offset. */
-	{
-		pmk_lat_cfg lc;
-		pmk_chase *ch;
-		pmk_bench_stat st;
-		pmk_lat_cfg_default(&lc);
-		lc.stride = 256;
-		step(&c, "memory latency", 1);
-		p->mem_ns = p->mem_window64_ns;
-		if (pmk_chase_new(&ch, mem, &lc) == 0) {
-			if (pmk_chase_build(ch, mem) > 0 &&
-			    pmk_chase_time(ch, &cfg, &st) == 0)
-				p->mem_ns = st.min_ns;
-			pmk_chase_free(ch);
-		}
 	}
 	p->mem_cycles = p->mem_ns * p->ghz;
 	for (int l = 0; l + 1 < nl && p->nlevels < PMK_PROBE_MAX_LEVELS; l++) {
@@ -380,24 +490,6 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 			p->mem_bw_mb_s = r.mb_s_median;
 	}
 
-	/* branch misprediction and FP latencies: many short samples */
-	{
-		double rnd, sorted, fp[4];
-		cfg.sample_ms = 1;
-		cfg.samples = 15;
-		step(&c, "branch misprediction", 1);
-		if ((rc = pmk__bench_branch(&cfg, &rnd, &sorted)))
-			return rc;
-		/* random outcomes mispredict half the time */
-		p->br_miss_cycles = (rnd - sorted) * p->ghz / 0.5;
-		step(&c, "floating point", 1);
-		if ((rc = pmk__bench_fp(&cfg, fp)))
-			return rc;
-		p->fp_add_cycles = fp[0] * p->ghz;
-		p->fp_mul_cycles = fp[1] * p->ghz;
-		p->fp_div_cycles = fp[2] * p->ghz;
-		p->fp_sqrt_cycles = fp[3] * p->ghz;
-	}
 	/* the chains again: a busy machine can only make a chain slower, so
 	 * the faster of the two readings is the better one (not when the
 	 * clock is the user's or a counter's) */

@@ -8,7 +8,8 @@
  *   - L1D and L2 as detected on the latency curve beside the CPUID/sysfs
  *     declaration;
  *   - stable levels: the L3 (the third level) is found with the same size
- *     in every one of N quick probes (default 10);
+ *     in every one of N quick probes (default 10); the sizes are printed,
+ *     and the bar counts the most common one;
  *   - memory latency by both chases (printed, no bar: see
  *     lat_vs_multichase.sh for the peer).
  * Prints each figure and PASS/FAIL per bar; exits 1 if a bar fails.
@@ -111,12 +112,23 @@ int main(int argc, char **argv)
 	if (!skip_full)
 		fail |= one(0, 10, 1, &first);
 	printf("stable levels: %d quick probes\n", n);
-	int same = 0;
-	first = l3[0];
+	int same = 0, found = 0;
 	for (int i = 1; i < n; i++)
 		fail |= one(PMK_PROBE_QUICK, 10, 0, &l3[i]);
+	/* the most common L3 size (0: none) and how many probes found it */
+	first = 0;
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		found += l3[i] != 0;
+		for (int j = 0; j < n; j++)
+			k += l3[i] && l3[j] == l3[i];
+		if (k > same)
+			same = k, first = l3[i];
+	}
+	printf("    L3 sizes:");
 	for (int i = 0; i < n; i++)
-		same += l3[i] && l3[i] == first;
+		printf(" %.4g MiB", (double)l3[i] / (1 << 20));
+	printf("\n    L3 found in %d of %d\n", found, n);
 	char buf[160];
 	snprintf(buf, sizeof buf,
 		 "L3 found with the same size (%zu B) in %d of %d", first, same,

@@ -256,7 +256,8 @@ void pmk_levels_envelope(const double *lat_ns, int n, double *out);
 int pmk_levels_tail(const size_t *size, const double *lat_ns, int n,
 		    double *peak_ns, size_t *peak_bytes, double *end_ns);
 /* Capacity estimate between plateau `a` and the next one `b`: the size at
- * which the curve crosses the geometric mean of the two latencies. */
+ * which the curve crosses the mean of the two latencies (half of the loads
+ * miss `a` there). */
 double pmk_levels_edge(const size_t *size, const double *lat_ns, int n,
 		       const pmk_level *a, const pmk_level *b);
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bench/levels.h"
 #include "pmkit/bench.h"
 #include "tests/support/t.h"
 
@@ -252,6 +253,114 @@ static void test_vm_curve_keeps_its_l3(void)
 	T_CHECK(!(lv[3].flags & PMK_LEVEL_AMBIGUOUS));
 }
 
+/* A window curve of a quick probe on the Zen 4 VM at load 6-7 (2026-11-24,
+ * before the probe's repair passes): the L3 share plateau (10-11 ns) lasts
+ * from 1.5 to 2.5 MiB only, with a neighbour's bursts (39-88 ns) on half of
+ * its points and partial hits up to 3.5 MiB. The old rule (a plateau spans
+ * 3/4 of an octave) lost the L3 and moved the L2 edge to 2 MiB. */
+static const double squeezed_curve[] = {
+    1.08,   1.08,   1.08,   1.09,   1.08,   1.08,   1.08,   1.08,   1.08,
+    1.08,   1.08,   1.08,   1.09,   1.08,   1.08,   1.09,   1.09,   3.77,
+    3.78,   3.78,   3.80,   3.80,   3.80,   3.81,   3.80,   3.81,   3.80,
+    3.80,   3.81,   3.82,   3.80,   3.81,   3.80,   3.80,   3.81,   3.81,
+    3.81,   3.89,   3.80,   3.81,   3.80,   3.81,   3.89,   3.84,   3.86,
+    3.87,   4.00,   3.87,   3.95,   4.46,   4.97,   5.12,   5.52,   5.56,
+    6.09,   6.24,   6.67,   7.93,   11.80,  87.68,  9.43,   10.00,  10.59,
+    10.48,  39.46,  75.44,  11.00,  27.22,  84.25,  84.01,  17.16,  102.21,
+    98.27,  99.39,  101.21, 56.29,  49.19,  71.83,  94.06,  97.97,  96.86,
+    98.34,  100.44, 101.81, 101.31, 97.91,  98.82,  96.91,  100.16, 99.17,
+    104.59, 134.69, 111.10, 100.65, 102.61, 102.99, 107.77, 100.49, 101.71,
+    99.07,  98.13};
+
+static void test_squeezed_l3_is_a_level(void)
+{
+	size_t size[400];
+	double env[400];
+	pmk_level lv[8];
+	int n = probe_grid(size);
+	T_ASSERT(n == (int)(sizeof squeezed_curve / sizeof squeezed_curve[0]));
+	pmk_levels_envelope(squeezed_curve, n, env);
+	int nl = pmk_levels_detect(size, env, n, 1.15, 1.5, lv, 8);
+	T_EQ_INT(nl, 4);
+	if (nl != 4)
+		return;
+	T_NEAR(lv[2].latency_ns, 10.5, 1);
+	double e2 = pmk_levels_edge(size, env, n, &lv[1], &lv[2]),
+	       e3 = pmk_levels_edge(size, env, n, &lv[2], &lv[3]);
+	T_CHECKF(e2 >= 0.75 * (1 << 20) && e2 <= 1.25 * (1 << 20), "L2 edge %g",
+		 e2);
+	T_CHECKF(e3 >= 2.0 * (1 << 20) && e3 <= 4.0 * (1 << 20), "L3 edge %g",
+		 e3);
+}
+
+/* Half an octave is enough for a flat plateau, not for a climb: a step
+ * that rises 20 % over half an octave (a slow L2-to-L3 transition) is no
+ * level; the same span flat is one. */
+static void test_short_plateau_flat_or_climbing(void)
+{
+	size_t size[400];
+	double lat[400];
+	pmk_level lv[8];
+	int n = pmk_bench_sizes(8192, 64u << 20, 8, 64, size, 400);
+	for (int climb = 0; climb < 2; climb++) {
+		for (int i = 0; i < n; i++) {
+			double s = log2((double)size[i]);
+			/* 1 ns to 32 KiB, 4 ns to 1 MiB, a step whose
+			 * points (1.125-1.625 MiB) span half an octave,
+			 * memory at 100 ns beyond */
+			lat[i] =
+			    s <= 15   ? 1
+			    : s <= 20 ? 4
+			    : s <= 20.75
+				? (climb ? 6 * pow(1.2, (s - 20) / 0.75) : 10)
+				: 100;
+		}
+		int nl = pmk_levels_detect(size, lat, n, 1.15, 1.5, lv, 8);
+		T_CHECKF(nl == (climb ? 3 : 4), "climb %d: %d levels", climb,
+			 nl);
+	}
+}
+
+/* The probe's repair passes measure again the points slower than a larger
+ * footprint (pmk__levels_disturbed): on the squeezed curve, the bursts
+ * inside the L3 plateau and the partial hits before its last clean point,
+ * never a point of the L1 or L2 plateaus, and nothing above the limit. */
+static void test_disturbed_points(void)
+{
+	size_t size[400];
+	int idx[400], n = probe_grid(size);
+	int k = pmk__levels_disturbed(size, squeezed_curve, n, 16u << 20, 1.15,
+				      idx, 400);
+	int at[400] = {0};
+	T_CHECKF(k >= 6 && k <= 14, "%d disturbed", k);
+	for (int j = 0; j < k; j++) {
+		T_CHECK(size[idx[j]] <= (16u << 20));
+		T_CHECK(j == 0 || idx[j] < idx[j - 1]); /* largest first */
+		at[idx[j]] = 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (size[i] <= (1u << 20))
+			T_CHECKF(!at[i], "point %d (%zu B) flagged", i,
+				 size[i]);
+	/* 87.68 at 1.375 MiB, 39.46 and 75.44 at 1.75-1.875 MiB, 84.25 at
+	 * 2.75 MiB: each is slower than a later 11-17 ns point */
+	for (int i = 0; i < n; i++)
+		if (squeezed_curve[i] > 30 && size[i] <= (3u << 20))
+			T_CHECKF(at[i], "burst at %zu B not flagged", size[i]);
+	/* a clean, monotone curve has none; the limit is kept */
+	double mono[400];
+	for (int i = 0; i < n; i++)
+		mono[i] = 1 + i;
+	T_EQ_INT(
+	    pmk__levels_disturbed(size, mono, n, 16u << 20, 1.15, idx, 400), 0);
+	T_EQ_INT(pmk__levels_disturbed(size, squeezed_curve, n, 1u << 20, 1.15,
+				       idx, 400),
+		 0);
+	T_EQ_INT(pmk__levels_disturbed(size, squeezed_curve, n, 16u << 20, 1.15,
+				       idx, 2),
+		 2);
+}
+
 /* A slow mesh L3 (about 30 ns creeping to 55 ns over 2-48 MiB) in front
  * of memory at 100 ns, with 3 % noise: over 20 noisy curves it is always a
  * level, or, where it is slower than half of memory, the curve says so
@@ -336,6 +445,9 @@ int main(void)
 	T_RUN(test_flat_curve_and_bad_input);
 	T_RUN(test_tlb_step_is_told_from_a_cache_step);
 	T_RUN(test_vm_curve_keeps_its_l3);
+	T_RUN(test_squeezed_l3_is_a_level);
+	T_RUN(test_short_plateau_flat_or_climbing);
+	T_RUN(test_disturbed_points);
 	T_RUN(test_slow_l3_is_found_or_flagged);
 	T_RUN(test_prefetch_fooled_tail_is_flagged);
 	return t_done();
