@@ -33,21 +33,105 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t tbytes(int count, MPI_Datatype t)
+uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t) PMK__MPI_HIDDEN;
+uint64_t pmk__mpi_status_bytes(const MPI_Status *st) PMK__MPI_HIDDEN;
+
+/* Type sizes without a call into MPI on the wrappers' path: the
+ * predefined datatypes' sizes, asked once at MPI_Init, in a small
+ * open-addressing table keyed by the handle. A handle not in it (a derived
+ * type, which may be freed and its handle reused for another) is asked of
+ * PMPI_Type_size at every call. */
+#define TSIZE_SLOTS 128 /* a power of 2, well above the predefined types */
+_Static_assert(sizeof(MPI_Datatype) <= sizeof(uint64_t), "datatype handle");
+static struct {
+	uint64_t key;
+	int size; /* 0: empty */
+} tsize[TSIZE_SLOTS];
+
+static uint64_t tkey(MPI_Datatype t)
 {
+	uint64_t k = 0;
+	memcpy(&k, &t, sizeof t);
+	return k;
+}
+
+static unsigned tslot(uint64_t k)
+{
+	return (unsigned)((k * 0x9e3779b97f4a7c15u) >> 57) & (TSIZE_SLOTS - 1);
+}
+
+static void tsize_add(MPI_Datatype t)
+{
+	uint64_t k = tkey(t);
 	int s;
-	if (count <= 0 || PMPI_Type_size(t, &s) != MPI_SUCCESS || s <= 0)
+	if (t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &s) != MPI_SUCCESS ||
+	    s <= 0)
+		return;
+	for (unsigned i = tslot(k), n = 0; n < TSIZE_SLOTS;
+	     i = (i + 1) & (TSIZE_SLOTS - 1), n++) {
+		if (tsize[i].size && tsize[i].key == k)
+			return;
+		if (!tsize[i].size) {
+			tsize[i].key = k;
+			tsize[i].size = s;
+			return;
+		}
+	}
+}
+
+static void tsize_init(void)
+{
+	const MPI_Datatype pre[] = {
+		MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE,
+		MPI_WCHAR, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED,
+		MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG_INT,
+		MPI_UNSIGNED_LONG_LONG, MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE,
+		MPI_C_BOOL, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T,
+		MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T,
+		MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_AINT, MPI_OFFSET,
+		MPI_PACKED, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT,
+		MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_INTEGER,
+		MPI_REAL, MPI_DOUBLE_PRECISION, MPI_COMPLEX,
+		MPI_DOUBLE_COMPLEX, MPI_LOGICAL, MPI_CHARACTER, MPI_2INTEGER,
+		MPI_2REAL, MPI_2DOUBLE_PRECISION,
+	};
+	for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+		tsize_add(pre[i]);
+}
+
+/* count x the size of t, in bytes (also for the Fortran wrappers) */
+uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t)
+{
+	uint64_t k = tkey(t);
+	int s;
+	if (count <= 0)
+		return 0;
+	for (unsigned i = tslot(k), n = 0; n < TSIZE_SLOTS && tsize[i].size;
+	     i = (i + 1) & (TSIZE_SLOTS - 1), n++)
+		if (tsize[i].key == k)
+			return (uint64_t)count * (uint64_t)tsize[i].size;
+	if (PMPI_Type_size(t, &s) != MPI_SUCCESS || s <= 0)
 		return 0;
 	return (uint64_t)count * (uint64_t)s;
 }
+#define tbytes pmk__mpi_tbytes
 
-static uint64_t status_bytes(const MPI_Status *st)
+/* What a receive brought, from its status. Open MPI keeps the byte count
+ * in the status itself (what its MPI_Get_count divides by the type size),
+ * so it is read there; elsewhere MPI_Get_count in bytes. */
+uint64_t pmk__mpi_status_bytes(const MPI_Status *st)
 {
+#if defined(OPEN_MPI) && OPEN_MPI && defined(OMPI_MAJOR_VERSION) &&            \
+	OMPI_MAJOR_VERSION >= 2 && OMPI_MAJOR_VERSION <= 5
+	return (uint64_t)st->_ucount;
+#else
 	int n;
 	if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
 		return 0;
 	return (uint64_t)n;
+#endif
 }
+#define status_bytes pmk__mpi_status_bytes
 
 static int comm_size(MPI_Comm c)
 {
@@ -80,6 +164,7 @@ void pmk__mpi_after_init(void)
 	pmk__mpi_init_seen = 1;
 	if (pmk__mpi_on)
 		return;
+	tsize_init();
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (PMPI_Get_processor_name(host, &len) != MPI_SUCCESS)

@@ -192,7 +192,7 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Whether the kernel keeps time with the TSC (then so do we). */
+/* Whether the kernel keeps time with the CPU's counter (then so do we). */
 static int tsc_usable(void)
 {
 	char buf[32] = "";
@@ -201,6 +201,11 @@ static int tsc_usable(void)
 	if (env && !strcmp(env, "monotonic"))
 		return 0;
 #if defined(__x86_64__)
+	static const char want[] = "tsc\n";
+#elif defined(__aarch64__)
+	static const char want[] = "arch_sys_counter\n";
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
 	f = fopen("/sys/devices/system/clocksource/clocksource0/"
 		  "current_clocksource",
 		  "r");
@@ -209,9 +214,10 @@ static int tsc_usable(void)
 	if (!fgets(buf, sizeof buf, f))
 		buf[0] = 0;
 	fclose(f);
-	return !strcmp(buf, "tsc\n");
+	return !strcmp(buf, want);
 #else
 	(void)f;
+	(void)buf;
 	return 0;
 #endif
 }

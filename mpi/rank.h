@@ -48,26 +48,34 @@ struct pmk__mpi_fstat {
 /* Counted only while `pmk__mpi_on` (after MPI_Init, before MPI_Finalize)
  * and not inside another wrapper (a Fortran wrapper calling the C one, an
  * MPI function calling another): `pmk__mpi_depth`. Plain additions: with
- * MPI_THREAD_MULTIPLE, concurrent calls may lose counts (docs/mpi.md). */
-extern int pmk__mpi_on;
-extern __thread int pmk__mpi_depth __attribute__((tls_model("initial-exec")));
-extern struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS];
-extern uint64_t pmk__mpi_total_ns; /* all MPI time so far */
+ * MPI_THREAD_MULTIPLE, concurrent calls may lose counts (docs/mpi.md).
+ * Hidden, so that the wrappers reach them without the GOT, and the
+ * thread's depth with the initial-exec TLS model (no __tls_get_addr). */
+#define PMK__MPI_HIDDEN __attribute__((visibility("hidden")))
+extern int pmk__mpi_on PMK__MPI_HIDDEN;
+extern __thread int pmk__mpi_depth PMK__MPI_HIDDEN
+	__attribute__((tls_model("initial-exec")));
+extern struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS] PMK__MPI_HIDDEN;
+extern uint64_t pmk__mpi_total_ns PMK__MPI_HIDDEN; /* all MPI time so far */
 
-/* The wrappers' clock, in ticks: the TSC where the kernel itself keeps
- * time with it (clocksource "tsc": constant and synchronized across CPUs),
- * which costs a third of clock_gettime here; else CLOCK_MONOTONIC in ns.
- * Ticks become nanoseconds at MPI_Finalize, by the ratio of both clocks
- * over the whole run. */
-extern int pmk__mpi_tsc;
+/* The wrappers' clock, in ticks: the CPU's own counter where the kernel
+ * itself keeps time with it (clocksource "tsc" on x86-64: constant and
+ * synchronized across CPUs; "arch_sys_counter" on arm64: cntvct_el0), a
+ * third of the cost of clock_gettime; else CLOCK_MONOTONIC in ns. Ticks
+ * become nanoseconds at MPI_Finalize, by the ratio of both clocks over the
+ * whole run (a calibration over seconds, not a short one at MPI_Init). */
+extern int pmk__mpi_tsc PMK__MPI_HIDDEN;
 static inline uint64_t pmk__mpi_now(void)
 {
 	struct timespec ts;
 #if defined(__x86_64__)
+	if (pmk__mpi_tsc)
+		return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
 	if (pmk__mpi_tsc) {
-		unsigned lo, hi;
-		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-		return (uint64_t)hi << 32 | lo;
+		uint64_t v;
+		__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+		return v;
 	}
 #endif
 	clock_gettime(CLOCK_MONOTONIC, &ts);

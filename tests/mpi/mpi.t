@@ -69,6 +69,22 @@ done
 check "call counts and bytes per rank and function${bad:+:$bad}" [ -z "$bad" ]
 w=$(for r in 0 1 2 3; do csv "$T_TMP/c.csv" $r region work wall; done | tr '\n' ' ')
 check "region 'work' wall time grows with the rank ($w)" sh -c "echo '$w' | awk '{ for (i = 2; i <= NF; i++) if (\$i <= \$(i-1)) exit 1; exit NF != 4 }'"
+# Absolute times, not only ratios: the calls are timed with the CPU's
+# counter (the TSC where the kernel uses it) and converted to ns at
+# MPI_Finalize; each rank's compute time and its 'work' region must match
+# the program's own clock_gettime figure ("truth: compute S0 S1 S2 S3").
+truth=$(sed -n 's/^truth: compute //p' "$T_TMP/o")
+bad=
+for r in 0 1 2 3; do
+	t=$(echo "$truth" | awk -v r=$r '{print $(r + 1)}')
+	for q in "rank $host compute" "region work wall"; do
+		set -- $q
+		v=$(csv "$T_TMP/c.csv" $r "$1" "$2" "$3")
+		awk -v v="$v" -v t="$t" 'BEGIN { d = v / (t * 1e9) - 1; exit !(t > 0 && d < 0.05 && d > -0.05) }' ||
+			bad="$bad rank $r $2 $3 ${v} ns vs ${t} s;"
+	done
+done
+check "per-rank compute and region times within 5 % of the program's clock${bad:+:$bad}" [ -z "$bad" ]
 ring=$(csv "$T_TMP/c.csv" 0 region ring wall); comm=$(csv "$T_TMP/c.csv" 0 region comm wall)
 check "nested region 'ring' inside 'comm' ($ring <= $comm ns)" awk -v a="$ring" -v b="$comm" 'BEGIN { exit !(a > 0 && a <= b) }'
 check "nested region records its parent" grep -q '"name":"ring","parent":"comm"' "$J"
