@@ -14,7 +14,10 @@
 #      pingpong  a 1 KiB round trip between 2 ranks; target: under 5 % added
 #      allreduce one MPI_Allreduce of a double, 2 ranks
 #    The same program without the library is the control (its difference
-#    is the method's own noise: it should be 0).
+#    is the method's own noise: it should be 0). iprobe is run once more
+#    with the library on clock_gettime (PMKIT_MPI_CLOCK=monotonic), and the
+#    program prints what one read of each clock costs: the wrapper reads
+#    its clock twice per call.
 #  - MPI_Finalize (the slowest rank's; with the library: its gather, the
 #    banner on stderr and the JSON file), REPEATS (default 7) runs each
 #    without and with the library, alternating, at 2, 4 and 8 ranks: the medians, and the median of the
@@ -37,13 +40,15 @@ run="mpirun --oversubscribe"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 median() { sort -n | awk '{a[NR]=$1} END {if (NR) printf "%.4f", (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-one() { # NP on|off BLOCKS: prints the program's lines
+one() { # NP on|off|mono BLOCKS: prints the program's lines
 	r=$run
 	# up to as many ranks as CPUs: no --oversubscribe, so Open MPI polls
 	# without yielding, as on dedicated cores
 	[ "$1" -le "$(nproc)" ] && r=$(echo "$run" | sed 's/ --oversubscribe//')
 	if [ "$2" = on ]; then
 		$r -np "$1" -x LD_PRELOAD="$lib" "$prog" "$3" 2>/dev/null
+	elif [ "$2" = mono ]; then
+		$r -np "$1" -x LD_PRELOAD="$lib" -x PMKIT_MPI_CLOCK=monotonic "$prog" "$3" 2>/dev/null
 	else
 		$r -np "$1" "$prog" "$3" 2>/dev/null
 	fi
@@ -58,20 +63,24 @@ summary() {
 echo "# libpmkit-mpi overhead ($(nproc) CPUs, $(mpirun --version 2>/dev/null | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg))"
 one 1 on "$blocks" > on.1
 one 1 off "$blocks" > off.1
+one 1 mono "$blocks" > mono.1
 one 2 on "$blocks" > on.2
 one 2 off "$blocks" > off.2
+awk '$1=="clock" {c[$2]=$3} END {
+	printf "# one clock read:%s clock_gettime %.1f ns\n", ("tsc" in c) ? sprintf(" TSC %.1f ns,", c["tsc"]) : "", c["monotonic"] }' on.1
 echo "# medians over pairs of blocks (PMPI_ and MPI_ alternating in the same run); added = median of the pairs' differences"
 for what in iprobe selfmsg pingpong allreduce; do
 	np=2; case $what in iprobe|selfmsg) np=1;; esac
-	for f in on off; do
+	fs="on off"; [ $what = iprobe ] && fs="on mono off"
+	for f in $fs; do
 		set -- $(summary "$what" $f.$np)
 		awk -v w="$what" -v f="$f" -v a="$1" -v b="$2" -v d="$3" -v n="$4" 'BEGIN {
 			note = ""
-			if (f == "on" && w == "iprobe") note = "  (1 wrapped call)"
+			if (f != "off" && w == "iprobe") note = "  (1 wrapped call)"
 			if (f == "on" && w == "selfmsg") note = sprintf("  (3 wrapped calls: %+.1f ns each)", d / 3)
 			if (f == "on" && w == "pingpong") note = (d / a < 0.05) ? "  target < 5 %: met" : "  target < 5 %: NOT met"
 			printf "%-9s %-7s PMPI %8.1f ns  MPI %8.1f ns  added %+6.1f ns %+5.1f %%  (%d pairs)%s\n",
-				w, f == "on" ? "library" : "control", a, b, d, d / a * 100, n, note }'
+				w, f == "on" ? "library" : f == "mono" ? "lib-cgt" : "control", a, b, d, d / a * 100, n, note }'
 	done
 done
 for np in 2 4 8; do

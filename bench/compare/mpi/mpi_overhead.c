@@ -19,6 +19,9 @@
  *    between rank 0 and rank 1 (MPI_Send + MPI_Recv on each side);
  *    "allreduce": one MPI_Allreduce of one double on every rank (rank 0's
  *    time).
+ * On one rank it also prints what one read of each clock the library may
+ * use costs here, "clock tsc|monotonic NS" (the median of BLOCKS blocks;
+ * the TSC on x86-64 only).
  * Then each rank times its own MPI_Finalize and prints
  * "finalize_ms RANK VALUE" after it.
  */
@@ -35,6 +38,40 @@ static double now(void)
 }
 
 static char buf[1024];
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of `blocks` blocks of n reads of one clock, in ns per read. */
+static double clock_cost(int tsc, int blocks, int n)
+{
+	double *t = malloc(sizeof *t * (size_t)blocks), m;
+	volatile unsigned long long sink = 0;
+	struct timespec ts;
+	if (!t)
+		return 0;
+	for (int b = 0; b < blocks; b++) {
+		double t0 = now();
+		for (int i = 0; i < n; i++) {
+#if defined(__x86_64__)
+			if (tsc) {
+				sink += __builtin_ia32_rdtsc();
+				continue;
+			}
+#endif
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			sink += (unsigned long long)ts.tv_nsec;
+		}
+		t[b] = (now() - t0) / n * 1e9;
+	}
+	qsort(t, (size_t)blocks, sizeof *t, cmp_double);
+	m = t[blocks / 2];
+	free(t);
+	return m;
+}
 
 static void iprobe(int rank, int n, int wrapped)
 {
@@ -129,6 +166,10 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (size == 1) {
+#if defined(__x86_64__)
+		printf("clock tsc %.2f\n", clock_cost(1, blocks, n * 10));
+#endif
+		printf("clock monotonic %.2f\n", clock_cost(0, blocks, n * 10));
 		pairs("iprobe", iprobe, rank, blocks, n * 10);
 		pairs("selfmsg", selfmsg, rank, blocks, n);
 	}
