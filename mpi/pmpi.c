@@ -114,7 +114,10 @@ uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t)
 		return 0;
 	return (uint64_t)count * (uint64_t)s;
 }
-#define tbytes pmk__mpi_tbytes
+static inline uint64_t tbytes(int count, MPI_Datatype t)
+{
+	return pmk__mpi_tbytes(count, t);
+}
 
 /* What a receive brought, from its status. Open MPI keeps the byte count
  * in the status itself (what its MPI_Get_count divides by the type size),
@@ -131,7 +134,10 @@ uint64_t pmk__mpi_status_bytes(const MPI_Status *st)
 	return (uint64_t)n;
 #endif
 }
-#define status_bytes pmk__mpi_status_bytes
+static inline uint64_t status_bytes(const MPI_Status *st)
+{
+	return pmk__mpi_status_bytes(st);
+}
 
 static int comm_size(MPI_Comm c)
 {
