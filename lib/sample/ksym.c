@@ -15,8 +15,8 @@
 struct ksym {
 	uint64_t addr, end; /* [addr, end) */
 	char *name;
-	int mod; /* index into mods, -1: the kernel itself */
-	int global;
+	int mod;      /* index into mods, -1: the kernel itself */
+	uint32_t seq; /* line of the file */
 };
 
 struct pmk__ksyms {
@@ -27,30 +27,25 @@ struct pmk__ksyms {
 	uint64_t text_lo, text_hi; /* the kernel's own text: [_stext, _etext) */
 };
 
+/* By address; among aliases the one listed last in the file first. That
+ * is the name perf shows: it gives each unsized kallsyms symbol the extent
+ * up to the next one before it drops aliases, so of several names at one
+ * address only the last gets a non-zero size, and a sized symbol is its
+ * first preference (this kernel lists __pi___x86_indirect_thunk_rax,
+ * __x86_indirect_thunk_array, __x86_indirect_thunk_rax at one address:
+ * perf and pmkit show __x86_indirect_thunk_rax). */
 static int ks_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* among aliases: a global before a local, a name without the
-	 * position-independent "__pi_" prefix before one with it, then fewer
-	 * leading underscores, then by name, so the order is stable */
-	if (x->global != y->global)
-		return y->global - x->global;
-	{
-		int px = !strncmp(x->name, "__pi_", 5),
-		    py = !strncmp(y->name, "__pi_", 5);
-		size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_");
-		if (px != py)
-			return px - py;
-		if (ux != uy)
-			return ux < uy ? -1 : 1;
-	}
-	return strcmp(x->name, y->name);
+	if (x->seq != y->seq)
+		return x->seq > y->seq ? -1 : 1;
+	return 0;
 }
 
 static int add(pmk__ksyms *k, uint64_t addr, uint64_t end, const char *name,
-	       int mod, int global)
+	       int mod)
 {
 	if (k->n == k->cap) {
 		size_t nc = k->cap ? k->cap * 2 : 4096;
@@ -66,7 +61,7 @@ static int add(pmk__ksyms *k, uint64_t addr, uint64_t end, const char *name,
 	k->v[k->n].addr = addr;
 	k->v[k->n].end = end;
 	k->v[k->n].mod = mod;
-	k->v[k->n].global = global;
+	k->v[k->n].seq = (uint32_t)k->n;
 	k->n++;
 	return 0;
 }
@@ -172,8 +167,7 @@ pmk__ksyms *pmk__ksyms_kallsyms(const char *path)
 		/* functions only: text, weak, and (lower case) local ones */
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (add(k, a, 0, name, mod[0] ? mod_index(k, mod) : -1,
-			type == 'T' || type == 'W'))
+		if (add(k, a, 0, name, mod[0] ? mod_index(k, mod) : -1))
 			break;
 	}
 	fclose(f);
@@ -207,7 +201,7 @@ pmk__ksyms *pmk__ksyms_perfmap(const char *path)
 		line[off + l] = 0;
 		if (!l || a + sz < a || sz > (1ull << 32))
 			continue;
-		if (add(k, a, a + sz, line + off, -1, 1))
+		if (add(k, a, a + sz, line + off, -1))
 			break;
 		if (k->n > 10000000)
 			break;

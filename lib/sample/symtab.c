@@ -25,7 +25,9 @@
 struct sym {
 	uint64_t addr, size;
 	const char *name;
-	int rank; /* among aliases at one address, the lowest is shown */
+	int rank;	 /* binding class: global 0, local 1, weak 2 */
+	uint32_t len;	 /* the name's length as the file has it */
+	uint32_t seq;	 /* position in the file's symbol table */
 };
 
 struct seg {
@@ -61,37 +63,40 @@ static Dwarf *dw_get(pmk__symtab *st)
 	return st->dw;
 }
 
+/* Aliases at one address (common in a C library's full symbol table and
+ * in the vdso) show under the name perf shows, by perf's documented
+ * order: a sized symbol before an unsized one; a non-weak one before a
+ * weak one and a global before a local; fewer leading underscores; the
+ * longer name as the file spells it (a version suffix counts, as perf
+ * keeps it); then the earlier in the file. So libc's write is
+ * __GI___libc_write (its locals beat the weak write and __write), memmove's
+ * and memcpy's shared body is __memmove_avx512_unaligned_erms,
+ * clock_gettime is clock_gettime (from clock_gettime@@GLIBC_2.17, not the
+ * global __clock_gettime), and the vdso's is __vdso_clock_gettime. */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
+	size_t ux, uy;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* a sized symbol before an unsized alias; then the better name (see
-	 * name_rank), then by name, stable */
 	if ((x->size == 0) != (y->size == 0))
 		return x->size == 0 ? 1 : -1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	/* then the plainer name: "write" before "__write" */
-	{
-		size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_");
-		if (ux != uy)
-			return ux < uy ? -1 : 1;
-	}
+	ux = strspn(x->name, "_");
+	uy = strspn(y->name, "_");
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
-/* Aliases at one address (common in a C library's full symbol table): a
- * global before a weak one (the vdso's __vdso_clock_gettime, not its weak
- * clock_gettime) and both before a local, an unversioned name before a
- * versioned one ("f@@GLIBC_2.34", shown as "f"), an ordinary local before
- * glibc's internal "__GI_" ones; then fewer leading underscores
- * (sym_cmp). */
-static int name_rank(const char *name, int bind, int versioned)
+static int bind_rank(int bind)
 {
-	if (bind != STB_LOCAL)
-		return (bind == STB_WEAK) + 2 * versioned;
-	return 4 + !strncmp(name, "__GI_", 5);
+	return bind == STB_WEAK ? 2 : bind != STB_GLOBAL;
 }
 
 /* `name` without its "@VERSION" or "@@VERSION" suffix, owned by `st`;
@@ -152,8 +157,9 @@ static void load_syms(pmk__symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 		to = func ? &v[st->nsym++] : &o[st->nobj++];
 		to->addr = s.st_value;
 		to->size = s.st_size;
-		to->rank = name_rank(name, GELF_ST_BIND(s.st_info),
-				     strchr(name, '@') != NULL);
+		to->rank = bind_rank(GELF_ST_BIND(s.st_info));
+		to->len = (uint32_t)strlen(name);
+		to->seq = (uint32_t)(func ? st->nsym : st->nobj);
 		to->name = unversioned(st, name);
 	}
 }
@@ -258,6 +264,8 @@ static void load_plt(pmk__symtab *st, Elf *elf)
 		v[st->nsym].addr = first + i * step;
 		v[st->nsym].size = step;
 		v[st->nsym].rank = 0;
+		v[st->nsym].len = (uint32_t)strlen(name);
+		v[st->nsym].seq = (uint32_t)st->nsym;
 		v[st->nsym].name = name;
 		st->nsym++;
 	}
