@@ -1,18 +1,41 @@
 #!/bin/sh
-# top10_vs_perf.sh: flat profiles of pmkit and perf on real workloads. Each
-# workload is recorded by both (cpu-clock, 4000 Hz, one after the other),
-# both reports are reduced to function -> share, and for the union of the
-# two top-10 lists the largest difference in points is printed (kernel and
-# PLT rows included; rows both tools leave unnamed, "[file]" in pmkit and
-# raw addresses in perf, are left out). Names are compared without C++
-# parameter lists and glibc version suffixes (perf prints neither).
+# top10_vs_perf.sh: flat profiles of pmkit and perf on nine real workloads
+# (issue 18's: dd, two pthreads with libm, gzip, a shell pipeline, a JIT
+# with /tmp/perf-PID.map, C++ -O2 through the PLT and the vdso, python3 with
+# zlib, xz -T2, make -j2 of 8 C files). Each workload is recorded RUNS times
+# by each tool (cpu-clock, 4000 Hz), interleaved (pmkit perf, perf pmkit,
+# ...), every report reduced to function -> share. A "max diff" is the
+# largest difference in points over the union of two top-10 lists, kernel
+# and PLT rows included; rows both tools leave unnamed ("[file]" in pmkit,
+# raw addresses in perf) are left out, names are compared without C++
+# parameter lists and glibc version suffixes (perf 6.1 prints no parameters
+# and keeps "@@GLIBC_2.17"). Printed per workload:
+#
+#   medians    pmkit's median shares against perf's median shares (the
+#              function with the largest difference, pmkit %, perf %)
+#   per run    the median over runs of run i of pmkit against run i of perf
+#   perf-perf  the same statistic for perf against itself (run i against
+#              run i+1, median): what sampling and the workload's own
+#              variation give with no second tool involved
+#   same file  pmkit report and perf report of one perf.data (the largest
+#              over runs): naming and attribution only, no sampling noise
 #
 #   sh bench/compare/top10_vs_perf.sh [BUILD_DIR]
+#   RUNS=5 sh bench/compare/top10_vs_perf.sh          (default 3)
+#   ONLY='dd' sh bench/compare/top10_vs_perf.sh       (workloads by name, a
+#                                                     shell pattern)
+#   PMKIT_BASE=/path/to/old/pmkit sh bench/compare/top10_vs_perf.sh
+#       also reports pmkit's recordings with another build (before/after
+#       a report change, from the same recordings)
 #
-# Needs perf and a C compiler; g++, python3, gzip, xz are used when present.
+# Needs perf and a C compiler; g++, python3, gzip, xz, make are used when
+# present. Takes about RUNS x 6 minutes on an idle 2-core machine.
 set -u
 B=${1:-build}
+RUNS=${RUNS:-3}
 PMKIT=$(cd "$B" && pwd)/pmkit
+BASE=${PMKIT_BASE:-}
+ONLY=${ONLY:-*}
 SRC=$(pwd)
 command -v perf >/dev/null 2>&1 || { echo "top10_vs_perf: perf not installed"; exit 0; }
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
@@ -60,21 +83,32 @@ command -v python3 >/dev/null 2>&1 &&
 d = bytes(range(256)) * 40000
 for i in range(30): zlib.compress(d, 9)'"
 command -v xz >/dev/null 2>&1 && set -- "$@" "xz -T2|xz -T2 -c -3 text"
+# make -j2 of 8 generated C files (80 small functions each, -O2)
+if command -v make >/dev/null 2>&1; then
+	mkdir mk
+	for f in 1 2 3 4 5 6 7 8; do
+		awk -v f=$f 'BEGIN { for (j = 0; j < 80; j++)
+			printf "int f%d_%d(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) { s += a[i] * %d; if (a[i] > %d) s ^= i << %d; else s -= a[(i * %d) %% n]; } return s; }\n", f, j, j + 1, j * 3, j % 7, j + 2 }' > mk/u$f.c
+	done
+	printf 'O = u1.o u2.o u3.o u4.o u5.o u6.o u7.o u8.o\nall: $(O)\n%%.o: %%.c\n\tcc -O2 -c -o $@ $<\n' > mk/Makefile
+	set -- "$@" "make -j2 (8 C files)|make -s -j2 -B -C mk"
+fi
 
+# --- reductions
 norm() { sed -e 's/(.*$//' -e 's/@@.*$//' -e 's/@GLIBC.*$//'; }
-printf '%-22s %8s %8s  %s\n' workload samples "max diff" "function (pmkit %, perf %)"
-for w in "$@"; do
-	name=${w%%|*}; cmd=${w#*|}
-	"$PMKIT" record -q -F 4000 -o p.rec -- sh -c "$cmd" > /dev/null 2>&1
-	perf record -q -F 4000 -e cpu-clock -o p.data -- sh -c "$cmd" > /dev/null 2>&1
-	rm -f /tmp/perf-*.map.keep
-	"$PMKIT" report -i p.rec 2>/dev/null |
+# pmkit report -> "share<TAB>function", in report order
+pmkit_shares() {
+	"$1" report -i "$2" 2>/dev/null |
 		awk '/^ +[0-9.]+% / { sub("%","",$1); n = $3; for (i = 4; i < NF; i++) n = n " " $i; print $1 "\t" n }' |
-		while IFS='	' read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done > a.tsv
-	perf report -i p.data --stdio --sort sym 2>/dev/null |
+		while IFS='	' read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done
+}
+perf_shares() {
+	perf report -i "$1" --stdio --sort sym 2>/dev/null |
 		awk '/^ +[0-9.]+% / { sub("%","",$1); n = $3; for (i = 4; i <= NF; i++) n = n " " $i; print $1 "\t" n }' |
-		while IFS='	' read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done > b.tsv
-	n=$(awk 'END { print NR }' a.tsv)
+		while IFS='	' read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done
+}
+# largest difference over the union of both top-10 lists: "points<TAB>fn (a, b)"
+maxdiff() {
 	awk -F'\t' 'FNR == NR { a[$2] += $1; if (FNR <= 10) top[$2] = 1; next }
 		{ b[$2] += $1; if (FNR <= 10) top[$2] = 1 }
 		END { m = 0; w = "-"
@@ -83,6 +117,61 @@ for w in "$@"; do
 				d = a[k] - b[k]; if (d < 0) d = -d
 				if (d > m) { m = d; w = sprintf("%s (%.2f, %.2f)", k, a[k], b[k]) }
 			}
-			printf "%8.2f  %s\n", m, w }' a.tsv b.tsv > d.txt
-	printf '%-22s %8s %s\n' "$name" "$(grep -c . a.tsv)" "$(cat d.txt)"
+			printf "%.2f\t%s\n", m, w }' "$1" "$2"
+}
+# each function's median share over the files given (absent: 0), by share
+medians() {
+	awk -F'\t' -v n=$# 'FNR == 1 { f++ } { s[$2, f] += $1; fn[$2] = 1 }
+		END { for (k in fn) {
+				c = 0
+				for (i = 1; i <= n; i++) v[++c] = s[k, i] + 0
+				for (i = 2; i <= c; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+				m = c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+				printf "%.2f\t%s\n", m, k
+			} }' "$@" | sort -t'	' -k1,1nr
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else printf "%.2f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "RUNS=$RUNS per tool, interleaved; $(uptime | sed 's/.*load/load/')"
+printf '%-22s %9s %8s %9s %9s  %s\n' workload medians "per run" perf-perf "same file" "largest on medians: function (pmkit %, perf %)"
+for w in "$@"; do
+	name=${w%%|*}; cmd=${w#*|}
+	case $name in $ONLY) ;; *) continue ;; esac
+	r=1
+	while [ $r -le "$RUNS" ]; do
+		for tool in $( [ $((r % 2)) = 1 ] && echo "pmkit perf" || echo "perf pmkit"); do
+			if [ $tool = pmkit ]; then
+				"$PMKIT" record -q -F 4000 -o p.rec -- sh -c "$cmd" > /dev/null 2>&1
+			else
+				perf record -q -F 4000 -e cpu-clock -o p.data -- sh -c "$cmd" > /dev/null 2>&1
+			fi
+		done
+		pmkit_shares "$PMKIT" p.rec > a.$r
+		perf_shares p.data > b.$r
+		pmkit_shares "$PMKIT" p.data > s.$r
+		[ -n "$BASE" ] && pmkit_shares "$BASE" p.rec > c.$r
+		r=$((r + 1))
+	done
+	rm -f /tmp/perf-*.map.keep
+	i=1; : > run.d; : > self.d; : > same.d; : > base.d
+	while [ $i -le "$RUNS" ]; do
+		maxdiff a.$i b.$i | cut -f1 >> run.d
+		maxdiff s.$i b.$i | cut -f1 >> same.d
+		[ -n "$BASE" ] && maxdiff c.$i b.$i | cut -f1 >> base.d
+		[ $i -lt "$RUNS" ] && maxdiff b.$i b.$((i + 1)) | cut -f1 >> self.d
+		i=$((i + 1))
+	done
+	medians a.[0-9]* > a.med
+	medians b.[0-9]* > b.med
+	maxdiff a.med b.med > med.d
+	printf '%-22s %9s %8s %9s %9s  %s\n' "$name" "$(cut -f1 med.d)" \
+		"$(median < run.d)" "$(median < self.d)" \
+		"$(sort -n same.d | tail -1)" "$(cut -f2 med.d)"
+	if [ -n "$BASE" ]; then
+		medians c.[0-9]* > c.med
+		maxdiff c.med b.med > bmed.d
+		printf '%-22s %9s %8s %9s %9s  %s\n' "  (base build)" "$(cut -f1 bmed.d)" \
+			"$(median < base.d)" "" "" "$(cut -f2 bmed.d)"
+	fi
+	rm -f a.* b.* c.* s.*
 done
