@@ -5,14 +5,17 @@
 # zlib, xz -T2, make -j2 of 8 C files). Each workload is recorded RUNS times
 # by each tool (cpu-clock, 4000 Hz), interleaved (pmkit perf, perf pmkit,
 # ...), every report reduced to function -> share. A "max diff" is the
-# largest difference in points over the union of two top-10 lists, kernel
-# and PLT rows included; rows both tools leave unnamed ("[file]" in pmkit,
-# raw addresses in perf) are left out, names are compared without C++
+# largest difference in points over the union of two top-10 lists of
+# shares of samples, kernel and PLT rows included; samples both tools leave
+# unnamed (a stripped file's functions) are one row per file, "[file]" as
+# pmkit prints it and perf's raw-address rows of that file summed; names
+# are compared without C++
 # parameter lists and glibc version suffixes (perf 6.1 prints no parameters
 # and keeps "@@GLIBC_2.17"). Printed per workload:
 #
 #   medians    pmkit's median shares against perf's median shares (the
-#              function with the largest difference, pmkit %, perf %)
+#              function with the largest difference, pmkit %, perf %, and
+#              each tool's lowest and highest share of it over the runs)
 #   per run    the median over runs of run i of pmkit against run i of perf
 #   perf-perf  the same statistic for perf against itself (run i against
 #              run i+1, median): what sampling and the workload's own
@@ -38,7 +41,14 @@ BASE=${PMKIT_BASE:-}
 ONLY=${ONLY:-*}
 SRC=$(pwd)
 command -v perf >/dev/null 2>&1 || { echo "top10_vs_perf: perf not installed"; exit 0; }
-W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+W=$(mktemp -d)
+# the JIT writes /tmp/perf-PID.map and prints its PID: remove those maps
+cleanup() {
+	[ -f "$W/jit.pids" ] && for p in $(cat "$W/jit.pids"); do rm -f "/tmp/perf-$p.map"; done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 cd "$W" || exit 1
 
 # --- workloads
@@ -73,7 +83,7 @@ set -- \
 	"pthreads+libm|./mt" \
 	"gzip|gzip -c text" \
 	"shell pipeline|sh -c 'gzip -c text | sort | xz -c -0'" \
-	"JIT map|./jit 1"
+	"JIT map|./jit 1 >> jit.pids"
 if command -v g++ >/dev/null 2>&1 &&
    g++ -O2 -g -fno-builtin -fomit-frame-pointer -o cxx "$SRC/tests/sample/prog/plt_vdso.cc"; then
 	set -- "$@" "C++ -O2 (PLT, vdso)|./cxx 1"
@@ -95,17 +105,31 @@ if command -v make >/dev/null 2>&1; then
 fi
 
 # --- reductions
+TAB=$(printf '\t')
 norm() { sed -e 's/(.*$//' -e 's/@@.*$//' -e 's/@GLIBC.*$//'; }
-# pmkit report -> "share<TAB>function", in report order
+# pmkit report -> "share<TAB>function" by share, the share from sample
+# counts (the printed percentages are rounded to 0.01: summed over a
+# stripped file's hundreds of address rows that is points off)
 pmkit_shares() {
 	"$1" report -i "$2" 2>/dev/null |
-		awk '/^ +[0-9.]+% / { sub("%","",$1); n = $3; for (i = 4; i < NF; i++) n = n " " $i; print $1 "\t" n }' |
+		awk '/^ +[0-9.]+% +[0-9]+ / { n = $3; for (i = 4; i < NF; i++) n = n " " $i
+			c[n] += $2; t += $2; if (!(n in o)) o[n] = ++k }
+			END { for (n in o) printf "%.4f\t%s\t%d\n", 100 * c[n] / t, n, o[n] }' |
+		sort -t'	' -k1,1nr -k3,3n | cut -f1,2 |
 		while IFS='	' read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done
 }
+# perf report -> the same; perf's raw-address rows (no symbol) become one
+# "[DSO]" row per file, as pmkit's (the kernel's "[kernel.kallsyms]" is
+# pmkit's "[kernel]")
 perf_shares() {
-	perf report -i "$1" --stdio --sort sym 2>/dev/null |
-		awk '/^ +[0-9.]+% / { sub("%","",$1); n = $3; for (i = 4; i <= NF; i++) n = n " " $i; print $1 "\t" n }' |
-		while IFS='	' read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done
+	perf report -i "$1" --stdio -n --sort dso,sym -t "$TAB" 2>/dev/null |
+		awk -F"$TAB" '/^ *[0-9.]+%/ && NF >= 4 { d = $3; n = $4
+			gsub(/^ +| +$/, "", d); gsub(/^ +| +$/, "", n); sub(/^\[.\] /, "", n)
+			if (n ~ /^0x/) { if (d == "[kernel.kallsyms]") d = "[kernel]"; n = d ~ /^\[/ ? d : "[" d "]" }
+			c[n] += $2; t += $2; if (!(n in o)) o[n] = ++k }
+			END { for (n in o) printf "%.4f\t%s\t%d\n", 100 * c[n] / t, n, o[n] }' |
+		sort -t"$TAB" -k1,1nr -k3,3n | cut -f1,2 |
+		while IFS="$TAB" read -r pc fn; do printf '%s\t%s\n' "$pc" "$(printf '%s' "$fn" | norm)"; done
 }
 # largest difference over the union of both top-10 lists: "points<TAB>fn (a, b)"
 maxdiff() {
@@ -113,11 +137,16 @@ maxdiff() {
 		{ b[$2] += $1; if (FNR <= 10) top[$2] = 1 }
 		END { m = 0; w = "-"
 			for (k in top) {
-				if (k ~ /^\[/ || k ~ /^0x/) continue
 				d = a[k] - b[k]; if (d < 0) d = -d
-				if (d > m) { m = d; w = sprintf("%s (%.2f, %.2f)", k, a[k], b[k]) }
+				if (d > m) { m = d; w = sprintf("%s (%.2f, %.2f)", k, a[k], b[k]); f = k }
 			}
-			printf "%.2f\t%s\n", m, w }' "$1" "$2"
+			printf "%.2f\t%s\t%s\n", m, w, f }' "$1" "$2"
+}
+# lowest..highest share of function $1 over the files that follow (absent: 0)
+span() {
+	k=$1; shift
+	for f in "$@"; do awk -F"$TAB" -v k="$k" '$2 == k { s += $1 } END { printf "%.2f\n", s }' "$f"; done |
+		sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s..%s", lo, hi }'
 }
 # each function's median share over the files given (absent: 0), by share
 medians() {
@@ -133,7 +162,7 @@ medians() {
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else printf "%.2f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "RUNS=$RUNS per tool, interleaved; $(uptime | sed 's/.*load/load/')"
-printf '%-22s %9s %8s %9s %9s  %s\n' workload medians "per run" perf-perf "same file" "largest on medians: function (pmkit %, perf %)"
+printf '%-22s %9s %8s %9s %9s  %s\n' workload medians "per run" perf-perf "same file" "largest on medians: function (pmkit %, perf %); each tool's lowest..highest over runs"
 for w in "$@"; do
 	name=${w%%|*}; cmd=${w#*|}
 	case $name in $ONLY) ;; *) continue ;; esac
@@ -152,7 +181,6 @@ for w in "$@"; do
 		[ -n "$BASE" ] && pmkit_shares "$BASE" p.rec > c.$r
 		r=$((r + 1))
 	done
-	rm -f /tmp/perf-*.map.keep
 	i=1; : > run.d; : > self.d; : > same.d; : > base.d
 	while [ $i -le "$RUNS" ]; do
 		maxdiff a.$i b.$i | cut -f1 >> run.d
@@ -164,9 +192,11 @@ for w in "$@"; do
 	medians a.[0-9]* > a.med
 	medians b.[0-9]* > b.med
 	maxdiff a.med b.med > med.d
-	printf '%-22s %9s %8s %9s %9s  %s\n' "$name" "$(cut -f1 med.d)" \
+	k=$(cut -f3 med.d)
+	printf '%-22s %9s %8s %9s %9s  %s; runs: pmkit %s, perf %s\n' "$name" "$(cut -f1 med.d)" \
 		"$(median < run.d)" "$(median < self.d)" \
-		"$(sort -n same.d | tail -1)" "$(cut -f2 med.d)"
+		"$(sort -n same.d | tail -1)" "$(cut -f2 med.d)" \
+		"$(span "$k" a.[0-9]*)" "$(span "$k" b.[0-9]*)"
 	if [ -n "$BASE" ]; then
 		medians c.[0-9]* > c.med
 		maxdiff c.med b.med > bmed.d
