@@ -16,6 +16,9 @@
 #   medians    pmkit's median shares against perf's median shares (the
 #              function with the largest difference, pmkit %, perf %, and
 #              each tool's lowest and highest share of it over the runs)
+#   perf o/e   perf against itself the same way: the median of its odd
+#              runs against the median of its even runs (each of about
+#              RUNS/2 runs, so somewhat wider than a RUNS-run median)
 #   per run    the median over runs of run i of pmkit against run i of perf
 #   perf-perf  the same statistic for perf against itself (run i against
 #              run i+1, median): what sampling and the workload's own
@@ -162,7 +165,7 @@ medians() {
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else printf "%.2f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "RUNS=$RUNS per tool, interleaved; $(uptime | sed 's/.*load/load/')"
-printf '%-22s %9s %8s %9s %9s  %s\n' workload medians "per run" perf-perf "same file" "largest on medians: function (pmkit %, perf %); each tool's lowest..highest over runs"
+printf '%-22s %8s %8s %8s %9s %9s  %s\n' workload medians "perf o/e" "per run" perf-perf "same file" "largest on medians: function (pmkit %, perf %); each tool's lowest..highest over runs"
 for w in "$@"; do
 	name=${w%%|*}; cmd=${w#*|}
 	case $name in $ONLY) ;; *) continue ;; esac
@@ -192,16 +195,20 @@ for w in "$@"; do
 	medians a.[0-9]* > a.med
 	medians b.[0-9]* > b.med
 	maxdiff a.med b.med > med.d
+	# perf's odd runs against its even runs, both as medians
+	medians $(ls b.[0-9]* | awk -F. '$2 % 2') > b.odd
+	medians $(ls b.[0-9]* | awk -F. '!($2 % 2)') > b.even
+	halves=$( [ "$RUNS" -ge 2 ] && maxdiff b.odd b.even | cut -f1 || echo -)
 	k=$(cut -f3 med.d)
-	printf '%-22s %9s %8s %9s %9s  %s; runs: pmkit %s, perf %s\n' "$name" "$(cut -f1 med.d)" \
-		"$(median < run.d)" "$(median < self.d)" \
+	printf '%-22s %8s %8s %8s %9s %9s  %s; runs: pmkit %s, perf %s\n' "$name" "$(cut -f1 med.d)" \
+		"$halves" "$(median < run.d)" "$(median < self.d)" \
 		"$(sort -n same.d | tail -1)" "$(cut -f2 med.d)" \
 		"$(span "$k" a.[0-9]*)" "$(span "$k" b.[0-9]*)"
 	if [ -n "$BASE" ]; then
 		medians c.[0-9]* > c.med
 		maxdiff c.med b.med > bmed.d
-		printf '%-22s %9s %8s %9s %9s  %s\n' "  (base build)" "$(cut -f1 bmed.d)" \
-			"$(median < base.d)" "" "" "$(cut -f2 bmed.d)"
+		printf '%-22s %8s %8s %8s %9s %9s  %s\n' "  (base build)" "$(cut -f1 bmed.d)" \
+			"" "$(median < base.d)" "" "" "$(cut -f2 bmed.d)"
 	fi
 	rm -f a.* b.* c.* s.*
 done
