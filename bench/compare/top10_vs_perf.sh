@@ -35,7 +35,8 @@
 #       a report change, from the same recordings)
 #
 # Needs perf and a C compiler; g++, python3, gzip, xz, make are used when
-# present. Takes about RUNS x 6 minutes on an idle 2-core machine.
+# present. Each run of the nine takes about 2 minutes on a 2-core VM
+# (RUNS=7: 12 minutes at load average 1 to 4).
 set -u
 B=${1:-build}
 RUNS=${RUNS:-3}
