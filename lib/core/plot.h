@@ -1,8 +1,6 @@
 /*
  * plot.h: pmkit's SVG plot module (internal): the flame graph, line
- * charts (plot_line.c, used by bench/) and the shared SVG preamble. The
- * charts of sim/addie, sim/cpi (bars) and mpi/jobsvg.c are still their own
- * writers, to be moved here.
+ * charts (plot_line.c: bench/, sim/addie) and the shared SVG preamble.
  */
 #ifndef PMK_CORE_PLOT_H
 #define PMK_CORE_PLOT_H
@@ -32,14 +30,18 @@ typedef struct pmk__flame_opts {
 int pmk__plot_flame(FILE *f, const pmk__flame_opts *o,
 		    const pmk__flame_node *n, size_t nn);
 
-/* A line chart: one coloured line per series, a legend on the right,
- * optional dashed vertical markers with labels. Axes: `xlog` 0 linear,
- * 2 log2 labelled as sizes (1K, 2M), 10 log10; `ylog` 0 or 10. Points a
- * log axis cannot show (<= 0) or that are not finite break the line. */
+/* A line chart: one coloured line per series, a legend, optional dashed
+ * vertical markers with labels and horizontal reference lines. Axes:
+ * `xlog` 0 linear, 2 log2 labelled as sizes (1K, 2M), 10 log10; `ylog` 0
+ * or 10. Points a log axis cannot show (<= 0) or that are not finite break
+ * the line; lines are clipped to the plot box. Fields after the first
+ * ones are optional (zero: the default). */
 typedef struct pmk__line_series {
 	const char *name;
-	const double *x, *y;
+	const double *x, *y; /* x NULL: 0, 1, 2, ... */
 	int n;
+	const char *color; /* NULL: pmk__plot_color(index) */
+	int dashed;
 } pmk__line_series;
 
 typedef struct pmk__line_chart {
@@ -48,8 +50,15 @@ typedef struct pmk__line_chart {
 	const pmk__line_series *series;
 	int nseries;
 	const double *marks_x;
-	const char *const *marks_label;
+	const char *const *marks_label; /* NULL: unlabelled */
 	int nmarks;
+	/* a fixed range where xmin < xmax (ymin < ymax); else from the data */
+	double xmin, xmax, ymin, ymax;
+	const double *hlines; /* dotted horizontal reference lines */
+	int nhlines;
+	int legend; /* 0 right of the box; inside it: 1 top left, 2 top
+		       right, 3 bottom right */
+	int width, height; /* pixels; 0: 860 x 480 */
 } pmk__line_chart;
 
 /* The colour of series `i` (a fixed palette, repeating). */

@@ -43,22 +43,46 @@ static void size_label(double b, char *buf, size_t n)
 		snprintf(buf, n, "%g", b);
 }
 
+/* A "nice" tick step (1, 2 or 5 times a power of ten) for a span. */
+static double nice_step(double span, int want)
+{
+	double raw = span / want, mag = pow(10, floor(log10(raw)));
+	double r = raw / mag;
+	return (r < 1.5 ? 1 : r < 3 ? 2 : r < 7 ? 5 : 10) * mag;
+}
+
+static double sx(const pmk__line_series *se, int i)
+{
+	return se->x ? se->x[i] : (double)i;
+}
+
+/* Whether the point can be drawn on these axes. */
+static int shown(const pmk__line_chart *p, double x, double y)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return 0;
+	return !(p->xlog && !(x > 0)) && !(p->ylog && !(y > 0));
+}
+
 int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 {
-	const double W = 860, H = 480, L = 70, R = 220, T = 40, B = 50;
+	double W, H, L = 70, R = 220, T = 40, B = 50;
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	int fixx, fixy;
 	char lab[32];
 
 	if (!p || !f || p->nseries < 0)
 		return PMK_EINVAL;
+	W = p->width > 0 ? p->width : 860;
+	H = p->height > 0 ? p->height : 480;
+	if (p->legend)
+		R = 20;
+	fixx = p->xmin < p->xmax && (!p->xlog || p->xmin > 0);
+	fixy = p->ymin < p->ymax && (!p->ylog || p->ymin > 0);
 	for (int s = 0; s < p->nseries; s++)
 		for (int i = 0; i < p->series[s].n; i++) {
-			double x = p->series[s].x[i], y = p->series[s].y[i];
-			if (!(x > 0) && p->xlog)
-				continue;
-			if (!(y > 0) && p->ylog)
-				continue;
-			if (!isfinite(x) || !isfinite(y))
+			double x = sx(&p->series[s], i), y = p->series[s].y[i];
+			if (!shown(p, x, y))
 				continue;
 			x0 = fmin(x0, x), x1 = fmax(x1, x);
 			y0 = fmin(y0, y), y1 = fmax(y1, y);
@@ -66,10 +90,14 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 	if (!(x0 <= x1)) {
 		x0 = 1, x1 = 2, y0 = 1, y1 = 2;
 	}
-	if (p->xlog) {
+	if (fixx)
+		x0 = ax(p->xlog, p->xmin), x1 = ax(p->xlog, p->xmax);
+	else if (p->xlog)
 		x0 = floor(ax(p->xlog, x0)), x1 = ceil(ax(p->xlog, x1));
-	}
-	if (p->ylog) {
+	if (fixy)
+		y0 = ax(p->ylog ? 10 : 0, p->ymin),
+		y1 = ax(p->ylog ? 10 : 0, p->ymax);
+	else if (p->ylog) {
 		y0 = floor(log10(y0)), y1 = ceil(log10(y1));
 	} else {
 		y0 = y0 > 0 ? 0 : y0;
@@ -83,14 +111,14 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 #define PY(y)                                                                  \
 	(H - B - ((p->ylog ? log10(y) : (y)) - y0) / (y1 - y0) * (H - T - B))
 
-	pmk__plot_begin(f, W, H, 0);
+	pmk__plot_begin(f, W, H, 1);
 	fprintf(f, "<text x=\"%g\" y=\"22\" font-size=\"15\">", L);
 	pmk__xml_text(f, p->title);
 	fprintf(f, "</text>\n");
-	/* grid and ticks */
+	/* grid and ticks: powers on log axes, nice steps on linear ones */
 	if (p->xlog) {
 		int step = (x1 - x0) > 16 ? 2 : 1;
-		for (double e = x0; e <= x1; e += step) {
+		for (double e = ceil(x0 - 1e-9); e <= x1 + 1e-9; e += step) {
 			double px = L + (e - x0) / (x1 - x0) * (W - L - R);
 			if (p->xlog == 2)
 				size_label(exp2(e), lab, sizeof lab);
@@ -106,17 +134,22 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 				px, H - B + 16, lab);
 		}
 	} else {
-		for (int k = 0; k <= 5; k++) {
-			double v = x0 + (x1 - x0) * k / 5;
-			double px = L + (double)k / 5 * (W - L - R);
+		double st = nice_step(x1 - x0, 8);
+		for (double v = ceil(x0 / st) * st; v <= x1 + st * 1e-9;
+		     v += st) {
+			double px = PX(v);
+			fprintf(f,
+				"<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" "
+				"y2=\"%g\" stroke=\"#ddd\"/>\n",
+				px, T, px, H - B);
 			fprintf(f,
 				"<text x=\"%.1f\" y=\"%g\" "
 				"text-anchor=\"middle\">%.4g</text>\n",
-				px, H - B + 16, v);
+				px, H - B + 16, fabs(v) < st * 1e-9 ? 0 : v);
 		}
 	}
 	if (p->ylog) {
-		for (double e = y0; e <= y1; e += 1) {
+		for (double e = ceil(y0 - 1e-9); e <= y1 + 1e-9; e += 1) {
 			double py = H - B - (e - y0) / (y1 - y0) * (H - T - B);
 			fprintf(f,
 				"<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" "
@@ -128,9 +161,10 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 				L - 6, py + 4, pow(10, e));
 		}
 	} else {
-		for (int k = 0; k <= 5; k++) {
-			double v = y0 + (y1 - y0) * k / 5;
-			double py = H - B - (double)k / 5 * (H - T - B);
+		double st = nice_step(y1 - y0, 6);
+		for (double v = ceil(y0 / st) * st; v <= y1 + st * 1e-9;
+		     v += st) {
+			double py = PY(v);
 			fprintf(f,
 				"<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" "
 				"y2=\"%.1f\" stroke=\"#ddd\"/>\n",
@@ -138,7 +172,7 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 			fprintf(f,
 				"<text x=\"%g\" y=\"%.1f\" "
 				"text-anchor=\"end\">%.4g</text>\n",
-				L - 6, py + 4, v);
+				L - 6, py + 4, fabs(v) < st * 1e-9 ? 0 : v);
 		}
 	}
 	fprintf(f,
@@ -154,41 +188,64 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 		T + (H - T - B) / 2);
 	pmk__xml_text(f, p->ylabel);
 	fprintf(f, "</text>\n");
+	/* reference lines */
+	for (int k = 0; k < p->nhlines; k++) {
+		double y = p->hlines[k];
+		if ((p->ylog && !(y > 0)) || !isfinite(y))
+			continue;
+		double py = PY(y);
+		if (py < T - 0.05 || py > H - B + 0.05)
+			continue;
+		fprintf(f,
+			"<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" "
+			"stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n",
+			L, py, W - R, py);
+	}
 	/* markers */
 	for (int m = 0; m < p->nmarks; m++) {
 		double x = p->marks_x[m];
 		if (p->xlog && !(x > 0))
 			continue;
 		double px = PX(x);
-		if (px < L || px > W - R)
+		if (px < L - 0.05 || px > W - R + 0.05)
 			continue;
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
 			"stroke=\"#555\" stroke-dasharray=\"4,3\"/>\n",
 			px, T, px, H - B);
+		if (!p->marks_label || !p->marks_label[m])
+			continue;
 		int right = px > W - R - 110;
 		fprintf(f,
 			"<text x=\"%.1f\" y=\"%g\" font-size=\"11\" "
 			"text-anchor=\"%s\">",
 			right ? px - 3 : px + 3, T + 12 + 13 * (m % 6),
 			right ? "end" : "start");
-		pmk__xml_text(f, p->marks_label ? p->marks_label[m] : "");
+		pmk__xml_text(f, p->marks_label[m]);
 		fprintf(f, "</text>\n");
 	}
-	/* series */
+	/* series, clipped to the plot box; legend entries */
+	fprintf(f,
+		"<clipPath id=\"plotbox\"><rect x=\"%g\" y=\"%g\" "
+		"width=\"%g\" height=\"%g\"/></clipPath>\n",
+		L, T, W - L - R, H - T - B);
 	for (int s = 0; s < p->nseries; s++) {
 		const pmk__line_series *se = &p->series[s];
-		const char *col = pmk__plot_color(s);
+		const char *col = se->color ? se->color : pmk__plot_color(s);
+		const char *dash =
+		    se->dashed ? " stroke-dasharray=\"6,4\"" : "";
+		/* at most ~1200 points per line: plenty at these widths */
+		int step = se->n > 1200 ? (se->n + 1199) / 1200 : 1;
 		int pen = 0;
-		fprintf(
-		    f,
-		    "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" "
-		    "d=\"",
-		    col);
-		for (int i = 0; i < se->n; i++) {
-			double x = se->x[i], y = se->y[i];
-			if ((p->xlog && !(x > 0)) || (p->ylog && !(y > 0)) ||
-			    !isfinite(x) || !isfinite(y)) {
+		double lx, ly;
+		fprintf(f,
+			"<path class=\"series\" clip-path=\"url(#plotbox)\" "
+			"fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s "
+			"d=\"",
+			col, dash);
+		for (int i = 0; i < se->n; i += step) {
+			double x = sx(se, i), y = se->y[i];
+			if (!shown(p, x, y)) {
 				pen = 0;
 				continue;
 			}
@@ -197,13 +254,16 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 			pen = 1;
 		}
 		fprintf(f, "\"/>\n");
+		lx = p->legend == 1 ? L + 10
+		     : p->legend ? W - R - 250
+				 : W - R + 10;
+		ly = p->legend == 3 ? H - B - 12 - 18 * p->nseries + 18 * s
+				    : T + 10 + 18 * s;
 		fprintf(f,
-			"<line x1=\"%g\" y1=\"%d\" x2=\"%g\" y2=\"%d\" "
-			"stroke=\"%s\" stroke-width=\"3\"/>\n",
-			W - R + 10, (int)T + 10 + 18 * s, W - R + 30,
-			(int)T + 10 + 18 * s, col);
-		fprintf(f, "<text x=\"%g\" y=\"%d\">", W - R + 35,
-			(int)T + 14 + 18 * s);
+			"<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" "
+			"stroke=\"%s\" stroke-width=\"3\"%s/>\n",
+			lx, ly, lx + 20, ly, col, dash);
+		fprintf(f, "<text x=\"%g\" y=\"%g\">", lx + 25, ly + 4);
 		pmk__xml_text(f, se->name);
 		fprintf(f, "</text>\n");
 	}

@@ -26,6 +26,25 @@ run_pmkit addie figures --seeds 5 --samples 300 --svg-dir "$T_TMP"
 if [ "$rc" = 0 ] && grep -q '<svg' "$T_TMP/addie-figure2.svg" && grep -q '</svg>' "$T_TMP/addie-figure3.svg" && grep -q '</svg>' "$T_TMP/addie-settle.svg"; then
 	ok "figures writes its three SVG plots"
 else nok "figures writes its three SVG plots" "rc=$rc $err"; fi
+# What the pictures show: one line per series (3, 3, 4), their legend
+# labels, the axis titles, and the line's x coordinates rising.
+svg_shows() { # file nseries label...
+	f=$1 n=$2; shift 2
+	[ "$(grep -c 'class="series"' "$f")" = "$n" ] || return 1
+	for l in "$@"; do grep -q ">$l</text>" "$f" || return 1; done
+	grep 'class="series"' "$f" | head -1 | sed 's/.* d="//; s/".*//' |
+	    tr ' ' '\n' | sed -n 's/^[ML]\([0-9.]*\),.*/\1/p' |
+	    awk 'NR > 1 && $1 <= p { bad = 1 } { p = $1; n++ }
+		 END { exit bad || n < 2 }'
+}
+if [ "$rc" = 0 ] &&
+    svg_shows "$T_TMP/addie-figure2.svg" 3 samples probability \
+	'input stream, 250-sample average' 'Addie counter / 256' &&
+    svg_shows "$T_TMP/addie-figure3.svg" 3 samples probability &&
+    svg_shows "$T_TMP/addie-settle.svg" 4 'fraction of runs' \
+	'64/255, independent' '200/255, correlated'; then
+	ok "figure SVGs: series, legend, axes, x rising"
+else nok "figure SVGs: series, legend, axes, x rising" "rc=$rc"; fi
 
 run_pmkit addie quality --bits 4,6 --seeds 4 --csv
 rows=$(printf '%s\n' "$out" | grep -c '^addie\|^ratio\|^ema')

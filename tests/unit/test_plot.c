@@ -81,9 +81,17 @@ static void test_checker_rejects_broken_xml(void)
 
 static void test_line_chart_is_well_formed_and_escaped(void)
 {
-	pmk__line_series s[] = {{"a<b & \"c\"", xs, ys, 4}};
-	pmk__line_chart c = {"T <1> & T", "size", "ns", 2, 10, s, 1,
-			     mark, mlab, 1};
+	pmk__line_series s[] = {{.name = "a<b & \"c\"", .x = xs, .y = ys, .n = 4}};
+	pmk__line_chart c = {.title = "T <1> & T",
+			     .xlabel = "size",
+			     .ylabel = "ns",
+			     .xlog = 2,
+			     .ylog = 10,
+			     .series = s,
+			     .nseries = 1,
+			     .marks_x = mark,
+			     .marks_label = mlab,
+			     .nmarks = 1};
 	const char *o = lines(&c);
 	T_CHECK(strncmp(o, "<svg", 4) == 0);
 	T_CHECK(well_formed(o));
@@ -104,8 +112,9 @@ static int has_label(const char *o, const char *lab)
 
 static void test_log_axes_tick_at_powers(void)
 {
-	pmk__line_series s[] = {{"s", xs, ys, 4}};
-	pmk__line_chart c = {"t", "x", "y", 2, 10, s, 1, NULL, NULL, 0};
+	pmk__line_series s[] = {{.name = "s", .x = xs, .y = ys, .n = 4}};
+	pmk__line_chart c = {.title = "t", .xlabel = "x", .ylabel = "y",
+			     .xlog = 2, .ylog = 10, .series = s, .nseries = 1};
 	const char *o = lines(&c);
 	/* y from 3 to 800: decades 1 .. 1000, nothing in between */
 	T_CHECK(has_label(o, "1") && has_label(o, "10") &&
@@ -126,8 +135,9 @@ static void test_log_axes_tick_at_powers(void)
 static void test_log_axis_skips_points_it_cannot_show(void)
 {
 	static const double y2[] = {5, 0, -1, 9};
-	pmk__line_series s[] = {{"s", xs, y2, 4}};
-	pmk__line_chart c = {"t", "x", "y", 2, 10, s, 1, NULL, NULL, 0};
+	pmk__line_series s[] = {{.name = "s", .x = xs, .y = y2, .n = 4}};
+	pmk__line_chart c = {.title = "t", .xlabel = "x", .ylabel = "y",
+			     .xlog = 2, .ylog = 10, .series = s, .nseries = 1};
 	const char *o = lines(&c);
 	const char *d = strstr(o, " d=\"");
 	T_ASSERT(d != NULL);
@@ -152,12 +162,61 @@ static void test_flame_is_well_formed(void)
 	T_CHECK(strstr(buf, "main&lt;int&gt;&amp;") != NULL);
 }
 
+/* Fixed ranges, x as index, given colours, reference lines, a legend
+ * inside the box: every point lands in order and inside the box. */
+static void test_line_options(void)
+{
+	static const double y[] = {0.1, 0.4, 0.2, 0.9, 0.5};
+	static const double h[] = {0.5};
+	pmk__line_series s[] = {
+	    {.name = "first", .y = y, .n = 5, .color = "#123456"},
+	    {.name = "second", .y = y, .n = 5, .dashed = 1}};
+	pmk__line_chart c = {.title = "t", .xlabel = "samples",
+			     .ylabel = "p", .series = s, .nseries = 2,
+			     .xmin = 0, .xmax = 4, .ymin = 0, .ymax = 1,
+			     .hlines = h, .nhlines = 1, .legend = 2,
+			     .width = 720, .height = 420};
+	const char *o = lines(&c), *d;
+	double px[5], py[5];
+	int n = 0;
+	T_CHECK(well_formed(o));
+	T_CHECK(strstr(o, "width=\"720\"") != NULL);
+	T_CHECK(strstr(o, "stroke=\"#123456\"") != NULL);
+	T_CHECK(strstr(o, ">first</text>") && strstr(o, ">second</text>"));
+	T_CHECK(has_label(o, "0") && has_label(o, "0.2") &&
+		has_label(o, "1") && !has_label(o, "1.2"));
+	T_CHECK(strstr(o, "stroke-dasharray=\"2,3\"") != NULL);
+	d = strstr(o, "class=\"series\"");
+	T_ASSERT(d && (d = strstr(d, " d=\"")) != NULL);
+	d += 4;
+	while (n < 5 && (*d == 'M' || *d == 'L')) {
+		char *e;
+		px[n] = strtod(d + 1, &e);
+		T_ASSERT(*e == ',');
+		py[n] = strtod(e + 1, &e);
+		n++;
+		d = e + 1;
+	}
+	T_EQ_INT(n, 5);
+	for (int i = 0; i < 5; i++) {
+		T_CHECK(px[i] >= 70 && px[i] <= 700 && py[i] >= 40 &&
+			py[i] <= 370);
+		if (i) {
+			T_CHECK(px[i] > px[i - 1]);
+			T_CHECK((py[i] < py[i - 1]) == (y[i] > y[i - 1]));
+		}
+	}
+	/* the first and last x sit on the box edges: the range was fixed */
+	T_CHECK(px[0] == 70 && px[4] == 700);
+}
+
 int main(void)
 {
 	T_RUN(test_checker_rejects_broken_xml);
 	T_RUN(test_line_chart_is_well_formed_and_escaped);
 	T_RUN(test_log_axes_tick_at_powers);
 	T_RUN(test_log_axis_skips_points_it_cannot_show);
+	T_RUN(test_line_options);
 	T_RUN(test_flame_is_well_formed);
 	return t_done();
 }
