@@ -1,6 +1,7 @@
 /*
  * plot.h: pmkit's SVG plot module (internal): the flame graph, line
- * charts (plot_line.c: bench/, sim/addie) and the shared SVG preamble.
+ * charts (plot_line.c: bench/, sim/addie), stacked and grouped bars
+ * (plot_bar.c: sim/cpi) and the shared SVG preamble.
  */
 #ifndef PMK_CORE_PLOT_H
 #define PMK_CORE_PLOT_H
@@ -66,6 +67,33 @@ const char *pmk__plot_color(int i);
 
 /* Returns 0, PMK_EINVAL or PMK_EIO. */
 int pmk__plot_lines(FILE *f, const pmk__line_chart *c);
+
+/* A bar chart: `ngroups` groups along x, `nbars` bars in each, each bar
+ * a stack of `nseg` segments (nseg 1: grouped bars). Value of segment k
+ * of bar b in group g: v[(g * nbars + b) * nseg + k]; NaN: no segment,
+ * a bar whose segments are all NaN is left out. Positive segments stack
+ * up from 0, negative ones down. The axis runs ymin..ymax (ticks every
+ * `tick`, labelled with `unit` appended); a bar beyond it is clipped and
+ * its total printed at the clipped end. Colours and legend entries are per
+ * segment when nseg > 1, else per bar. */
+typedef struct pmk__bar_chart {
+	const char *title, *unit;
+	int ngroups, nbars, nseg;
+	const double *v;
+	const char *const *group_label; /* ngroups */
+	const char *const *bar_label;	/* nbars, under each bar; or NULL */
+	const char *const *color, *const *legend;
+	double ymin, ymax, tick;
+	const double *hlines; /* dashed red reference lines */
+	int nhlines;
+	double barw; /* pixels; 0: 16 */
+	/* the tooltip of a segment, or NULL: the value */
+	void (*tip)(void *ctx, int g, int b, int k, char *buf, size_t n);
+	void *ctx;
+} pmk__bar_chart;
+
+/* Returns 0, PMK_EINVAL or PMK_EIO. */
+int pmk__plot_bars(FILE *f, const pmk__bar_chart *c);
 
 /* The SVG root element and a white background. */
 void pmk__plot_begin(FILE *f, double w, double h, int viewbox);

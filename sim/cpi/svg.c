@@ -1,16 +1,18 @@
 /*
- * svg.c: the CPI-stack pictures. Stacked bars, one group per workload and
- * one bar per method, each normalized to its total CPI (seed 001's Figures
- * 1 and 7; a negative base below the axis; bars clipped to -100 %..+200 %,
- * with a mark where they were), and grouped
- * bars of the largest component error of each method against a reference
- * (Figure 8). Writes to a stream the caller opened.
+ * svg.c: the CPI-stack pictures, drawn by the plot module
+ * (lib/core/plot_bar.c). Stacked bars, one group per workload and one bar
+ * per method, each normalized to its total CPI (seed 001's Figures 1 and
+ * 7; a negative base below the axis; bars clipped to -100 %..+200 %, their
+ * total printed where they were), and grouped bars of the largest
+ * component error of each method against a reference (Figure 8). Writes
+ * to a stream the caller opened.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "lib/core/textout.h"
+#include "lib/core/plot.h"
 #include "pmkit/cpistack.h"
 
 static const char *const colors[PMK_CPI_NCOMP] = {
@@ -37,110 +39,94 @@ static int nmeth(const pmk_cpistack *s, int n, unsigned mask, int *list)
 	return k;
 }
 
+struct tipctx {
+	const pmk_cpistack *s;
+	const char *const *names;
+	const int *list;
+	const double *v;
+	int nm, ref, band;
+};
+
+static void stack_tip(void *p, int g, int b, int k, char *buf, size_t n)
+{
+	const struct tipctx *t = p;
+	int m = t->list[b];
+	snprintf(buf, n, "%s %s %s: %.3f CPI (%.1f%%)", t->names[g],
+		 pmk_cpi_method_name(m), pmk_cpi_comp_name(k),
+		 t->s[g].stack[m][k],
+		 t->v[((size_t)g * t->nm + b) * PMK_CPI_NCOMP + k]);
+}
+
+static void error_tip(void *p, int g, int b, int k, char *buf, size_t n)
+{
+	const struct tipctx *t = p;
+	snprintf(buf, n, "%s %s: %.2f%%", t->names[g],
+		 pmk_cpi_method_name(t->list[b]),
+		 t->v[(size_t)g * t->nm + b]);
+}
+
 int pmk_cpistack_svg_stacks(FILE *f, const pmk_cpistack *s,
 			    const char *const *names, int n, unsigned mask)
 {
-	int list[PMK_CPI_NMETHOD], nm = nmeth(s, n, mask, list);
-	double bw = 16, gap = 18, ml = 60, mt = 50, ph = 360, mb = 120;
-	double gw = nm * bw + gap, W = ml + n * gw + 170, H = mt + ph + mb;
-	double sc = ph / 3;	 /* pixels per 100 % */
-	double y0 = mt + 2 * sc; /* 0 %; +200 % at mt, -100 % at mt+ph */
+	int list[PMK_CPI_NMETHOD], nm = nmeth(s, n, mask, list), rc;
+	const char *blab[PMK_CPI_NMETHOD], *leg[PMK_CPI_NCOMP];
+	struct tipctx t = {s, names, list, NULL, nm, 0, 0};
+	double *v;
 	if (n <= 0 || nm <= 0)
 		return PMK_EINVAL;
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"%.0f\" y=\"20\" font-size=\"14\">Normalized CPI "
-		"stacks per method (fraction of total CPI; base below 0 "
-		"is negative; bars clipped at -100%% and +200%%, marked "
-		"^)</text>\n",
-		W, H, ml);
-	for (int t = -2; t <= 4; t++) {
-		double y = y0 - t * 0.5 * sc;
-		fprintf(f,
-			"<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"%s\"/><text x=\"%.0f\" y=\"%.1f\" "
-			"text-anchor=\"end\">%d%%</text>\n",
-			ml, ml + n * gw, y, y, t ? "#e5e5e5" : "#000", ml - 4,
-			y + 4, t * 50);
-	}
-	for (int w = 0; w < n; w++) {
-		double gx = ml + w * gw + gap / 2;
+	v = malloc((size_t)n * nm * PMK_CPI_NCOMP * sizeof *v);
+	if (!v)
+		return PMK_ENOMEM;
+	for (int w = 0; w < n; w++)
 		for (int i = 0; i < nm; i++) {
 			int m = list[i];
-			double tot = 0, up = 0, x = gx + i * bw;
-			if (!s[w].have[m])
-				continue;
+			double tot = 0, *o = v + ((size_t)w * nm + i) *
+						     PMK_CPI_NCOMP;
 			for (int k = 0; k < PMK_CPI_NCOMP; k++)
 				tot += s[w].stack[m][k];
-			if (!(tot > 0))
-				continue;
-			for (int k = 0; k < PMK_CPI_NCOMP; k++) {
-				double v = s[w].stack[m][k] / tot, y, h;
-				if (v >= 0) {
-					double top = up + v > 2 ? 2 : up + v;
-					y = y0 - top * sc;
-					h = (top - (up > 2 ? 2 : up)) * sc;
-					up += v;
-				} else {
-					if (v < -1)
-						v = -1;
-					y = y0;
-					h = -v * sc;
-				}
-				if (h <= 0)
-					continue;
-				fprintf(f,
-					"<rect x=\"%.1f\" y=\"%.1f\" "
-					"width=\"%.1f\" height=\"%.2f\" "
-					"fill=\"%s\"><title>",
-					x, y, bw - 2, h, colors[k]);
-				pmk__xml_text(f, names[w]);
-				fprintf(f,
-					" %s %s: %.3f CPI (%.1f%%)</title>"
-					"</rect>\n",
-					pmk_cpi_method_name(m),
-					pmk_cpi_comp_name(k), s[w].stack[m][k],
-					100 * s[w].stack[m][k] / tot);
-			}
-			if (up > 2)
-				fprintf(f,
-					"<text x=\"%.1f\" y=\"%.1f\" "
-					"font-size=\"10\">^</text>\n",
-					x + 2, mt - 2);
-			fprintf(f,
-				"<text transform=\"translate(%.1f,%.1f) "
-				"rotate(90)\" font-size=\"9\">%s</text>\n",
-				x + 3, mt + ph + 4, pmk_cpi_method_name(m));
+			for (int k = 0; k < PMK_CPI_NCOMP; k++)
+				o[k] = s[w].have[m] && tot > 0
+					   ? 100 * s[w].stack[m][k] / tot
+					   : NAN;
 		}
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" "
-			"font-size=\"11\">",
-			gx + nm * bw / 2, mt + ph + 95);
-		pmk__xml_text(f, names[w]);
-		fputs("</text>\n", f);
-	}
-	for (int k = 0; k < PMK_CPI_NCOMP; k++) {
-		double y = mt + 10 + k * 18, x = ml + n * gw + 20;
-		fprintf(
-		    f,
-		    "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" "
-		    "fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
-		    x, y, colors[k], x + 18, y + 10, pmk_cpi_comp_name(k));
-	}
-	fputs("</svg>\n", f);
-	return ferror(f) ? PMK_EIO : 0;
+	for (int i = 0; i < nm; i++)
+		blab[i] = pmk_cpi_method_name(list[i]);
+	for (int k = 0; k < PMK_CPI_NCOMP; k++)
+		leg[k] = pmk_cpi_comp_name(k);
+	t.v = v;
+	rc = pmk__plot_bars(
+	    f, &(pmk__bar_chart){
+		   .title = "Normalized CPI stacks per method (% of total "
+			    "CPI; base below 0 is negative; bars clipped at "
+			    "-100% and +200%, their total printed)",
+		   .unit = "%",
+		   .ngroups = n,
+		   .nbars = nm,
+		   .nseg = PMK_CPI_NCOMP,
+		   .v = v,
+		   .group_label = names,
+		   .bar_label = blab,
+		   .color = colors,
+		   .legend = leg,
+		   .ymin = -100,
+		   .ymax = 200,
+		   .tick = 50,
+		   .tip = stack_tip,
+		   .ctx = &t});
+	free(v);
+	return rc;
 }
 
 int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 			    const char *const *names, int n, unsigned mask,
 			    int ref)
 {
-	int list[PMK_CPI_NMETHOD], nm;
-	double bw = 14, gap = 18, ml = 60, mt = 40, ph = 300, mb = 90;
-	double ymax = 20, gw, W, H;
+	int list[PMK_CPI_NMETHOD], nm, rc;
+	const char *col[PMK_CPI_NMETHOD], *leg[PMK_CPI_NMETHOD];
+	char title[160];
+	double four = 4, *v;
 	int band = ref == PMK_CPI_SVG_BAND;
+	struct tipctx t = {s, names, list, NULL, 0, ref, band};
 	if (band)
 		mask &= ~(1u << PMK_CPI_SIM | 1u << PMK_CPI_SIM_INV);
 	else
@@ -148,76 +134,44 @@ int pmk_cpistack_svg_errors(FILE *f, const pmk_cpistack *s,
 	nm = nmeth(s, n, mask, list);
 	if (n <= 0 || nm <= 0)
 		return PMK_EINVAL;
-	gw = nm * bw + gap;
-	W = ml + n * gw + 170;
-	H = mt + ph + mb;
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"%.0f\" y=\"20\" font-size=\"14\">Maximum CPI "
-		"component error against %s (%% of total CPI; bars clipped "
-		"at %.0f%%)</text>\n",
-		W, H, ml,
-		band ? "the band between sim and sim-inv"
-		     : pmk_cpi_method_name(ref),
-		ymax);
-	for (int t = 0; t <= 4; t++) {
-		double y = mt + ph - t * ph / 4;
-		fprintf(f,
-			"<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"%s\"/><text x=\"%.0f\" y=\"%.1f\" "
-			"text-anchor=\"end\">%.0f%%</text>\n",
-			ml, ml + n * gw, y, y, t ? "#e5e5e5" : "#000", ml - 4,
-			y + 4, t * ymax / 4);
-	}
-	/* the 4 % line of seed 001 */
-	fprintf(f,
-		"<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"#c00\" stroke-dasharray=\"4,3\"/>\n",
-		ml, ml + n * gw, mt + ph - 4 / ymax * ph,
-		mt + ph - 4 / ymax * ph);
-	for (int w = 0; w < n; w++) {
-		double gx = ml + w * gw + gap / 2;
-		for (int i = 0; i < nm; i++) {
-			int m = list[i];
-			double e =
-			    band ? pmk_cpistack_error_band(&s[w], m, NULL)
-				 : pmk_cpistack_error(&s[w], m, ref, NULL);
-			double h, x = gx + i * bw;
-			if (isnan(e))
-				continue;
-			h = (e > ymax ? ymax : e) / ymax * ph;
-			fprintf(f,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.2f\" fill=\"%s\"><title>",
-				x, mt + ph - h, bw - 2, h, mcolors[m]);
-			pmk__xml_text(f, names[w]);
-			fprintf(f, " %s: %.2f%%</title></rect>\n",
-				pmk_cpi_method_name(m), e);
-			if (e > ymax)
-				fprintf(
-				    f,
-				    "<text x=\"%.1f\" y=\"%.1f\" "
-				    "font-size=\"8\" text-anchor=\"middle\">"
-				    "%.0f</text>\n",
-				    x + bw / 2 - 1, mt + ph - h - 2, e);
-		}
-		fprintf(f,
-			"<text transform=\"translate(%.1f,%.1f) rotate(40)\">",
-			gx + 4, mt + ph + 14);
-		pmk__xml_text(f, names[w]);
-		fputs("</text>\n", f);
-	}
+	v = malloc((size_t)n * nm * sizeof *v);
+	if (!v)
+		return PMK_ENOMEM;
+	for (int w = 0; w < n; w++)
+		for (int i = 0; i < nm; i++)
+			v[(size_t)w * nm + i] =
+			    band ? pmk_cpistack_error_band(&s[w], list[i], NULL)
+				 : pmk_cpistack_error(&s[w], list[i], ref,
+						      NULL);
 	for (int i = 0; i < nm; i++) {
-		double y = mt + 10 + i * 18, x = ml + n * gw + 20;
-		fprintf(
-		    f,
-		    "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" "
-		    "fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
-		    x, y, mcolors[list[i]], x + 18, y + 10,
-		    pmk_cpi_method_name(list[i]));
+		col[i] = mcolors[list[i]];
+		leg[i] = pmk_cpi_method_name(list[i]);
 	}
-	fputs("</svg>\n", f);
-	return ferror(f) ? PMK_EIO : 0;
+	snprintf(title, sizeof title,
+		 "Maximum CPI component error against %s (%% of total CPI; "
+		 "bars clipped at 20%%)",
+		 band ? "the band between sim and sim-inv"
+		      : pmk_cpi_method_name(ref));
+	t.v = v;
+	t.nm = nm;
+	/* the 4 % line of seed 001 */
+	rc = pmk__plot_bars(f, &(pmk__bar_chart){.title = title,
+						  .unit = "%",
+						  .ngroups = n,
+						  .nbars = nm,
+						  .nseg = 1,
+						  .v = v,
+						  .group_label = names,
+						  .color = col,
+						  .legend = leg,
+						  .ymin = 0,
+						  .ymax = 20,
+						  .tick = 5,
+						  .hlines = &four,
+						  .nhlines = 1,
+						  .barw = 14,
+						  .tip = error_tip,
+						  .ctx = &t});
+	free(v);
+	return rc;
 }

@@ -53,6 +53,48 @@ if grep -q 'against the band between sim and sim-inv' "$T_TMP/g-errors-band.svg"
 	ok "svg error chart against the band"
 else nok "svg band" "$(head -c 600 "$T_TMP/g-errors-band.svg" 2>&1)"; fi
 
+# What the pictures show, against the same run's JSON: in the stacks, the
+# unclipped references (sim, sim-inv) have one segment per non-zero
+# component, sized in proportion to it; the band chart has one bar per
+# method but the references, its tooltip the JSON's error, taller bars for
+# larger errors (up to the 20 % clip), and a legend entry per method.
+run_pmkit cpistack --sim --json -n 5000 ilp:n=5000
+if ! command -v python3 >/dev/null; then skip "svg content" "no python3"
+elif printf '%s\n' "$out" | python3 -c '
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+w = json.load(sys.stdin)["workloads"][0]
+M = w["methods"]
+def bars(f):
+    out = []
+    for r in ET.parse(f).getroot().iter(ns + "rect"):
+        if r.get("class") == "bar":
+            out.append((r.find(ns + "title").text, float(r.get("height"))))
+    return out
+st = bars(sys.argv[1] + "-stacks.svg")
+for m in ("sim", "sim-inv"):
+    c = M[m]["components"]
+    seg = [(t, h) for t, h in st if t.startswith(w["name"] + " " + m + " ")]
+    assert len(seg) == sum(1 for v in c.values() if v != 0), (m, seg)
+    tot, hs = sum(c.values()), sum(h for _, h in seg)
+    for t, h in seg:
+        k = t.split()[2].rstrip(":")
+        assert abs(h / hs - c[k] / tot) < 0.01, (t, h, hs)
+er = bars(sys.argv[1] + "-errors-band.svg")
+want = [m for m in M if m not in ("sim", "sim-inv")]
+assert [t.split()[1].rstrip(":") for t, _ in er] == want, er
+for (t, h), m in zip(er, want):
+    got = float(t.split()[-1].rstrip("%"))
+    assert abs(got - M[m]["error"]["band"]["max_pct"]) < 0.006, (t, m)
+v = [min(M[m]["error"]["band"]["max_pct"], 20) for m in want]
+for i in range(len(v)):
+    for j in range(len(v)):
+        if v[i] < v[j] - 0.05: assert er[i][1] < er[j][1], (er[i], er[j])
+txt = open(sys.argv[1] + "-errors-band.svg").read()
+assert all(">%s</text>" % m in txt for m in want)
+' "$T_TMP/g" 2>"$T_TMP/py"; then ok "svg: segments and bars match the data"
+else nok "svg: segments and bars match the data" "$(cat "$T_TMP/py")"; fi
+
 # an empty trace is an error, not a hang (the simulator once ran its idle
 # fast-forward to the end of time on an empty source)
 printf 'PMKTRACE\001\000\000\000\000\000\000\000' >"$T_TMP/empty.trace"

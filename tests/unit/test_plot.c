@@ -1,9 +1,11 @@
 /* test_plot.c: the SVG plot module writes well-formed XML, escapes the
  * text it is given, and puts log-axis ticks at the powers of the base. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/core/plot.h"
+#include "pmkit/error.h"
 #include "tests/support/t.h"
 
 static char buf[1 << 16];
@@ -210,6 +212,60 @@ static void test_line_options(void)
 	T_CHECK(px[0] == 70 && px[4] == 700);
 }
 
+static int count(const char *o, const char *needle)
+{
+	int n = 0;
+	for (; (o = strstr(o, needle)) != NULL; o++)
+		n++;
+	return n;
+}
+
+/* Stacked bars: 2 groups x 2 bars x 3 segments; a NaN bar is left out,
+ * a negative segment hangs below 0, a bar beyond the axis is clipped and
+ * its total printed; grouped bars: one rect per value. */
+static void test_bars(void)
+{
+	static const double v[] = {/* g0 */ 10, 20, 30, -40, 50, 200,
+				   /* g1 */ NAN, NAN, NAN, 5, 0, 5};
+	static const char *const gl[] = {"w<1>", "w2"};
+	static const char *const bl[] = {"m1", "m2"};
+	static const char *const seg[] = {"a", "b", "c"};
+	pmk__bar_chart c = {.title = "t", .unit = "%", .ngroups = 2,
+			    .nbars = 2, .nseg = 3, .v = v, .group_label = gl,
+			    .bar_label = bl, .legend = seg, .ymin = -100,
+			    .ymax = 200, .tick = 50};
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	T_ASSERT(f != NULL);
+	memset(buf, 0, sizeof buf);
+	T_EQ_INT(pmk__plot_bars(f, &c), 0);
+	fclose(f);
+	T_CHECK(well_formed(buf));
+	/* 3 + 3 + 0 + 2 (the 0 segment has no height) */
+	T_EQ_INT(count(buf, "class=\"bar\""), 8);
+	T_CHECK(strstr(buf, "w&lt;1&gt;") != NULL);
+	T_CHECK(has_label(buf, "-100%") && has_label(buf, "200%") &&
+		has_label(buf, "0%") && !has_label(buf, "250%"));
+	T_CHECK(has_label(buf, "250")); /* 50 + 200, clipped at 200 */
+	T_EQ_INT(count(buf, ">m1</text>"), 1); /* g1's m1 is absent */
+	T_EQ_INT(count(buf, ">m2</text>"), 2);
+	T_CHECK(has_label(buf, "a") && has_label(buf, "c"));
+	/* grouped */
+	c.nseg = 1;
+	c.nbars = 3;
+	c.ngroups = 1;
+	c.bar_label = NULL;
+	c.legend = seg;
+	f = fmemopen(buf, sizeof buf, "w");
+	T_ASSERT(f != NULL);
+	memset(buf, 0, sizeof buf);
+	T_EQ_INT(pmk__plot_bars(f, &c), 0);
+	fclose(f);
+	T_CHECK(well_formed(buf));
+	T_EQ_INT(count(buf, "class=\"bar\""), 3);
+	c.tick = 0;
+	T_EQ_INT(pmk__plot_bars(stdout, &c), PMK_EINVAL);
+}
+
 int main(void)
 {
 	T_RUN(test_checker_rejects_broken_xml);
@@ -217,6 +273,7 @@ int main(void)
 	T_RUN(test_log_axes_tick_at_powers);
 	T_RUN(test_log_axis_skips_points_it_cannot_show);
 	T_RUN(test_line_options);
+	T_RUN(test_bars);
 	T_RUN(test_flame_is_well_formed);
 	return t_done();
 }
