@@ -3,27 +3,21 @@
  * compute time and MPI time stacked, so the slow rank and the ranks that
  * wait show at a glance; a second panel with one event per rank; and the
  * self-contained HTML page around it. The mean is drawn as a dashed line
- * and the ranks of the maximum are marked.
- *
- * A private SVG writer for now: the shared plot module (lib/core/plot.c)
- * is not there yet; these bars should move onto it when it is.
+ * and the rank of the maximum is marked. The panels are bar charts of the
+ * plot module (lib/core/plot_bar.c).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/core/plot.h"
 #include "lib/core/textout.h"
 #include "mpi/job.h"
 
-#define W 860
-#define PANEL_H 260
-#define LEFT 78
-#define RIGHT 20
-#define TOP 44
+enum { W = 860, TOP = 44, PANEL = 350 };
 
-static const char *const col_compute = "#4477aa";
-static const char *const col_mpi = "#ee7733";
-static const char *const col_event = "#777777";
+static const char *const col_time[2] = {"#4477aa", "#ee7733"};
+static const char *const col_event[1] = {"#777777"};
 
 /* A round step of about max/5 for the axis. */
 static double nice_step(double max)
@@ -36,138 +30,100 @@ static double nice_step(double max)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-struct panel {
-	int y0;          /* top of the plotting area */
-	double max;      /* value at the top */
-	const char *title, *unit;
+struct tips {
+	const double *v;
+	int nseg;
 };
 
-static void axis(FILE *f, const struct panel *p, int nranks, double scale)
+static void time_tip(void *p, int g, int b, int k, char *buf, size_t n)
 {
-	double step = nice_step(p->max);
-	int x1 = W - RIGHT;
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"14\" "
-		   "font-weight=\"bold\">",
-		LEFT, p->y0 - 14);
-	pmk__xml_text(f, p->title);
-	fputs("</text>\n", f);
-	for (double v = 0; v <= p->max * 1.0001; v += step) {
-		double y = p->y0 + PANEL_H - v / p->max * PANEL_H;
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			   "stroke=\"#dddddd\"/>\n",
-			LEFT, y, x1, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" "
-			   "text-anchor=\"end\">%.4g</text>\n",
-			LEFT - 6, y + 4, v * scale);
-	}
-	fprintf(f, "<text x=\"14\" y=\"%d\" font-size=\"11\" "
-		   "transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">",
-		p->y0 + PANEL_H / 2, p->y0 + PANEL_H / 2);
-	pmk__xml_text(f, p->unit);
-	fputs("</text>\n", f);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-		   "stroke=\"black\"/>\n",
-		LEFT, p->y0 + PANEL_H, x1, p->y0 + PANEL_H);
-	(void)nranks;
+	const struct tips *t = p;
+	snprintf(buf, n, "rank %d %s %.6f s", g, k ? "MPI" : "compute",
+		 t->v[(size_t)g * 2 + k]);
 }
 
-static double bar_x(int i, int n, double *w)
+static void event_tip(void *p, int g, int b, int k, char *buf, size_t n)
 {
-	double slot = (double)(W - LEFT - RIGHT) / n;
-	*w = slot * 0.8 > 1 ? slot * 0.8 : 1;
-	return LEFT + slot * i + (slot - *w) / 2;
-}
-
-static void rank_labels(FILE *f, const struct panel *p, int n)
-{
-	int every = n <= 32 ? 1 : (n + 31) / 32;
-	for (int i = 0; i < n; i += every) {
-		double w, x = bar_x(i, n, &w);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" "
-			   "text-anchor=\"middle\">%d</text>\n",
-			x + w / 2, p->y0 + PANEL_H + 13, i);
-	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
-		   "text-anchor=\"middle\">rank</text>\n",
-		(LEFT + W - RIGHT) / 2, p->y0 + PANEL_H + 28);
-}
-
-static void mean_line(FILE *f, const struct panel *p, double mean,
-		      double scale, const char *what)
-{
-	double y;
-	if (!isfinite(mean) || !(p->max > 0))
-		return;
-	y = p->y0 + PANEL_H - mean / p->max * PANEL_H;
-	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-		   "stroke=\"black\" stroke-dasharray=\"5,4\"/>\n",
-		LEFT, y, W - RIGHT, y);
-	fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" "
-		   "text-anchor=\"end\">mean %s %.4g</text>\n",
-		W - RIGHT, y - 3, what, mean * scale);
+	const struct tips *t = p;
+	snprintf(buf, n, "rank %d %.6g", g, t->v[g]);
 }
 
 void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 {
 	struct pmk__mpi_stat wall, comp, st;
-	struct panel p1 = {TOP + 34, 0, "", "seconds"};
-	struct panel p2 = {TOP + 34 + PANEL_H + 80, 0, "", ""};
 	int n = job->size, panels = ev >= 0 && ev < job->nev ? 2 : 1;
-	int h = TOP + 34 + panels * (PANEL_H + 80);
-	char title[160], unit[40];
-	double escale = 1;
+	char title[160], unit[40], mean[64], *lab = NULL;
+	const char **labs = NULL;
+	pmk__bar_note *notes = NULL;
+	double *v = NULL, escale = 1, max, line;
+	int nn = 0;
+	const char *ml[1] = {mean};
+	struct tips tp;
 
+	if (n <= 0)
+		return;
+	v = malloc((size_t)n * 2 * sizeof *v);
+	labs = malloc((size_t)n * sizeof *labs);
+	lab = malloc((size_t)n * 12);
+	notes = malloc(((size_t)n + 1) * sizeof *notes);
+	if (!v || !labs || !lab || !notes)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		snprintf(lab + (size_t)i * 12, 12, "%d", i);
+		labs[i] = lab + (size_t)i * 12;
+	}
 	pmk__mpi_stat_of(job, pmk__mpi_get_wall, NULL, &wall);
 	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		   "height=\"%d\" viewBox=\"0 0 %d %d\" "
-		   "font-family=\"sans-serif\">\n",
-		W, h, W, h);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, h);
-	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", f);
-	snprintf(title, sizeof title, "%d ranks: compute imbalance %.2f "
-				      "(max/mean), wall %.3f s",
-		 n, comp.imbalance, wall.max * 1e-9);
-	pmk__xml_text(f, title);
-	fputs("</text>\n", f);
-	if (job->command[0]) {
-		fputs("<text x=\"10\" y=\"38\" font-size=\"11\" fill=\"#555\">", f);
-		pmk__xml_text(f, job->command);
-		fputs("</text>\n", f);
-	}
+	pmk__plot_begin(f, W, TOP + panels * PANEL, 1);
+	snprintf(title, sizeof title,
+		 "%d ranks: compute imbalance %.2f (max/mean), wall %.3f s", n,
+		 comp.imbalance, wall.max * 1e-9);
+	pmk__plot_text(f, 10, 22, 15, 0, NULL, title);
+	if (job->command[0])
+		pmk__plot_text(f, 10, 38, 11, 0, "#555", job->command);
 
-	/* panel 1: compute + MPI per rank */
-	p1.max = wall.max > 0 ? wall.max : 1;
-	p1.max = ceil(p1.max / nice_step(p1.max)) * nice_step(p1.max);
-	p1.title = "time per rank: compute (blue) and MPI (orange)";
-	axis(f, &p1, n, 1e-9);
+	/* panel 1: compute + MPI per rank, in seconds */
 	for (int i = 0; i < n; i++) {
 		const struct pmk__mpi_rank *r = &job->ranks[i];
-		double w, x = bar_x(i, n, &w), c, m, yb = p1.y0 + PANEL_H;
 		if (!r->present) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-				   "text-anchor=\"middle\" fill=\"red\">?</text>\n",
-				x + w / 2, yb - 4);
+			v[2 * i] = v[2 * i + 1] = NAN;
+			notes[nn++] = (pmk__bar_note){i, 0, "?"};
 			continue;
 		}
-		c = pmk__mpi_get_compute(r, NULL) / p1.max * PANEL_H;
-		m = (double)r->mpi_ns / p1.max * PANEL_H;
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			   "height=\"%.1f\" fill=\"%s\"><title>rank %d compute "
-			   "%.6f s</title></rect>\n",
-			x, yb - c, w, c, col_compute, i,
-			pmk__mpi_get_compute(r, NULL) * 1e-9);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			   "height=\"%.1f\" fill=\"%s\"><title>rank %d MPI "
-			   "%.6f s</title></rect>\n",
-			x, yb - c - m, w, m, col_mpi, i, r->mpi_ns * 1e-9);
+		v[2 * i] = pmk__mpi_get_compute(r, NULL) * 1e-9;
+		v[2 * i + 1] = r->mpi_ns * 1e-9;
 		if (i == comp.rank_max)
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-				   "text-anchor=\"middle\">max</text>\n",
-				x + w / 2, yb - c - m - 4);
+			notes[nn++] = (pmk__bar_note){i, 0, "max"};
 	}
-	mean_line(f, &p1, comp.mean, 1e-9, "compute");
-	rank_labels(f, &p1, n);
+	max = wall.max > 0 ? wall.max * 1e-9 : 1;
+	max = ceil(max / nice_step(max)) * nice_step(max);
+	line = comp.mean * 1e-9;
+	snprintf(mean, sizeof mean, "mean compute %.4g", line);
+	tp = (struct tips){v, 2};
+	pmk__plot_bars_in(
+	    f,
+	    &(pmk__bar_chart){
+		.title = "time per rank: compute (blue) and MPI (orange)",
+		.ngroups = n,
+		.nbars = 1,
+		.nseg = 2,
+		.v = v,
+		.group_label = labs,
+		.color = col_time,
+		.ymin = 0,
+		.ymax = max,
+		.tick = nice_step(max),
+		.hlines = &line,
+		.nhlines = isfinite(line) ? 1 : 0,
+		.hline_label = ml,
+		.hline_color = "black",
+		.xlabel = "rank",
+		.ylabel = "seconds",
+		.notes = notes,
+		.nnotes = nn,
+		.tip = time_tip,
+		.ctx = &tp},
+	    0, TOP, W, PANEL);
 
 	/* panel 2: the chosen event */
 	if (panels == 2) {
@@ -180,26 +136,45 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 			snprintf(unit, sizeof unit, "%s", job->evunit[ev]);
 		snprintf(title, sizeof title, "%s per rank (imbalance %.2f)",
 			 job->evname[ev], st.imbalance);
-		p2.title = title;
-		p2.unit = unit;
-		p2.max = st.n && st.max > 0 ? st.max : 1;
-		p2.max = ceil(p2.max / nice_step(p2.max)) * nice_step(p2.max);
-		axis(f, &p2, n, escale);
 		for (int i = 0; i < n; i++) {
 			const struct pmk__mpi_rank *r = &job->ranks[i];
-			double w, x = bar_x(i, n, &w), v, yb = p2.y0 + PANEL_H;
-			if (!r->present || !isfinite(r->ev[ev]))
-				continue;
-			v = r->ev[ev] / p2.max * PANEL_H;
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				   "height=\"%.1f\" fill=\"%s\"><title>rank %d "
-				   "%.6g</title></rect>\n",
-				x, yb - v, w, v, col_event, i, r->ev[ev] * escale);
+			v[i] = r->present && isfinite(r->ev[ev])
+				   ? r->ev[ev] * escale
+				   : NAN;
 		}
-		mean_line(f, &p2, st.mean, escale, "");
-		rank_labels(f, &p2, n);
+		max = st.n && st.max > 0 ? st.max * escale : 1;
+		max = ceil(max / nice_step(max)) * nice_step(max);
+		line = st.mean * escale;
+		snprintf(mean, sizeof mean, "mean %.4g", line);
+		tp = (struct tips){v, 1};
+		pmk__plot_bars_in(f,
+				  &(pmk__bar_chart){
+				      .title = title,
+				      .ngroups = n,
+				      .nbars = 1,
+				      .nseg = 1,
+				      .v = v,
+				      .group_label = labs,
+				      .color = col_event,
+				      .ymin = 0,
+				      .ymax = max,
+				      .tick = nice_step(max),
+				      .hlines = &line,
+				      .nhlines = isfinite(line) ? 1 : 0,
+				      .hline_label = ml,
+				      .hline_color = "black",
+				      .xlabel = "rank",
+				      .ylabel = unit,
+				      .tip = event_tip,
+				      .ctx = &tp},
+				  0, TOP + PANEL, W, PANEL);
 	}
-	fputs("</svg>\n", f);
+	pmk__plot_end(f);
+out:
+	free(v);
+	free(labs);
+	free(lab);
+	free(notes);
 }
 
 void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev)

@@ -1,7 +1,8 @@
 /*
  * plot.h: pmkit's SVG plot module (internal): the flame graph, line
  * charts (plot_line.c: bench/, sim/addie), stacked and grouped bars
- * (plot_bar.c: sim/cpi) and the shared SVG preamble.
+ * (plot_bar.c: sim/cpi, mpi/jobsvg.c; one picture or panels of one) and
+ * the shared SVG preamble and text.
  */
 #ifndef PMK_CORE_PLOT_H
 #define PMK_CORE_PLOT_H
@@ -75,7 +76,14 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *c);
  * up from 0, negative ones down. The axis runs ymin..ymax (ticks every
  * `tick`, labelled with `unit` appended); a bar beyond it is clipped and
  * its total printed at the clipped end. Colours and legend entries are per
- * segment when nseg > 1, else per bar. */
+ * segment when nseg > 1, else per bar (legend NULL: none). Group labels
+ * sit centred under their group when they fit, else slanted; past 32
+ * groups only every k-th is labelled. Fields after `tick` are optional. */
+typedef struct pmk__bar_note {
+	int group, bar;
+	const char *text; /* printed just above the bar (or 0 if absent) */
+} pmk__bar_note;
+
 typedef struct pmk__bar_chart {
 	const char *title, *unit;
 	int ngroups, nbars, nseg;
@@ -84,16 +92,32 @@ typedef struct pmk__bar_chart {
 	const char *const *bar_label;	/* nbars, under each bar; or NULL */
 	const char *const *color, *const *legend;
 	double ymin, ymax, tick;
-	const double *hlines; /* dashed red reference lines */
+	const double *hlines; /* dashed reference lines */
 	int nhlines;
-	double barw; /* pixels; 0: 16 */
+	const char *const *hline_label; /* at their right end; or NULL */
+	const char *hline_color;	/* NULL: red */
+	double barw; /* pixels; 0: 16 (pmk__plot_bars_in: from the width) */
+	const char *xlabel, *ylabel;
+	const pmk__bar_note *notes;
+	int nnotes;
 	/* the tooltip of a segment, or NULL: the value */
 	void (*tip)(void *ctx, int g, int b, int k, char *buf, size_t n);
 	void *ctx;
 } pmk__bar_chart;
 
-/* Returns 0, PMK_EINVAL or PMK_EIO. */
+/* A picture of its own, as wide as its bars. Returns 0, PMK_EINVAL or
+ * PMK_EIO. */
 int pmk__plot_bars(FILE *f, const pmk__bar_chart *c);
+
+/* One panel of a larger picture (begun with pmk__plot_begin): the chart
+ * fills the box at (x, y) of w x h pixels, its bars sized to fit. */
+int pmk__plot_bars_in(FILE *f, const pmk__bar_chart *c, double x, double y,
+		      double w, double h);
+
+/* A line of text (escaped) at (x, y): `size` pixels, bold or not, colour
+ * NULL for black. For headings and notes around panels. */
+void pmk__plot_text(FILE *f, double x, double y, int size, int bold,
+		    const char *color, const char *text);
 
 /* The SVG root element and a white background. */
 void pmk__plot_begin(FILE *f, double w, double h, int viewbox);

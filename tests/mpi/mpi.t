@@ -100,6 +100,27 @@ check "HTML is one self-contained page" sh -c "grep -q '<svg' '$T_TMP/j.html' &&
 if command -v xmllint >/dev/null 2>&1; then
 	check "SVG is well-formed XML" xmllint --noout "$T_TMP/j.svg"
 fi
+# what the picture shows against the job's JSON: per rank a compute and an
+# MPI segment, heights in proportion to the seconds in their tooltips, the
+# slowest rank's bar marked "max", the ranks named under the bars
+if command -v python3 >/dev/null 2>&1; then
+	check "SVG bars follow the per-rank times" python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+seg = {}
+for r in root.iter(ns + "rect"):
+    if r.get("class") == "bar":
+        t = r.find(ns + "title").text.split()
+        if t[2] in ("compute", "MPI"):
+            seg[(int(t[1]), t[2])] = (float(t[3]), float(r.get("height")))
+assert sorted(seg) == [(i, k) for i in range(4) for k in ("MPI", "compute")], seg
+px = [h / v for v, h in seg.values() if h > 5]
+assert px and max(px) / min(px) < 1.02, px
+txt = [t.text for t in root.iter(ns + "text")]
+assert txt.count("max") == 1 and all(str(i) in txt for i in range(4)), txt
+' "$T_TMP/j.svg"
+fi
 
 # ---- linked instead of preloaded ------------------------------------------
 if command -v mpicc >/dev/null 2>&1 && [ -z "${PRE##$LIB}" ]; then

@@ -266,6 +266,45 @@ static void test_bars(void)
 	T_EQ_INT(pmk__plot_bars(stdout, &c), PMK_EINVAL);
 }
 
+/* Panels: two charts in one picture, each inside its box, bars fitted to
+ * the width, notes and labelled reference lines shown. */
+static void test_bar_panels(void)
+{
+	static const double v[] = {1, 2, 3, NAN, 5, 6};
+	static const char *const gl[] = {"0", "1", "2", "3", "4", "5"};
+	static const double mean[] = {3.4};
+	static const char *const ml[] = {"mean 3.4"};
+	pmk__bar_note note[] = {{5, 0, "max"}, {3, 0, "?"}};
+	pmk__bar_chart c = {.title = "p", .ngroups = 6, .nbars = 1,
+			    .nseg = 1, .v = v, .group_label = gl, .ymin = 0,
+			    .ymax = 8, .tick = 2, .hlines = mean,
+			    .nhlines = 1, .hline_label = ml, .xlabel = "rank",
+			    .notes = note, .nnotes = 2};
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	const char *r;
+	T_ASSERT(f != NULL);
+	memset(buf, 0, sizeof buf);
+	pmk__plot_begin(f, 600, 800, 1);
+	T_EQ_INT(pmk__plot_bars_in(f, &c, 0, 0, 600, 400), 0);
+	T_EQ_INT(pmk__plot_bars_in(f, &c, 0, 400, 600, 400), 0);
+	pmk__plot_end(f);
+	fclose(f);
+	T_CHECK(well_formed(buf));
+	T_EQ_INT(count(buf, "class=\"bar\""), 10);
+	T_EQ_INT(count(buf, ">max</text>"), 2);
+	T_EQ_INT(count(buf, ">?</text>"), 2);
+	T_EQ_INT(count(buf, ">mean 3.4</text>"), 2);
+	for (r = buf; (r = strstr(r, "class=\"bar\" x=\"")) != NULL; r++) {
+		char *e;
+		double x = strtod(r + 15, &e), w;
+		const char *wp = strstr(e, "width=\"");
+		T_ASSERT(wp != NULL);
+		w = strtod(wp + 7, NULL);
+		T_CHECK(x >= 70 && x + w <= 600 - 20 + 0.05);
+	}
+	T_EQ_INT(pmk__plot_bars_in(stdout, &c, 0, 0, 60, 400), PMK_EINVAL);
+}
+
 int main(void)
 {
 	T_RUN(test_checker_rejects_broken_xml);
@@ -274,6 +313,7 @@ int main(void)
 	T_RUN(test_log_axis_skips_points_it_cannot_show);
 	T_RUN(test_line_options);
 	T_RUN(test_bars);
+	T_RUN(test_bar_panels);
 	T_RUN(test_flame_is_well_formed);
 	return t_done();
 }
