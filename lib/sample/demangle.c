@@ -5,7 +5,11 @@
  * itself stays a C program with no C++ runtime linked in; a build or system
  * without libstdc++ keeps mangled names. Rust legacy names then lose their
  * "::h<16 hex>" hash and have their $-escapes decoded, as Rust's own
- * demangler prints them. Rust v0 names ("_R...") are kept as they are.
+ * demangler prints them. Rust v0 names ("_R...") go through libiberty's
+ * Rust demangler (Debian's libiberty-dev, a static PIC archive linked in
+ * when scripts/configure finds it, PMK_HAVE_IBERTY); without it they are
+ * kept as they are. Its plain form is the one rustc-demangle prints with
+ * "{:#}": no crate disambiguator hashes ("m::main", not "m[f19d...]::main").
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -13,6 +17,10 @@
 #include <string.h>
 
 #include "sample/demangle.h"
+
+#if PMK_HAVE_IBERTY
+#include <libiberty/demangle.h>
+#endif
 
 typedef char *(*cxa_fn)(const char *, char *, size_t *, int *);
 static cxa_fn cxa;
@@ -89,10 +97,38 @@ static void rust_legacy(char *s)
 	free(src);
 }
 
+int pmk__demangle_rust_v0_available(void)
+{
+#if PMK_HAVE_IBERTY
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+/* Rust v0: "_R" then an uppercase letter, a digit (encoding version) or '_'
+ * is rejected by the grammar itself; leave the checking to libiberty, which
+ * bounds its own recursion (1024 levels unless DMGL_NO_RECURSE_LIMIT). */
+static char *rust_v0(const char *name)
+{
+#if PMK_HAVE_IBERTY
+	/* the longest symbol rustc emits is far below this; a longer "name"
+	 * is not worth a demangler's time and memory */
+	if (strnlen(name, 65536) >= 65536)
+		return NULL;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST);
+#else
+	(void)name;
+	return NULL;
+#endif
+}
+
 char *pmk__demangle(const char *name)
 {
 	char *out;
 	int status = -1;
+	if (name && name[0] == '_' && name[1] == 'R')
+		return rust_v0(name);
 	if (!name || name[0] != '_' || name[1] != 'Z')
 		return NULL;
 	if (!pmk__demangle_available())

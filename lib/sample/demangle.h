@@ -10,5 +10,7 @@
 char *pmk__demangle(const char *name);
 /* Whether a demangler could be loaded (libstdc++'s __cxa_demangle). */
 int pmk__demangle_available(void);
+/* Whether Rust v0 names ("_R...") are demangled (built with libiberty). */
+int pmk__demangle_rust_v0_available(void);
 
 #endif
