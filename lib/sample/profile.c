@@ -649,7 +649,7 @@ static const char *demangled(pmk_profile *p, const char *name)
 	uint64_t h = pmk__hash64((uint64_t)(uintptr_t)name);
 	int ins, i;
 	char *d;
-	if (p->mangled || name[0] != '_' || name[1] != 'Z')
+	if (p->mangled || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return name;
 	if (grow((void **)&p->dm_from, &p->capdm, p->ndm + 1,
 		 sizeof *p->dm_from))
