@@ -12,6 +12,7 @@
  * "{:#}": no crate disambiguator hashes ("m::main", not "m[f19d...]::main").
  */
 #include <dlfcn.h>
+#include <setjmp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,17 +107,68 @@ int pmk__demangle_rust_v0_available(void)
 #endif
 }
 
-/* Rust v0: "_R" then an uppercase letter, a digit (encoding version) or '_'
- * is rejected by the grammar itself; leave the checking to libiberty, which
- * bounds its own recursion (1024 levels unless DMGL_NO_RECURSE_LIMIT). */
+#if PMK_HAVE_IBERTY
+/* The longest input and output taken. rustc's longest symbols demangle to a
+ * few kilobytes; v0 backreferences can nest so that a 200-byte name prints
+ * 25 MB (and one of 300 bytes, terabytes), so the printing is cut off. */
+#define V0_MAX_IN 65536
+#define V0_MAX_OUT 65536
+
+struct v0_sink {
+	char *buf;
+	size_t len, cap;
+	jmp_buf full;
+};
+
+static void v0_put(const char *s, size_t n, void *opaque)
+{
+	struct v0_sink *k = opaque;
+	if (n > V0_MAX_OUT - k->len)
+		longjmp(k->full, 1);
+	if (k->len + n + 1 > k->cap) {
+		size_t cap = k->cap ? k->cap : 256;
+		char *nb;
+		while (cap < k->len + n + 1)
+			cap *= 2;
+		nb = realloc(k->buf, cap);
+		if (!nb)
+			longjmp(k->full, 1);
+		k->buf = nb;
+		k->cap = cap;
+	}
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+	k->buf[k->len] = 0;
+}
+#endif
+
+/* Rust v0 through libiberty's demangler, which checks the grammar and
+ * bounds its own recursion (1024 levels unless DMGL_NO_RECURSE_LIMIT); its
+ * output goes to a sink that gives up past V0_MAX_OUT bytes. Leaving the
+ * demangler by longjmp is safe: its callback interface allocates nothing
+ * (it is the one meant for signal handlers). */
 static char *rust_v0(const char *name)
 {
 #if PMK_HAVE_IBERTY
-	/* the longest symbol rustc emits is far below this; a longer "name"
-	 * is not worth a demangler's time and memory */
-	if (strnlen(name, 65536) >= 65536)
+	/* on the heap: an automatic object changed between setjmp and longjmp
+	 * would be indeterminate after the jump */
+	struct v0_sink *k;
+	char *out = NULL;
+	if (strnlen(name, V0_MAX_IN) >= V0_MAX_IN)
 		return NULL;
-	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST);
+	k = calloc(1, sizeof *k);
+	if (!k)
+		return NULL;
+	if (!setjmp(k->full)) {
+		if (rust_demangle_callback(name, DMGL_PARAMS | DMGL_ANSI,
+					   v0_put, k) && k->buf) {
+			out = k->buf;
+			k->buf = NULL;
+		}
+	}
+	free(k->buf);
+	free(k);
+	return out;
 #else
 	(void)name;
 	return NULL;

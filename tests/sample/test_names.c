@@ -203,11 +203,84 @@ static void test_demangle_v0(void)
 	}
 }
 
+/* v0's base-62 number with its '_' (0 is "_", n is base62(n - 1) "_") */
+static size_t b62(char *w, unsigned long n)
+{
+	static const char d[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	char t[16];
+	size_t k = 0, m = 0;
+	if (n) {
+		n--;
+		do
+			t[k++] = d[n % 62];
+		while ((n /= 62));
+	}
+	while (k)
+		w[m++] = t[--k];
+	w[m++] = '_';
+	return m;
+}
+
+/* A well-formed v0 name whose printed form doubles at each of `levels`
+ * tuple types, each made of two backreferences to the one before:
+ * f::<((), ()), (((), ()), ((), ())), ...> grows as 2^levels. */
+static char *v0_doubling(int levels)
+{
+	char *s = malloc(64 + 32 * (size_t)levels);
+	size_t k = 2, prev;
+	if (!s)
+		return NULL;
+	memcpy(s, "_RINvC1a1f", 10);
+	k = 10;
+	prev = k - 2; /* backrefs count from after "_R" */
+	k += (size_t)sprintf(s + k, "TuuE");
+	for (int i = 0; i < levels; i++) {
+		size_t here = k - 2;
+		s[k++] = 'T';
+		s[k++] = 'B';
+		k += b62(s + k, prev);
+		s[k++] = 'B';
+		k += b62(s + k, prev);
+		s[k++] = 'E';
+		prev = here;
+	}
+	s[k++] = 'E';
+	s[k] = 0;
+	return s;
+}
+
+/* Backreferences make output exponential in the input: the demangled form
+ * is cut off (the name kept mangled) rather than grown without bound. */
+static void test_demangle_v0_blowup(void)
+{
+	char *s, *d;
+	if (!pmk__demangle_rust_v0_available())
+		T_SKIP("built without libiberty (Debian libiberty-dev)");
+	s = v0_doubling(2); /* small: printed in full */
+	d = s ? pmk__demangle(s) : NULL;
+	T_CHECKF(d && !strcmp(d, "a::f::<((), ()), (((), ()), ((), ())), "
+				 "((((), ()), ((), ())), (((), ()), ((), ())))>"),
+		 "2 levels: '%s'", d ? d : "(null)");
+	free(d);
+	free(s);
+	/* 20 levels print 25 MB, 60 levels would print 2^60 units */
+	for (int lv = 20; lv <= 60; lv += 40) {
+		s = v0_doubling(lv);
+		d = s ? pmk__demangle(s) : NULL;
+		T_CHECKF(s && d == NULL, "%d levels: %zu bytes demangled", lv,
+			 d ? strlen(d) : 0);
+		free(d);
+		free(s);
+	}
+}
+
 int main(void)
 {
 	T_RUN(test_kallsyms);
 	T_RUN(test_perfmap);
 	T_RUN(test_demangle);
 	T_RUN(test_demangle_v0);
+	T_RUN(test_demangle_v0_blowup);
 	return t_done();
 }
