@@ -131,7 +131,7 @@ static void test_demangle(void)
  * real binary, `rustc 1.95.0 -O -C symbol-mangling-version=v0 m.rs` (a crate
  * "m" with fn spin, a generic struct W<T> with a method get, a trait Tr
  * implemented for [u8; 3], a HashMap<String, u64> and a closure), listed by
- * `nm m`. The expected forms are those of Rust's own demangler without
+ * `nm m`, and of a second crate "u". The expected forms are those of Rust's own demangler without
  * crate hashes (rustc-demangle's "{:#}"). */
 static void test_demangle_v0(void)
 {
@@ -161,11 +161,22 @@ static void test_demangle_v0(void)
 	     "<hashbrown::raw::RawTable<(alloc::string::String, u64)>>::reserve_rehash::<hashbrown::map::make_hasher<alloc::string::String, u64, std::hash::random::RandomState>::{closure#0}>"},
 	    {__LINE__, "_RNSNvYNCINvNtCsjrHSEGnQ3l9_3std2rt10lang_startuE0INtNtNtCsgEmfK2I1SDS_4core3ops8function6FnOnceuE9call_once6vtableCskK7mfDs1mzF_1m",
 	     "<std::rt::lang_start<()>::{closure#0} as core::ops::function::FnOnce<()>>::call_once::{shim:vtable#0}"},
+	    /* from a second program, crate "u" (rustc 1.95, v0, -O and
+	     * -C opt-level=0): a punycode identifier (fn größe), const
+	     * generic arguments (C<const N: usize, const B: bool>) */
+	    {__LINE__, "_RNvCsayYDP3hoOQQ_1uu9gre_6ka8i", "u::gr\xc3\xb6\xc3\x9f" "e"},
+	    {__LINE__, "_RNvMCsayYDP3hoOQQ_1uINtB2_1CKj78_Kb0_E1nB2_",
+	     "<u::C<120, false>>::n"},
+	    {__LINE__, "_RINvCsayYDP3hoOQQ_1u2hrNCNvB2_4mains_0EB2_",
+	     "u::hr::<u::main::{closure#1}>"},
 	    /* malformed: truncated, a backref pointing forward, garbage */
 	    {__LINE__, "_R", NULL},
 	    {__LINE__, "_RNvCskK7mfDs1mzF_1m4mai", NULL},
 	    {__LINE__, "_RNvB9_4main", NULL},
 	    {__LINE__, "_Rxyz", NULL},
+	    /* not Rust: the unwinder's, in the same binary */
+	    {__LINE__, "_RaiseException", NULL},
+	    {__LINE__, "_Resume", NULL},
 	};
 	if (!pmk__demangle_rust_v0_available())
 		T_SKIP("built without libiberty (Debian libiberty-dev): Rust v0 names stay mangled");
