@@ -123,6 +123,8 @@ struct v0_sink {
 static void v0_put(const char *s, size_t n, void *opaque)
 {
 	struct v0_sink *k = opaque;
+	if (!n) /* libiberty may print nothing, with s NULL */
+		return;
 	if (n > V0_MAX_OUT - k->len)
 		longjmp(k->full, 1);
 	if (k->len + n + 1 > k->cap) {
