@@ -569,6 +569,11 @@ int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
 		name = dwarf_formstring(
 		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
 		out[n].name = name ? name : "[unknown]";
+		out[n].linkage = dwarf_formstring(dwarf_attr_integrate(
+		    &scopes[i], DW_AT_linkage_name, &a));
+		if (!out[n].linkage)
+			out[n].linkage = dwarf_formstring(dwarf_attr_integrate(
+			    &scopes[i], DW_AT_MIPS_linkage_name, &a));
 		out[n].call_file = NULL;
 		out[n].call_line = 0;
 		if (files && dwarf_formudata(dwarf_attr(&scopes[i],

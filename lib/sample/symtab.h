@@ -34,13 +34,14 @@ int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 		     int *line);
 /* The functions inlined at `vaddr`, innermost first (the one whose code
  * is at `vaddr`, then the inlined function it was inlined into, ...; the
- * symbol's own function is not among them): each one's name and the source
+ * symbol's own function is not among them): each one's name (and linkage
+ * name, when the DWARF has one: C++) and the source
  * line of the call it replaced (in the next one out, or for the last, in
  * the symbol's own function; file NULL and line 0 when not recorded).
  * Strings are owned by `st`'s DWARF. At most `max`; 0 when none or without
  * debug info. */
 struct pmk__inl {
-	const char *name, *call_file;
+	const char *name, *linkage, *call_file; /* linkage: mangled, or NULL */
 	int call_line;
 };
 int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sample/demangle.h"
 #include "sample/profile.h"
 
 enum key { K_COMM, K_PID, K_TID, K_DSO, K_SYM, K_SRCLINE, K_ADDR, NKEY };
@@ -137,10 +138,21 @@ static const struct vinl *inl_of(struct view *v, uint32_t li)
 	if (n <= 0 || !(x->name = calloc((size_t)n, sizeof *x->name)))
 		return x;
 	for (int i = 0; i < n; i++) {
-		size_t sz = strlen(in[i].name) + sizeof " (inlined)";
-		if (!(x->name[i] = malloc(sz)))
+		/* C++: the qualified name from the linkage name, demangled
+		 * like the symbols (or kept, with --no-demangle) */
+		char *dm = in[i].linkage && !v->p->mangled
+			       ? pmk__demangle(in[i].linkage)
+			       : NULL;
+		const char *nm = dm		  ? dm
+				 : in[i].linkage && v->p->mangled ? in[i].linkage
+							       : in[i].name;
+		size_t sz = strlen(nm) + sizeof " (inlined)";
+		x->name[i] = malloc(sz);
+		if (x->name[i])
+			snprintf(x->name[i], sz, "%s (inlined)", nm);
+		free(dm);
+		if (!x->name[i])
 			break;
-		snprintf(x->name[i], sz, "%s (inlined)", in[i].name);
 		x->n = i + 1;
 	}
 	x->cfile = in[n - 1].call_file;
