@@ -89,7 +89,8 @@ static int report_error(const char *in, int rc, pmk_diag *d)
 enum {
 	OPT_SORT_ = 256, OPT_FLAME, OPT_SPEEDSCOPE, OPT_ASM, OPT_SCRIPT,
 	OPT_DIFF, OPT_JSON, OPT_NO_DEMANGLE, OPT_FOLDED, OPT_STDIO,
-	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH
+	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH,
+	OPT_INLINE, OPT_NO_INLINE
 };
 
 static const struct cli_opt report_opts[] = {
@@ -106,6 +107,8 @@ static const struct cli_opt report_opts[] = {
 	{OPT_STDIO, "stdio", CLI_NOARG},
 	{OPT_CHILDREN, "children", CLI_NOARG},
 	{OPT_NO_CHILDREN, "no-children", CLI_NOARG},
+	{OPT_INLINE, "inline", CLI_NOARG},
+	{OPT_NO_INLINE, "no-inline", CLI_NOARG},
 	{'g', NULL, CLI_NOARG},
 	{OPT_CALL_GRAPH, "call-graph", CLI_OPTARG},
 	{'G', "inverted", CLI_NOARG},
@@ -121,7 +124,7 @@ struct rep {
 	const char *in, *annot, *event, *sort_arg, *flame, *speedscope;
 	const char *diff_a, *diff_b;
 	int script, asm_view, json, folded, mangled, children, graph;
-	int callee, no_children, in_given;
+	int callee, no_children, in_given, no_inline;
 	double plimit;
 };
 
@@ -177,6 +180,12 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case OPT_NO_CHILDREN:
 		r->no_children = 1;
+		break;
+	case OPT_INLINE: /* the default, as in perf */
+		r->no_inline = 0;
+		break;
+	case OPT_NO_INLINE:
+		r->no_inline = 1;
 		break;
 	case 'g':
 	case OPT_CALL_GRAPH:
@@ -322,6 +331,10 @@ int cmd_report(int argc, char **argv)
 	/* the perf-style view: several keys, comm/pid/tid, or call graphs */
 	int view = (sort_arg && !legacy_sort(sort_arg, &sort)) || children ||
 		   graph || no_children || plimit > 0;
+	/* --no-inline lines: the view knows the call sites of inlined code */
+	if (r.no_inline && sort_arg && sort == PMK_SORT_LINE && !json &&
+	    !folded && !annot)
+		view = 1;
 	if (view && (json || folded || annot)) {
 		cli_error("--json, --folded and --annotate take one of "
 			  "function, line, address, dso or data as --sort, "
@@ -373,6 +386,7 @@ int cmd_report(int argc, char **argv)
 		o.graph = graph;
 		o.callee = callee < 0 ? 0 : callee;
 		o.percent_limit = plimit;
+		o.no_inline = r.no_inline;
 		rc = pmk_profile_view(p, &o, stdout, &d);
 	} else if (folded)
 		rc = pmk_profile_print_folded(p, event, stdout);

@@ -354,6 +354,8 @@ typedef struct pmk_view_opts {
 	int callee;	      /* tree order: 0 what it calls, 1 its callers */
 	double percent_limit; /* entries below this share are left out */
 	double tree_limit;    /* tree branches below this share; 0: 0.5 */
+	int no_inline;	      /* 1: no inlined frames in trees, and srcline
+				 the line in the symbol's own function */
 } pmk_view_opts;
 int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
 		     pmk_diag *d);

@@ -18,6 +18,7 @@
 #include "sample/symtab.h"
 
 #if PMK_HAVE_DW
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -543,6 +544,52 @@ int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 	return 0;
 }
 
+int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
+			int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	int ns, n = 0;
+	if (max <= 0 || !dw_get(st) || !dwarf_addrdie(st->dw, vaddr, &cu))
+		return 0;
+	ns = dwarf_getscopes(&cu, vaddr, &scopes);
+	if (ns <= 0)
+		return 0;
+	if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
+		files = NULL;
+	/* innermost first: each inlined subroutine, named through its
+	 * abstract origin, and the line of the call it replaced */
+	for (int i = 0; i < ns && n < max; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Word w;
+		const char *name;
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_formstring(
+		    dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
+		out[n].name = name ? name : "[unknown]";
+		out[n].linkage = dwarf_formstring(dwarf_attr_integrate(
+		    &scopes[i], DW_AT_linkage_name, &a));
+		if (!out[n].linkage)
+			out[n].linkage = dwarf_formstring(dwarf_attr_integrate(
+			    &scopes[i], DW_AT_MIPS_linkage_name, &a));
+		out[n].call_file = NULL;
+		out[n].call_line = 0;
+		if (files && dwarf_formudata(dwarf_attr(&scopes[i],
+							DW_AT_call_file, &a),
+					     &w) == 0 &&
+		    w < nfiles)
+			out[n].call_file = dwarf_filesrc(files, w, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a),
+				    &w) == 0)
+			out[n].call_line = (int)w;
+		n++;
+	}
+	free(scopes);
+	return n;
+}
+
 int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
 			   const char *file, int *lo, int *hi)
 {
@@ -644,6 +691,12 @@ int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 {
 	(void)st, (void)vaddr, (void)file, (void)line;
 	return -1;
+}
+int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
+			int max)
+{
+	(void)st, (void)vaddr, (void)out, (void)max;
+	return 0;
 }
 int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,
 			   const char *file, int *lo, int *hi)

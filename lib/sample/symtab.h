@@ -32,6 +32,20 @@ int pmk__symtab_image(const pmk__symtab *st, uint64_t *lo, uint64_t *hi);
 /* Source file (owned by `st`'s DWARF) and line of `vaddr`; -1 when none. */
 int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 		     int *line);
+/* The functions inlined at `vaddr`, innermost first (the one whose code
+ * is at `vaddr`, then the inlined function it was inlined into, ...; the
+ * symbol's own function is not among them): each one's name (and linkage
+ * name, when the DWARF has one: C++) and the source
+ * line of the call it replaced (in the next one out, or for the last, in
+ * the symbol's own function; file NULL and line 0 when not recorded).
+ * Strings are owned by `st`'s DWARF. At most `max`; 0 when none or without
+ * debug info. */
+struct pmk__inl {
+	const char *name, *linkage, *call_file; /* linkage: mangled, or NULL */
+	int call_line;
+};
+int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
+			int max);
 /* Lowest and highest line of `file` among the line-table rows for
  * [start, start+size); -1 when none. */
 int pmk__symtab_line_range(pmk__symtab *st, uint64_t start, uint64_t size,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sample/demangle.h"
 #include "sample/profile.h"
 
 enum key { K_COMM, K_PID, K_TID, K_DSO, K_SYM, K_SRCLINE, K_ADDR, NKEY };
@@ -73,9 +74,20 @@ struct vrow {
 	const char *func; /* a frame's function (for the tree's root) */
 };
 
+/* The functions inlined at a location (innermost first), as tree frames
+ * "name (inlined)", and the line of the outermost call they replaced:
+ * looked up once per location, that is per (file, address). */
+struct vinl {
+	int done, n;
+	char **name;
+	const char *cfile;
+	int cline;
+};
+
 struct view {
 	pmk_profile *p;
-	int keys[MAXKEYS], nkeys, ev, lines;
+	int keys[MAXKEYS], nkeys, ev, lines, no_inline;
+	struct vinl *inl; /* per location, on first use */
 	struct vrow *row;
 	size_t nrow, caprow;
 	struct idx ix;
@@ -100,6 +112,52 @@ static int vrow_eq(void *c, uint32_t i)
 {
 	struct vrow_ctx *x = c;
 	return !strcmp(x->v->row[i].key, x->key);
+}
+
+#define MAXINL 32
+static const struct vinl *inl_of(struct view *v, uint32_t li)
+{
+	static const struct vinl none;
+	struct vinl *x;
+	struct loc *l = &v->p->loc[li];
+	pmk__symtab *st;
+	struct pmk__inl in[MAXINL];
+	int n;
+	if (!v->inl && !(v->inl = calloc(v->p->nloc ? v->p->nloc : 1,
+					 sizeof *v->inl)))
+		return &none;
+	x = &v->inl[li];
+	if (x->done)
+		return x;
+	x->done = 1;
+	pmk__loc_resolve(v->p, l, 0);
+	if (l->dso < 2 || v->p->dso[l->dso].kind != PDSO_FILE ||
+	    l->func[0] == '[' || (st = pmk__dso_symtab(v->p, l->dso)) == NULL)
+		return x;
+	n = pmk__symtab_inlines(st, l->vaddr, in, MAXINL);
+	if (n <= 0 || !(x->name = calloc((size_t)n, sizeof *x->name)))
+		return x;
+	for (int i = 0; i < n; i++) {
+		/* C++: the qualified name from the linkage name, demangled
+		 * like the symbols (or kept, with --no-demangle) */
+		char *dm = in[i].linkage && !v->p->mangled
+			       ? pmk__demangle(in[i].linkage)
+			       : NULL;
+		const char *nm = dm		  ? dm
+				 : in[i].linkage && v->p->mangled ? in[i].linkage
+							       : in[i].name;
+		size_t sz = strlen(nm) + sizeof " (inlined)";
+		x->name[i] = malloc(sz);
+		if (x->name[i])
+			snprintf(x->name[i], sz, "%s (inlined)", nm);
+		free(dm);
+		if (!x->name[i])
+			break;
+		x->n = i + 1;
+	}
+	x->cfile = in[n - 1].call_file;
+	x->cline = in[n - 1].call_line;
+	return x;
 }
 
 /* The composite key of location `li` as seen from stack `s`. */
@@ -130,8 +188,16 @@ static void make_key(struct view *v, const struct stack *s, uint32_t li,
 		case K_SYM:
 			snprintf(one, sizeof one, "%s", l->func);
 			break;
-		case K_SRCLINE:
-			if (l->file) {
+		case K_SRCLINE: {
+			const struct vinl *x =
+			    v->no_inline && l->file ? inl_of(v, li) : NULL;
+			if (x && x->n && x->cfile && x->cline) {
+				/* the line of the call in the symbol's own
+				 * function, not the inlined code's */
+				const char *b = strrchr(x->cfile, '/');
+				snprintf(one, sizeof one, "%s:%d",
+					 b ? b + 1 : x->cfile, x->cline);
+			} else if (l->file) {
 				const char *b = strrchr(l->file, '/');
 				snprintf(one, sizeof one, "%s:%d",
 					 b ? b + 1 : l->file, l->line);
@@ -139,6 +205,7 @@ static void make_key(struct view *v, const struct stack *s, uint32_t li,
 				snprintf(one, sizeof one, "%s", l->func);
 			}
 			break;
+		}
 		default:
 			snprintf(one, sizeof one, "0x%llx",
 				 (unsigned long long)l->vaddr);
@@ -337,7 +404,7 @@ static int entry_tree(struct view *v, uint32_t r, int callee, int self_only,
 		const struct stack *s = &p->stk[i];
 		uint64_t val = s->period[v->ev];
 		int at = -1, node = 0;
-		if (!val || s->n < 2)
+		if (!val)
 			continue;
 		if (self_only && v->leafrow[i] != r)
 			continue;
@@ -351,15 +418,35 @@ static int entry_tree(struct view *v, uint32_t r, int callee, int self_only,
 			continue;
 		t.n[0].val += val;
 		if (callee) {
+			/* who calls it: each caller's inlined functions
+			 * (innermost first), then the caller */
 			for (uint32_t k = (uint32_t)at + 1; k < s->n && node >= 0;
 			     k++) {
-				struct loc *l = &p->loc[p->frames[s->first + k]];
-				node = tnode_add(&t, node, l->func, val);
+				uint32_t li = p->frames[s->first + k];
+				const struct vinl *x =
+				    v->no_inline ? NULL : inl_of(v, li);
+				for (int j = 0; x && j < x->n && node >= 0; j++)
+					node = tnode_add(&t, node, x->name[j],
+							 val);
+				if (node >= 0)
+					node = tnode_add(&t, node,
+							 p->loc[li].func, val);
 			}
 		} else {
-			for (int k = at - 1; k >= 0 && node >= 0; k--) {
-				struct loc *l = &p->loc[p->frames[s->first + k]];
-				node = tnode_add(&t, node, l->func, val);
+			/* what it calls: each frame's function (the entry's
+			 * own is the root), then what is inlined into it,
+			 * outermost first */
+			for (int k = at; k >= 0 && node >= 0; k--) {
+				uint32_t li = p->frames[s->first + k];
+				const struct vinl *x =
+				    v->no_inline ? NULL : inl_of(v, li);
+				if (k != at)
+					node = tnode_add(&t, node,
+							 p->loc[li].func, val);
+				for (int j = x ? x->n - 1 : -1;
+				     j >= 0 && node >= 0; j--)
+					node = tnode_add(&t, node, x->name[j],
+							 val);
 			}
 		}
 		if (node < 0) {
@@ -389,6 +476,12 @@ static void view_free(struct view *v)
 	free(v->rowof);
 	free(v->leafrow);
 	free(v->stamp);
+	for (size_t i = 0; v->inl && i < v->p->nloc; i++) {
+		for (int j = 0; j < v->inl[i].n; j++)
+			free(v->inl[i].name[j]);
+		free(v->inl[i].name);
+	}
+	free(v->inl);
 	pmk__idx_free(&v->ix);
 }
 
@@ -401,6 +494,7 @@ int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
 	uint32_t *order;
 	memset(&v, 0, sizeof v);
 	v.p = p;
+	v.no_inline = o->no_inline;
 	v.nkeys = pmk_view_keys_parse(o->sort, v.keys, MAXKEYS, d);
 	if (v.nkeys < 0)
 		return v.nkeys;
