@@ -94,12 +94,30 @@ static void test_perfmap(void)
 	pmk__ksyms_free(k);
 }
 
+/* a mangled name and what pmk__demangle must make of it */
+struct dcase {
+	int line;
+	const char *in, *out; /* out NULL: left alone */
+};
+
+static void check_cases(const struct dcase *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *d = pmk__demangle(c[i].in);
+		if (!c[i].out)
+			T_CHECKF(d == NULL, "line %d: '%s' demangled as '%s'",
+				 c[i].line, c[i].in, d);
+		else
+			T_CHECKF(d && !strcmp(d, c[i].out),
+				 "line %d: '%s' -> '%s', want '%s'", c[i].line,
+				 c[i].in, d ? d : "(null)", c[i].out);
+		free(d);
+	}
+}
+
 static void test_demangle(void)
 {
-	static const struct {
-		int line;
-		const char *in, *out; /* out NULL: left alone */
-	} cases[] = {
+	static const struct dcase cases[] = {
 	    {__LINE__, "_ZN4work8spin_absEi", "work::spin_abs(int)"},
 	    {__LINE__, "_Z8map_worki", "map_work(int)"},
 	    {__LINE__, "_ZNSt6vectorIiSaIiEE9push_backERKi",
@@ -113,18 +131,7 @@ static void test_demangle(void)
 	};
 	if (!pmk__demangle_available())
 		T_SKIP("libstdc++'s __cxa_demangle cannot be loaded");
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char *d = pmk__demangle(cases[i].in);
-		if (!cases[i].out)
-			T_CHECKF(d == NULL, "line %d: '%s' demangled as '%s'",
-				 cases[i].line, cases[i].in, d);
-		else
-			T_CHECKF(d && !strcmp(d, cases[i].out),
-				 "line %d: '%s' -> '%s', want '%s'",
-				 cases[i].line, cases[i].in, d ? d : "(null)",
-				 cases[i].out);
-		free(d);
-	}
+	check_cases(cases, sizeof cases / sizeof *cases);
 }
 
 /* Rust v0 names ("_R..."): every mangled input below is a symbol of one
@@ -135,10 +142,7 @@ static void test_demangle(void)
  * crate hashes (rustc-demangle's "{:#}"). */
 static void test_demangle_v0(void)
 {
-	static const struct {
-		int line;
-		const char *in, *out; /* out NULL: left alone */
-	} cases[] = {
+	static const struct dcase cases[] = {
 	    {__LINE__, "_RNvCskK7mfDs1mzF_1m4main", "m::main"},
 	    {__LINE__, "_RNvCskK7mfDs1mzF_1m4spin", "m::spin"},
 	    /* an inherent impl of a generic type, instantiated (backref B2_) */
@@ -180,18 +184,7 @@ static void test_demangle_v0(void)
 	};
 	if (!pmk__demangle_rust_v0_available())
 		T_SKIP("built without libiberty (Debian libiberty-dev): Rust v0 names stay mangled");
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char *d = pmk__demangle(cases[i].in);
-		if (!cases[i].out)
-			T_CHECKF(d == NULL, "line %d: '%s' demangled as '%s'",
-				 cases[i].line, cases[i].in, d);
-		else
-			T_CHECKF(d && !strcmp(d, cases[i].out),
-				 "line %d: '%s' -> '%s', want '%s'",
-				 cases[i].line, cases[i].in, d ? d : "(null)",
-				 cases[i].out);
-		free(d);
-	}
+	check_cases(cases, sizeof cases / sizeof *cases);
 	/* 20,000 nested array types with no lengths: malformed, and so deep
 	 * that a demangler without a recursion bound would exhaust the stack */
 	{
