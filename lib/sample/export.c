@@ -143,23 +143,14 @@ static int dcmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static int event_of(pmk_profile *p, const char *event)
-{
-	if (!event)
-		return 0;
-	for (int e = 0; e < p->nevents; e++)
-		if (!strcmp(pmk_profile_event_name(p, e), event))
-			return e;
-	return -1;
-}
-
 int pmk_profile_diff(pmk_profile *base, pmk_profile *p, const char *event,
 		     int json, FILE *out)
 {
 	struct idx ix;
 	struct drow *v = NULL;
 	size_t n = 0, cap = 0;
-	int eb = event_of(base, event), ep = event_of(p, event), rc = 0;
+	int eb = pmk__profile_event_index(base, event),
+	    ep = pmk__profile_event_index(p, event), rc = 0;
 	if (eb < 0 || ep < 0)
 		return PMK_ENOEVENT;
 	memset(&ix, 0, sizeof ix);

@@ -40,16 +40,6 @@ static int child_of(struct ftree *t, int parent, const char *name)
 	return i;
 }
 
-static int event_index(pmk_profile *p, const char *event)
-{
-	if (!event)
-		return 0;
-	for (int e = 0; e < p->nevents; e++)
-		if (!strcmp(pmk_profile_event_name(p, e), event))
-			return e;
-	return -1;
-}
-
 /* Add `p`'s stacks for event `ev` into `t`, into `value` or (`base`)
  * scaled by `scale`. */
 static int add_profile(struct ftree *t, pmk_profile *p, int ev, int base,
@@ -126,11 +116,11 @@ int pmk_profile_flamegraph(pmk_profile *p, pmk_profile *base,
 {
 	struct ftree t;
 	pmk__flame_opts o;
-	int ev = event_index(p, event), bev = 0, rc;
+	int ev = pmk__profile_event_index(p, event), bev = 0, rc;
 	if (ev < 0)
 		return PMK_ENOEVENT;
 	if (base) {
-		bev = event_index(base, event);
+		bev = pmk__profile_event_index(base, event);
 		if (bev < 0)
 			return PMK_ENOEVENT;
 	}

@@ -992,6 +992,16 @@ const char *pmk_profile_event_name(const pmk_profile *p, int i)
 	return p->ev[i].name[0] ? p->ev[i].name : "event";
 }
 
+int pmk__profile_event_index(const pmk_profile *p, const char *event)
+{
+	if (!event)
+		return 0;
+	for (int e = 0; e < p->nevents; e++)
+		if (!strcmp(pmk_profile_event_name(p, e), event))
+			return e;
+	return -1;
+}
+
 void pmk_profile_free(pmk_profile *p)
 {
 	if (!p)

@@ -137,6 +137,9 @@ void pmk__idx_free(struct idx *ix);
 /* Resolve a location's function (and, when `lines`, its source line). */
 void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines);
 const char *pmk__dso_name(const pmk_profile *p, int dso);
+/* The index of the first event named `event` (NULL: the first event),
+ * -1 when none is. */
+int pmk__profile_event_index(const pmk_profile *p, const char *event);
 /* A recorded process (NULL when none), and a DSO's symbols (NULL when the
  * file cannot be read), opened on first use. */
 struct proc *pmk__proc_find(pmk_profile *p, uint32_t pid);
