@@ -64,6 +64,32 @@ static int shown(const pmk__line_chart *p, double x, double y)
 	return !(p->xlog && !(x > 0)) && !(p->ylog && !(y > 0));
 }
 
+/* A vertical grid line at x = px from y = top to y = bottom, labelled
+ * under the plot box */
+static void xtick(FILE *f, double px, double top, double bottom,
+		  const char *lab)
+{
+	fprintf(f,
+		"<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
+		"stroke=\"#ddd\"/>\n",
+		px, top, px, bottom);
+	fprintf(f, "<text x=\"%.1f\" y=\"%g\" text-anchor=\"middle\">%s</text>\n",
+		px, bottom + 16, lab);
+}
+
+/* A horizontal grid line at y = py from x = left to x = right, labelled
+ * left of the plot box */
+static void ytick(FILE *f, double py, double left, double right,
+		  const char *lab)
+{
+	fprintf(f,
+		"<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" "
+		"stroke=\"#ddd\"/>\n",
+		left, py, right, py);
+	fprintf(f, "<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+		left - 6, py + 4, lab);
+}
+
 int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 {
 	double W, H, L = 70, R = 220, T = 40, B = 50;
@@ -124,55 +150,30 @@ int pmk__plot_lines(FILE *f, const pmk__line_chart *p)
 				size_label(exp2(e), lab, sizeof lab);
 			else
 				snprintf(lab, sizeof lab, "%g", unax(10, e));
-			fprintf(f,
-				"<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" "
-				"y2=\"%g\" stroke=\"#ddd\"/>\n",
-				px, T, px, H - B);
-			fprintf(f,
-				"<text x=\"%.1f\" y=\"%g\" "
-				"text-anchor=\"middle\">%s</text>\n",
-				px, H - B + 16, lab);
+			xtick(f, px, T, H - B, lab);
 		}
 	} else {
 		double st = nice_step(x1 - x0, 8);
 		for (double v = ceil(x0 / st) * st; v <= x1 + st * 1e-9;
 		     v += st) {
-			double px = PX(v);
-			fprintf(f,
-				"<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" "
-				"y2=\"%g\" stroke=\"#ddd\"/>\n",
-				px, T, px, H - B);
-			fprintf(f,
-				"<text x=\"%.1f\" y=\"%g\" "
-				"text-anchor=\"middle\">%.4g</text>\n",
-				px, H - B + 16, fabs(v) < st * 1e-9 ? 0 : v);
+			snprintf(lab, sizeof lab, "%.4g",
+				 fabs(v) < st * 1e-9 ? 0 : v);
+			xtick(f, PX(v), T, H - B, lab);
 		}
 	}
 	if (p->ylog) {
 		for (double e = ceil(y0 - 1e-9); e <= y1 + 1e-9; e += 1) {
 			double py = H - B - (e - y0) / (y1 - y0) * (H - T - B);
-			fprintf(f,
-				"<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" "
-				"y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-				L, py, W - R, py);
-			fprintf(f,
-				"<text x=\"%g\" y=\"%.1f\" "
-				"text-anchor=\"end\">%g</text>\n",
-				L - 6, py + 4, pow(10, e));
+			snprintf(lab, sizeof lab, "%g", pow(10, e));
+			ytick(f, py, L, W - R, lab);
 		}
 	} else {
 		double st = nice_step(y1 - y0, 6);
 		for (double v = ceil(y0 / st) * st; v <= y1 + st * 1e-9;
 		     v += st) {
-			double py = PY(v);
-			fprintf(f,
-				"<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" "
-				"y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-				L, py, W - R, py);
-			fprintf(f,
-				"<text x=\"%g\" y=\"%.1f\" "
-				"text-anchor=\"end\">%.4g</text>\n",
-				L - 6, py + 4, fabs(v) < st * 1e-9 ? 0 : v);
+			snprintf(lab, sizeof lab, "%.4g",
+				 fabs(v) < st * 1e-9 ? 0 : v);
+			ytick(f, PY(v), L, W - R, lab);
 		}
 	}
 	fprintf(f,
