@@ -94,8 +94,11 @@ void mpi_init_thread_(F *required, F *provided, F *ierr)
 {
 	REAL(mpi_init_thread_, void (*)(F *, F *, F *), required, provided,
 	     ierr);
-	if (*ierr == MPI_SUCCESS)
+	if (*ierr == MPI_SUCCESS) {
 		pmk__mpi_after_init();
+		if (*provided == MPI_THREAD_MULTIPLE)
+			pmk__mpi_timing_exact();
+	}
 }
 ALIASES(mpi_init_thread_, mpi_init_thread__, MPI_INIT_THREAD)
 
@@ -131,7 +134,7 @@ ALIASES(mpi_pcontrol_, mpi_pcontrol__, MPI_PCONTROL)
 	void lname(void *buf, F *count, F *type, F *dest, F *tag, F *comm,     \
 		   F *ierr)                                                    \
 	{                                                                      \
-		PMK__MPI_ENTER                                                 \
+		PMK__MPI_ENTER(ID)                                             \
 		REAL(lname, void (*)(void *, F *, F *, F *, F *, F *, F *),    \
 		     buf, count, type, dest, tag, comm, ierr);                 \
 		PMK__MPI_LEAVE(ID, fbytes(count, type), 0)                     \
@@ -148,7 +151,7 @@ ALIASES(mpi_rsend_, mpi_rsend__, MPI_RSEND)
 void mpi_isend_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
 		F *req, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ISEND)
 	REAL(mpi_isend_, void (*)(void *, F *, F *, F *, F *, F *, F *, F *),
 	     buf, count, type, dest, tag, comm, req, ierr);
 	PMK__MPI_LEAVE(ISEND, fbytes(count, type), 0)
@@ -158,7 +161,7 @@ ALIASES(mpi_isend_, mpi_isend__, MPI_ISEND)
 void mpi_irecv_(void *buf, F *count, F *type, F *src, F *tag, F *comm,
 		F *req, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IRECV)
 	REAL(mpi_irecv_, void (*)(void *, F *, F *, F *, F *, F *, F *, F *),
 	     buf, count, type, src, tag, comm, req, ierr);
 	PMK__MPI_LEAVE(IRECV, 0, fbytes(count, type))
@@ -168,7 +171,7 @@ ALIASES(mpi_irecv_, mpi_irecv__, MPI_IRECV)
 void mpi_recv_(void *buf, F *count, F *type, F *src, F *tag, F *comm,
 	       F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(RECV)
 	REAL(mpi_recv_, void (*)(void *, F *, F *, F *, F *, F *, F *, F *),
 	     buf, count, type, src, tag, comm, status, ierr);
 	PMK__MPI_LEAVE(RECV, 0,
@@ -181,7 +184,7 @@ void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
 		   void *rbuf, F *rcount, F *rtype, F *src, F *rtag, F *comm,
 		   F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(SENDRECV)
 	REAL(mpi_sendrecv_,
 	     void (*)(void *, F *, F *, F *, F *, void *, F *, F *, F *, F *,
 		      F *, F *, F *),
@@ -197,7 +200,7 @@ ALIASES(mpi_sendrecv_, mpi_sendrecv__, MPI_SENDRECV)
 
 void mpi_wait_(F *req, F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAIT)
 	REAL(mpi_wait_, void (*)(F *, F *, F *), req, status, ierr);
 	PMK__MPI_LEAVE(WAIT, 0, 0)
 }
@@ -205,7 +208,7 @@ ALIASES(mpi_wait_, mpi_wait__, MPI_WAIT)
 
 void mpi_waitall_(F *n, F *reqs, F *statuses, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAITALL)
 	REAL(mpi_waitall_, void (*)(F *, F *, F *, F *), n, reqs, statuses,
 	     ierr);
 	PMK__MPI_LEAVE(WAITALL, 0, 0)
@@ -214,7 +217,7 @@ ALIASES(mpi_waitall_, mpi_waitall__, MPI_WAITALL)
 
 void mpi_waitany_(F *n, F *reqs, F *index, F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAITANY)
 	REAL(mpi_waitany_, void (*)(F *, F *, F *, F *, F *), n, reqs, index,
 	     status, ierr);
 	PMK__MPI_LEAVE(WAITANY, 0, 0)
@@ -223,7 +226,7 @@ ALIASES(mpi_waitany_, mpi_waitany__, MPI_WAITANY)
 
 void mpi_test_(F *req, F *flag, F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(TEST)
 	REAL(mpi_test_, void (*)(F *, F *, F *, F *), req, flag, status, ierr);
 	PMK__MPI_LEAVE(TEST, 0, 0)
 }
@@ -231,7 +234,7 @@ ALIASES(mpi_test_, mpi_test__, MPI_TEST)
 
 void mpi_probe_(F *src, F *tag, F *comm, F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(PROBE)
 	REAL(mpi_probe_, void (*)(F *, F *, F *, F *, F *), src, tag, comm,
 	     status, ierr);
 	PMK__MPI_LEAVE(PROBE, 0, 0)
@@ -240,7 +243,7 @@ ALIASES(mpi_probe_, mpi_probe__, MPI_PROBE)
 
 void mpi_iprobe_(F *src, F *tag, F *comm, F *flag, F *status, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IPROBE)
 	REAL(mpi_iprobe_, void (*)(F *, F *, F *, F *, F *, F *), src, tag,
 	     comm, flag, status, ierr);
 	PMK__MPI_LEAVE(IPROBE, 0, 0)
@@ -251,7 +254,7 @@ ALIASES(mpi_iprobe_, mpi_iprobe__, MPI_IPROBE)
 
 void mpi_barrier_(F *comm, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(BARRIER)
 	REAL(mpi_barrier_, void (*)(F *, F *), comm, ierr);
 	PMK__MPI_LEAVE(BARRIER, 0, 0)
 }
@@ -259,7 +262,7 @@ ALIASES(mpi_barrier_, mpi_barrier__, MPI_BARRIER)
 
 void mpi_bcast_(void *buf, F *count, F *type, F *root, F *comm, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(BCAST)
 	REAL(mpi_bcast_, void (*)(void *, F *, F *, F *, F *, F *), buf, count,
 	     type, root, comm, ierr);
 	PMK__MPI_LEAVE(BCAST, frank(comm) == *root ? fbytes(count, type) : 0,
@@ -270,7 +273,7 @@ ALIASES(mpi_bcast_, mpi_bcast__, MPI_BCAST)
 void mpi_reduce_(void *sbuf, void *rbuf, F *count, F *type, F *op, F *root,
 		 F *comm, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(REDUCE)
 	REAL(mpi_reduce_,
 	     void (*)(void *, void *, F *, F *, F *, F *, F *, F *), sbuf, rbuf,
 	     count, type, op, root, comm, ierr);
@@ -282,7 +285,7 @@ ALIASES(mpi_reduce_, mpi_reduce__, MPI_REDUCE)
 void mpi_allreduce_(void *sbuf, void *rbuf, F *count, F *type, F *op,
 		    F *comm, F *ierr)
 {
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ALLREDUCE)
 	REAL(mpi_allreduce_, void (*)(void *, void *, F *, F *, F *, F *, F *),
 	     sbuf, rbuf, count, type, op, comm, ierr);
 	PMK__MPI_LEAVE(ALLREDUCE, fbytes(count, type), fbytes(count, type))
@@ -293,7 +296,7 @@ ALIASES(mpi_allreduce_, mpi_allreduce__, MPI_ALLREDUCE)
 	void lname(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,     \
 		   F *rtype, F *root, F *comm, F *ierr)                        \
 	{                                                                      \
-		PMK__MPI_ENTER                                                 \
+		PMK__MPI_ENTER(ID)                                             \
 		REAL(lname,                                                    \
 		     void (*)(void *, F *, F *, void *, F *, F *, F *, F *,    \
 			      F *),                                            \
@@ -315,7 +318,7 @@ ALIASES(mpi_scatter_, mpi_scatter__, MPI_SCATTER)
 	void lname(void *sbuf, F *scount, F *stype, void *rbuf, F *rcount,     \
 		   F *rtype, F *comm, F *ierr)                                 \
 	{                                                                      \
-		PMK__MPI_ENTER                                                 \
+		PMK__MPI_ENTER(ID)                                             \
 		REAL(lname,                                                    \
 		     void (*)(void *, F *, F *, void *, F *, F *, F *, F *),   \
 		     sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr);    \

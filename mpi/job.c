@@ -122,6 +122,8 @@ int pmk__mpi_job_put(struct pmk__mpi_job *to, const struct pmk__mpi_job *from,
 	dst->pid = src->pid;
 	dst->wall_ns = src->wall_ns;
 	dst->mpi_ns = src->mpi_ns;
+	dst->mpi_err_ns = src->mpi_err_ns;
+	dst->mpi_amb_ns = src->mpi_amb_ns;
 	for (int e = 0; e < PMK__MPI_MAX_EVENTS; e++)
 		dst->ev[e] = NAN;
 	for (int e = 0; e < from->nev; e++)
@@ -206,7 +208,7 @@ double pmk__mpi_get_event(const struct pmk__mpi_rank *r, void *arg)
 
 struct call_arg {
 	const char *name;
-	int field; /* 0 ns, 1 calls, 2 bytes sent, 3 bytes received */
+	int field; /* 0 ns, 1 calls, 2 bytes sent, 3 bytes received, 4 timed */
 };
 static double get_call(const struct pmk__mpi_rank *r, void *arg)
 {
@@ -217,7 +219,8 @@ static double get_call(const struct pmk__mpi_rank *r, void *arg)
 			return a->field == 0   ? (double)c->ns
 			       : a->field == 1 ? (double)c->calls
 			       : a->field == 2 ? (double)c->bytes_sent
-					       : (double)c->bytes_recv;
+			       : a->field == 3 ? (double)c->bytes_recv
+					       : (double)c->timed;
 		}
 	return 0; /* a rank that never called it spent no time in it */
 }
@@ -384,6 +387,37 @@ static int region_flagged(const struct pmk__mpi_job *job,
 	return n > 0;
 }
 
+/* When some calls' time was estimated (mpi/timing.c), say how many and
+ * how good the MPI time is: one standard error over all ranks, and the
+ * time that may have been MPI or computation. */
+static void timing_line(FILE *f, const struct pmk__mpi_job *job)
+{
+	double calls = 0, timed = 0, var = 0, amb = 0;
+	for (int i = 0; i < job->size; i++) {
+		const struct pmk__mpi_rank *r = &job->ranks[i];
+		if (!r->present)
+			continue;
+		for (int c = 0; c < r->ncalls; c++) {
+			calls += (double)r->calls[c].calls;
+			timed += (double)r->calls[c].timed;
+		}
+		var += (double)r->mpi_err_ns * (double)r->mpi_err_ns;
+		amb += (double)r->mpi_amb_ns;
+	}
+	if (timed >= calls)
+		return;
+	fprintf(f, "# timing  : %.0f of %.0f calls timed, the others estimated "
+		   "from them in bursts of short calls: MPI time +-%.6f s "
+		   "(1 s.e.)",
+		timed, calls, sqrt(var) * 1e-9);
+	if (amb > 0)
+		fprintf(f, "\n#           %.6f s of pauses after calls that may "
+			   "wait counted as computation, though one of them may "
+			   "have waited (PMKIT_MPI_TIMING=exact times every call)",
+			amb * 1e-9);
+	fputc('\n', f);
+}
+
 void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 {
 	struct pmk__mpi_stat wall, mpi, comp;
@@ -416,6 +450,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 		wall.max * 1e-9);
 	fprintf(f, "# %%mpi    : %.2f %% (time in MPI over wall time, all ranks)\n",
 		pct);
+	timing_line(f, job);
 	if (present != job->size) {
 		fputs("# missing :", f);
 		for (int i = 0, shown = 0; i < job->size; i++)
@@ -515,13 +550,17 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 				top < ncalls ? top : ncalls, ncalls);
 			for (int k = 0; k < ncalls && k < top; k++) {
 				struct call_arg ca = {calls[(int)order[k][1]], 0};
-				struct pmk__mpi_stat st, cnt;
+				struct pmk__mpi_stat st, cnt, tm;
 				pmk__mpi_stat_of(job, get_call, &ca, &st);
 				ca.field = 1;
 				pmk__mpi_stat_of(job, get_call, &ca, &cnt);
 				stat_row(f, ca.name, &st, 1e-9);
-				fprintf(f, "#   %-28s calls %.0f, %.2f %% of MPI time",
-					"", cnt.total,
+				fprintf(f, "#   %-28s calls %.0f", "", cnt.total);
+				ca.field = 4;
+				pmk__mpi_stat_of(job, get_call, &ca, &tm);
+				if (tm.total < cnt.total)
+					fprintf(f, " (%.0f timed)", tm.total);
+				fprintf(f, ", %.2f %% of MPI time",
 					mpi.total > 0 ? 100 * st.total / mpi.total : 0);
 				ca.field = 2;
 				pmk__mpi_stat_of(job, get_call, &ca, &cnt);
@@ -605,18 +644,22 @@ void pmk__mpi_json(FILE *f, const struct pmk__mpi_job *job)
 		first = 0;
 		pmk__json_str(f, r->host);
 		fprintf(f, ",\"pid\":%ld,\"wall_ns\":%llu,\"mpi_ns\":%llu,"
+			   "\"mpi_err_ns\":%llu,\"mpi_ambiguous_ns\":%llu,"
 			   "\"events\":",
 			r->pid, (unsigned long long)r->wall_ns,
-			(unsigned long long)r->mpi_ns);
+			(unsigned long long)r->mpi_ns,
+			(unsigned long long)r->mpi_err_ns,
+			(unsigned long long)r->mpi_amb_ns);
 		json_events(f, job, r->ev);
 		fputs(",\"calls\":[", f);
 		for (int c = 0; c < r->ncalls; c++) {
 			const struct pmk__mpi_call *k = &r->calls[c];
 			fputs(c ? ",{\"name\":" : "{\"name\":", f);
 			pmk__json_str(f, k->name);
-			fprintf(f, ",\"calls\":%llu,\"ns\":%llu,\"bytes_sent\":%llu,"
-				   "\"bytes_recv\":%llu}",
+			fprintf(f, ",\"calls\":%llu,\"timed\":%llu,\"ns\":%llu,"
+				   "\"bytes_sent\":%llu,\"bytes_recv\":%llu}",
 				(unsigned long long)k->calls,
+				(unsigned long long)k->timed,
 				(unsigned long long)k->ns,
 				(unsigned long long)k->bytes_sent,
 				(unsigned long long)k->bytes_recv);
@@ -688,12 +731,17 @@ void pmk__mpi_csv(FILE *f, const struct pmk__mpi_job *job)
 		csv_row(f, i, "rank", r->host, "mpi", (double)r->mpi_ns, "ns");
 		csv_row(f, i, "rank", r->host, "compute",
 			pmk__mpi_get_compute(r, NULL), "ns");
+		csv_row(f, i, "rank", r->host, "mpi_err", (double)r->mpi_err_ns,
+			"ns");
+		csv_row(f, i, "rank", r->host, "mpi_ambiguous",
+			(double)r->mpi_amb_ns, "ns");
 		for (int e = 0; e < job->nev; e++)
 			csv_row(f, i, "event", job->evname[e], "value", r->ev[e],
 				job->evunit[e]);
 		for (int c = 0; c < r->ncalls; c++) {
 			const struct pmk__mpi_call *k = &r->calls[c];
 			csv_row(f, i, "call", k->name, "calls", (double)k->calls, "");
+			csv_row(f, i, "call", k->name, "timed", (double)k->timed, "");
 			csv_row(f, i, "call", k->name, "time", (double)k->ns, "ns");
 			csv_row(f, i, "call", k->name, "bytes_sent",
 				(double)k->bytes_sent, "B");

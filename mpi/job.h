@@ -36,6 +36,7 @@
 struct pmk__mpi_call {
 	char name[PMK__MPI_NAME];
 	uint64_t calls, ns, bytes_sent, bytes_recv;
+	uint64_t timed; /* calls whose time was measured; the rest estimated */
 };
 
 enum { PMK__MPI_REGION_OPEN = 1 }; /* left open, closed at MPI_Finalize */
@@ -55,6 +56,9 @@ struct pmk__mpi_rank {
 	char host[PMK__MPI_NAME];
 	long pid;
 	uint64_t wall_ns, mpi_ns;
+	/* when some calls' time is estimated (mpi/timing.c): one standard
+	 * error of mpi_ns, and time that may have been MPI or computation */
+	uint64_t mpi_err_ns, mpi_amb_ns;
 	double ev[PMK__MPI_MAX_EVENTS]; /* per job event; NAN: not counted */
 	struct pmk__mpi_call *calls;
 	int ncalls, ccalls;

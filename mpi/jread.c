@@ -400,6 +400,8 @@ static int read_rank(struct jp *p, struct pmk__mpi_job *job,
 	     get_u64(p, o, "pid", &pid, 0) ||
 	     get_u64(p, o, "wall_ns", &r->wall_ns, 1) ||
 	     get_u64(p, o, "mpi_ns", &r->mpi_ns, 1) ||
+	     get_u64(p, o, "mpi_err_ns", &r->mpi_err_ns, 0) ||
+	     get_u64(p, o, "mpi_ambiguous_ns", &r->mpi_amb_ns, 0) ||
 	     get_events(p, &one, o, r->ev);
 	r->pid = (long)(pid & 0x7fffffff);
 	if (!rc && r->mpi_ns > r->wall_ns)
@@ -423,10 +425,18 @@ static int read_rank(struct jp *p, struct pmk__mpi_job *job,
 			rc = fail(p, "out of memory");
 			break;
 		}
+		k->timed = UINT64_MAX; /* absent: every call timed */
 		rc = get_u64(p, c, "calls", &k->calls, 0) ||
 		     get_u64(p, c, "ns", &k->ns, 0) ||
+		     get_u64(p, c, "timed", &k->timed, 0) ||
 		     get_u64(p, c, "bytes_sent", &k->bytes_sent, 0) ||
 		     get_u64(p, c, "bytes_recv", &k->bytes_recv, 0);
+		if (!rc && k->timed == UINT64_MAX)
+			k->timed = k->calls;
+		else if (!rc && k->timed > k->calls)
+			rc = fail(p, "rank %d, %s: \"timed\" larger than "
+				     "\"calls\"",
+				  r->rank, name);
 	}
 	regs = member(p, o, "regions");
 	if (!rc && regs && regs->type != J_ARR)

@@ -189,8 +189,11 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
-	if (rc == MPI_SUCCESS)
+	if (rc == MPI_SUCCESS) {
 		pmk__mpi_after_init();
+		if (*provided == MPI_THREAD_MULTIPLE)
+			pmk__mpi_timing_exact();
+	}
 	return rc;
 }
 
@@ -389,7 +392,7 @@ __attribute__((destructor)) static void pmk_mpi_unload(void)
 		       int tag, MPI_Comm comm)                                 \
 	{                                                                      \
 		int rc;                                                        \
-		PMK__MPI_ENTER                                                 \
+		PMK__MPI_ENTER(ID)                                             \
 		rc = PMPI_##NAME(buf, count, t, dest, tag, comm);              \
 		PMK__MPI_LEAVE(ID, tbytes(count, t), 0)                        \
 		return rc;                                                     \
@@ -404,7 +407,7 @@ SEND_LIKE(Rsend, RSEND)
 		       int tag, MPI_Comm comm, MPI_Request *req)               \
 	{                                                                      \
 		int rc;                                                        \
-		PMK__MPI_ENTER                                                 \
+		PMK__MPI_ENTER(ID)                                             \
 		rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);         \
 		PMK__MPI_LEAVE(ID, tbytes(count, t), 0)                        \
 		return rc;                                                     \
@@ -417,7 +420,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag,
 {
 	MPI_Status local;
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(RECV)
 	if (pmk_on_ && status == MPI_STATUS_IGNORE)
 		status = &local;
 	rc = PMPI_Recv(buf, count, t, src, tag, comm, status);
@@ -429,7 +432,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag,
 	      MPI_Comm comm, MPI_Request *req)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IRECV)
 	rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
 	PMK__MPI_LEAVE(IRECV, 0, tbytes(count, t))
 	return rc;
@@ -441,7 +444,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest,
 {
 	MPI_Status local;
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(SENDRECV)
 	if (pmk_on_ && status == MPI_STATUS_IGNORE)
 		status = &local;
 	rc = PMPI_Sendrecv(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src,
@@ -457,7 +460,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest,
 {
 	MPI_Status local;
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(SENDRECV_REPLACE)
 	if (pmk_on_ && status == MPI_STATUS_IGNORE)
 		status = &local;
 	rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm,
@@ -472,7 +475,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest,
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAIT)
 	rc = PMPI_Wait(req, status);
 	PMK__MPI_LEAVE(WAIT, 0, 0)
 	return rc;
@@ -481,7 +484,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAITALL)
 	rc = PMPI_Waitall(n, reqs, statuses);
 	PMK__MPI_LEAVE(WAITALL, 0, 0)
 	return rc;
@@ -490,7 +493,7 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAITANY)
 	rc = PMPI_Waitany(n, reqs, index, status);
 	PMK__MPI_LEAVE(WAITANY, 0, 0)
 	return rc;
@@ -500,7 +503,7 @@ int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
 		 MPI_Status statuses[])
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(WAITSOME)
 	rc = PMPI_Waitsome(n, reqs, outcount, indices, statuses);
 	PMK__MPI_LEAVE(WAITSOME, 0, 0)
 	return rc;
@@ -509,7 +512,7 @@ int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(TEST)
 	rc = PMPI_Test(req, flag, status);
 	PMK__MPI_LEAVE(TEST, 0, 0)
 	return rc;
@@ -518,7 +521,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(TESTALL)
 	rc = PMPI_Testall(n, reqs, flag, statuses);
 	PMK__MPI_LEAVE(TESTALL, 0, 0)
 	return rc;
@@ -528,7 +531,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 		MPI_Status *status)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(TESTANY)
 	rc = PMPI_Testany(n, reqs, index, flag, status);
 	PMK__MPI_LEAVE(TESTANY, 0, 0)
 	return rc;
@@ -537,7 +540,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(PROBE)
 	rc = PMPI_Probe(src, tag, comm, status);
 	PMK__MPI_LEAVE(PROBE, 0, 0)
 	return rc;
@@ -546,7 +549,7 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IPROBE)
 	rc = PMPI_Iprobe(src, tag, comm, flag, status);
 	PMK__MPI_LEAVE(IPROBE, 0, 0)
 	return rc;
@@ -557,7 +560,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 int MPI_Barrier(MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(BARRIER)
 	rc = PMPI_Barrier(comm);
 	PMK__MPI_LEAVE(BARRIER, 0, 0)
 	return rc;
@@ -566,7 +569,7 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(BCAST)
 	rc = PMPI_Bcast(buf, count, t, root, comm);
 	PMK__MPI_LEAVE(BCAST, comm_rank(comm) == root ? tbytes(count, t) : 0,
 		       comm_rank(comm) == root ? 0 : tbytes(count, t))
@@ -577,7 +580,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 	       MPI_Op op, int root, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(REDUCE)
 	rc = PMPI_Reduce(sbuf, rbuf, count, t, op, root, comm);
 	PMK__MPI_LEAVE(REDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
 		       comm_rank(comm) == root ? tbytes(count, t) : 0)
@@ -588,7 +591,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 		  MPI_Op op, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ALLREDUCE)
 	rc = PMPI_Allreduce(sbuf, rbuf, count, t, op, comm);
 	PMK__MPI_LEAVE(ALLREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
 		       tbytes(count, t))
@@ -599,7 +602,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 	       int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(GATHER)
 	rc = PMPI_Gather(sbuf, scount, st, rbuf, rcount, rt, root, comm);
 	PMK__MPI_LEAVE(GATHER, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
 		       comm_rank(comm) == root
@@ -613,7 +616,7 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 		int root, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(GATHERV)
 	rc = PMPI_Gatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, root,
 			  comm);
 	PMK__MPI_LEAVE(GATHERV, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
@@ -627,7 +630,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 		int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(SCATTER)
 	rc = PMPI_Scatter(sbuf, scount, st, rbuf, rcount, rt, root, comm);
 	PMK__MPI_LEAVE(SCATTER,
 		       comm_rank(comm) == root
@@ -642,7 +645,7 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
 		 int root, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(SCATTERV)
 	rc = PMPI_Scatterv(sbuf, scounts, displs, st, rbuf, rcount, rt, root,
 			   comm);
 	PMK__MPI_LEAVE(SCATTERV,
@@ -657,7 +660,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 		  int rcount, MPI_Datatype rt, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ALLGATHER)
 	rc = PMPI_Allgather(sbuf, scount, st, rbuf, rcount, rt, comm);
 	PMK__MPI_LEAVE(ALLGATHER, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
 		       tbytes(rcount, rt) * (uint64_t)comm_size(comm))
@@ -669,7 +672,7 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 		   MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ALLGATHERV)
 	rc = PMPI_Allgatherv(sbuf, scount, st, rbuf, rcounts, displs, rt, comm);
 	PMK__MPI_LEAVE(ALLGATHERV, sbuf == MPI_IN_PLACE ? 0 : tbytes(scount, st),
 		       sum_counts(rcounts, comm_size(comm), rt))
@@ -680,7 +683,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 		 int rcount, MPI_Datatype rt, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ALLTOALL)
 	rc = PMPI_Alltoall(sbuf, scount, st, rbuf, rcount, rt, comm);
 	PMK__MPI_LEAVE(ALLTOALL,
 		       sbuf == MPI_IN_PLACE
@@ -695,7 +698,7 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 		  const int rdispls[], MPI_Datatype rt, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(ALLTOALLV)
 	rc = PMPI_Alltoallv(sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls,
 			    rt, comm);
 	PMK__MPI_LEAVE(ALLTOALLV,
@@ -710,7 +713,7 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
 		       MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(REDUCE_SCATTER)
 	rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, t, op, comm);
 	PMK__MPI_LEAVE(REDUCE_SCATTER,
 		       sbuf == MPI_IN_PLACE
@@ -724,7 +727,7 @@ int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 	     MPI_Op op, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(SCAN)
 	rc = PMPI_Scan(sbuf, rbuf, count, t, op, comm);
 	PMK__MPI_LEAVE(SCAN, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
 		       tbytes(count, t))
@@ -735,7 +738,7 @@ int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 	       MPI_Op op, MPI_Comm comm)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(EXSCAN)
 	rc = PMPI_Exscan(sbuf, rbuf, count, t, op, comm);
 	PMK__MPI_LEAVE(EXSCAN, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
 		       tbytes(count, t))
@@ -747,7 +750,7 @@ int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IBARRIER)
 	rc = PMPI_Ibarrier(comm, req);
 	PMK__MPI_LEAVE(IBARRIER, 0, 0)
 	return rc;
@@ -757,7 +760,7 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm,
 	       MPI_Request *req)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IBCAST)
 	rc = PMPI_Ibcast(buf, count, t, root, comm, req);
 	PMK__MPI_LEAVE(IBCAST, comm_rank(comm) == root ? tbytes(count, t) : 0,
 		       comm_rank(comm) == root ? 0 : tbytes(count, t))
@@ -768,7 +771,7 @@ int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 		MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IREDUCE)
 	rc = PMPI_Ireduce(sbuf, rbuf, count, t, op, root, comm, req);
 	PMK__MPI_LEAVE(IREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
 		       comm_rank(comm) == root ? tbytes(count, t) : 0)
@@ -779,7 +782,7 @@ int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
 		   MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
 	int rc;
-	PMK__MPI_ENTER
+	PMK__MPI_ENTER(IALLREDUCE)
 	rc = PMPI_Iallreduce(sbuf, rbuf, count, t, op, comm, req);
 	PMK__MPI_LEAVE(IALLREDUCE, sbuf == MPI_IN_PLACE ? 0 : tbytes(count, t),
 		       tbytes(count, t))

@@ -28,15 +28,10 @@
 #include "mpi/rank.h"
 #include "pmkit.h"
 
-int pmk__mpi_on;
-__thread int pmk__mpi_depth __attribute__((tls_model("initial-exec")));
-struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS];
-uint64_t pmk__mpi_total_ns;
 int pmk__mpi_init_seen;
-int pmk__mpi_tsc;
 
 static const char *const fn_name[] = {
-#define PMK__FN_NAME(id, name) name,
+#define PMK__FN_NAME(id, name, local) name,
 	PMK__MPI_FUNCS(PMK__FN_NAME)
 #undef PMK__FN_NAME
 };
@@ -234,6 +229,7 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	setenv("PMK_REGION_OUTPUT", path, 0);
 	events_start();
 	pmk__mpi_tsc = tsc_usable();
+	pmk__mpi_timing_start(0);
 	S.t0_ns = mono_ns();
 	S.t0 = pmk__mpi_now();
 	pmk__mpi_on = 1;
@@ -256,9 +252,10 @@ static void region_open(const char *name)
 		snprintf(g->parent, sizeof g->parent, "%s", parent);
 	f = &S.stack[S.depth++];
 	f->region = (int)(g - S.rec.regions);
-	f->mpi0 = pmk__mpi_total_ns;
 	events_read(f->ev0);
 	f->t0 = pmk__mpi_now();
+	pmk__mpi_timing_flush(f->t0);
+	f->mpi0 = pmk__mpi_total_ns;
 }
 
 static void region_close_top(unsigned flags)
@@ -267,6 +264,7 @@ static void region_close_top(unsigned flags)
 	struct pmk__mpi_region *g = &S.rec.regions[f->region];
 	uint64_t t = pmk__mpi_now();
 	double now[PMK__MPI_MAX_EVENTS];
+	pmk__mpi_timing_flush(t);
 	events_read(now);
 	g->calls++;
 	g->wall_ns += t - f->t0;
@@ -368,11 +366,13 @@ static int add_pmk_region(const pmk_region_stats *s, void *arg)
 int pmk__mpi_stop(struct pmk__mpi_job *job)
 {
 	struct pmk__mpi_rank *r;
+	struct pmk__mpi_timing tm;
 	int rc;
 	while (S.depth > 0)
 		region_close_top(PMK__MPI_REGION_OPEN);
 	S.t1 = pmk__mpi_now();
 	S.t1_ns = mono_ns();
+	pmk__mpi_timing_finish(S.t1, &tm);
 	events_read(S.ev_end);
 	pmk__mpi_on = 0;
 	/* ticks to ns over the whole run (1 without the TSC) */
@@ -383,6 +383,8 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 		for (int f = 0; f < PMK__MPI_NFUNCS; f++)
 			pmk__mpi_fs[f].ns = (uint64_t)(pmk__mpi_fs[f].ns * k + 0.5);
 		pmk__mpi_total_ns = (uint64_t)(pmk__mpi_total_ns * k + 0.5);
+		tm.err_ticks *= k;
+		tm.amb_ticks *= k;
 		for (int g = 0; g < S.rec.nregions; g++) {
 			S.rec.regions[g].wall_ns =
 				(uint64_t)(S.rec.regions[g].wall_ns * k + 0.5);
@@ -405,6 +407,8 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 	r->pid = (long)getpid();
 	r->wall_ns = S.t1 - S.t0;
 	r->mpi_ns = pmk__mpi_total_ns;
+	r->mpi_err_ns = (uint64_t)(tm.err_ticks + 0.5);
+	r->mpi_amb_ns = (uint64_t)(tm.amb_ticks + 0.5);
 	for (int e = 0; e < PMK__MPI_MAX_EVENTS; e++)
 		r->ev[e] = e < S.nev ? S.ev_end[e] : NAN;
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
@@ -415,6 +419,7 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 		if (!c)
 			return PMK_ENOMEM;
 		c->calls = pmk__mpi_fs[f].calls;
+		c->timed = pmk__mpi_fs[f].calls - pmk__mpi_fs[f].untimed;
 		c->ns = pmk__mpi_fs[f].ns;
 		c->bytes_sent = pmk__mpi_fs[f].sent;
 		c->bytes_recv = pmk__mpi_fs[f].recv;

@@ -13,36 +13,50 @@
 
 #include "mpi/job.h"
 
-/* X(id, "MPI name"): every function with its own time and call count. */
+/* X(id, "MPI name", local): every function with its own time and call
+ * count; `local` is 1 for the ones that return without waiting for
+ * another rank (starting a request, testing one, probing), 0 for those
+ * that may wait (mpi/timing.c: a long span after them is ambiguous). */
 #define PMK__MPI_FUNCS(X)                                                      \
-	X(SEND, "MPI_Send") X(SSEND, "MPI_Ssend") X(BSEND, "MPI_Bsend")        \
-	X(RSEND, "MPI_Rsend") X(ISEND, "MPI_Isend") X(ISSEND, "MPI_Issend")    \
-	X(RECV, "MPI_Recv") X(IRECV, "MPI_Irecv")                              \
-	X(SENDRECV, "MPI_Sendrecv") X(SENDRECV_REPLACE, "MPI_Sendrecv_replace") \
-	X(WAIT, "MPI_Wait") X(WAITALL, "MPI_Waitall")                          \
-	X(WAITANY, "MPI_Waitany") X(WAITSOME, "MPI_Waitsome")                  \
-	X(TEST, "MPI_Test") X(TESTALL, "MPI_Testall")                          \
-	X(TESTANY, "MPI_Testany") X(PROBE, "MPI_Probe")                        \
-	X(IPROBE, "MPI_Iprobe") X(BARRIER, "MPI_Barrier")                      \
-	X(BCAST, "MPI_Bcast") X(REDUCE, "MPI_Reduce")                          \
-	X(ALLREDUCE, "MPI_Allreduce") X(GATHER, "MPI_Gather")                  \
-	X(GATHERV, "MPI_Gatherv") X(SCATTER, "MPI_Scatter")                    \
-	X(SCATTERV, "MPI_Scatterv") X(ALLGATHER, "MPI_Allgather")              \
-	X(ALLGATHERV, "MPI_Allgatherv") X(ALLTOALL, "MPI_Alltoall")            \
-	X(ALLTOALLV, "MPI_Alltoallv") X(REDUCE_SCATTER, "MPI_Reduce_scatter")  \
-	X(SCAN, "MPI_Scan") X(EXSCAN, "MPI_Exscan")                            \
-	X(IBARRIER, "MPI_Ibarrier") X(IBCAST, "MPI_Ibcast")                    \
-	X(IREDUCE, "MPI_Ireduce") X(IALLREDUCE, "MPI_Iallreduce")
+	X(SEND, "MPI_Send", 0) X(SSEND, "MPI_Ssend", 0)                        \
+	X(BSEND, "MPI_Bsend", 1) X(RSEND, "MPI_Rsend", 0)                      \
+	X(ISEND, "MPI_Isend", 1) X(ISSEND, "MPI_Issend", 1)                    \
+	X(RECV, "MPI_Recv", 0) X(IRECV, "MPI_Irecv", 1)                        \
+	X(SENDRECV, "MPI_Sendrecv", 0)                                         \
+	X(SENDRECV_REPLACE, "MPI_Sendrecv_replace", 0)                         \
+	X(WAIT, "MPI_Wait", 0) X(WAITALL, "MPI_Waitall", 0)                    \
+	X(WAITANY, "MPI_Waitany", 0) X(WAITSOME, "MPI_Waitsome", 0)            \
+	X(TEST, "MPI_Test", 1) X(TESTALL, "MPI_Testall", 1)                    \
+	X(TESTANY, "MPI_Testany", 1) X(PROBE, "MPI_Probe", 0)                  \
+	X(IPROBE, "MPI_Iprobe", 1) X(BARRIER, "MPI_Barrier", 0)                \
+	X(BCAST, "MPI_Bcast", 0) X(REDUCE, "MPI_Reduce", 0)                    \
+	X(ALLREDUCE, "MPI_Allreduce", 0) X(GATHER, "MPI_Gather", 0)            \
+	X(GATHERV, "MPI_Gatherv", 0) X(SCATTER, "MPI_Scatter", 0)              \
+	X(SCATTERV, "MPI_Scatterv", 0) X(ALLGATHER, "MPI_Allgather", 0)        \
+	X(ALLGATHERV, "MPI_Allgatherv", 0) X(ALLTOALL, "MPI_Alltoall", 0)      \
+	X(ALLTOALLV, "MPI_Alltoallv", 0)                                       \
+	X(REDUCE_SCATTER, "MPI_Reduce_scatter", 0) X(SCAN, "MPI_Scan", 0)      \
+	X(EXSCAN, "MPI_Exscan", 0) X(IBARRIER, "MPI_Ibarrier", 1)              \
+	X(IBCAST, "MPI_Ibcast", 1) X(IREDUCE, "MPI_Ireduce", 1)                \
+	X(IALLREDUCE, "MPI_Iallreduce", 1)
 
 enum pmk__mpi_fn {
-#define PMK__FN_ENUM(id, name) PMK__MPI_##id,
+#define PMK__FN_ENUM(id, name, local) PMK__MPI_##id,
 	PMK__MPI_FUNCS(PMK__FN_ENUM)
 #undef PMK__FN_ENUM
 	PMK__MPI_NFUNCS
 };
+enum {
+#define PMK__FN_LOCAL(id, name, local) PMK__MPI_LOCAL_##id = local,
+	PMK__MPI_FUNCS(PMK__FN_LOCAL)
+#undef PMK__FN_LOCAL
+};
 
 struct pmk__mpi_fstat {
 	uint64_t calls, ns, sent, recv;
+	uint64_t untimed;     /* calls counted, not timed (timing.c) */
+	uint64_t bn, bticks;  /* its timed calls shorter than the threshold */
+	double bsq;           /* and the sum of their squares */
 };
 
 /* Counted only while `pmk__mpi_on` (after MPI_Init, before MPI_Finalize)
@@ -82,23 +96,70 @@ static inline uint64_t pmk__mpi_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Enter and leave a wrapper: `on` says whether this call is timed. */
-#define PMK__MPI_ENTER                                                         \
+/*
+ * Timing (timing.c): whether a call is timed is decided at its start, by
+ * `pmk__mpi_skip`, the untimed calls still to come in a burst of short
+ * calls (0: time this one). A timed call ends in pmk__mpi_timed(); an
+ * untimed one is only counted.
+ */
+extern uint32_t pmk__mpi_skip PMK__MPI_HIDDEN;
+/* set by an untimed call that may have waited for another rank */
+extern int pmk__mpi_waited PMK__MPI_HIDDEN;
+/* short calls that may wait, timed one after the other (0 after a local
+ * call); from PMK__MPI_WRUN on, such calls may be left untimed too */
+extern unsigned pmk__mpi_wrun PMK__MPI_HIDDEN;
+#define PMK__MPI_WRUN 32
+void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1) PMK__MPI_HIDDEN;
+/* At MPI_Init, after choosing the clock: exact = time every call. */
+void pmk__mpi_timing_start(int exact);
+/* From now on, time every call (MPI_THREAD_MULTIPLE). */
+void pmk__mpi_timing_exact(void);
+/* Add the estimate of the untimed calls so far to pmk__mpi_total_ns
+ * (before a region boundary reads it). */
+void pmk__mpi_timing_flush(uint64_t now);
+struct pmk__mpi_timing {
+	uint64_t untimed;  /* calls whose time is estimated */
+	double err_ticks;  /* one standard error of their estimate */
+	double amb_ticks;  /* spans that held something long (see timing.c) */
+};
+/* At MPI_Finalize: the untimed calls' estimates into each function's
+ * time (pmk__mpi_fs[].ns), and how good they are. */
+void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
+
+/* Enter and leave the wrapper of `fn`: `on` is 1 for a timed call, 2 for a
+ * counted one, 0 when not measured (before MPI_Init, or inside another
+ * wrapper). A call that may wait for another rank is left untimed only
+ * within an unbroken run of such calls that were all short
+ * (`pmk__mpi_wrun`, which any local call ends): the first receive after a
+ * phase of polling, say, is always timed. */
+#define PMK__MPI_ENTER(fn)                                                     \
 	int pmk_on_ = pmk__mpi_on && pmk__mpi_depth == 0;                      \
 	uint64_t pmk_t0_ = 0;                                                  \
 	if (pmk_on_) {                                                         \
 		pmk__mpi_depth = 1;                                            \
-		pmk_t0_ = pmk__mpi_now();                                      \
+		if (pmk__mpi_skip &&                                           \
+		    (PMK__MPI_LOCAL_##fn || pmk__mpi_wrun >= PMK__MPI_WRUN)) { \
+			pmk__mpi_skip--;                                       \
+			pmk_on_ = 2;                                           \
+		} else                                                         \
+			pmk_t0_ = pmk__mpi_now();                              \
 	}
 #define PMK__MPI_LEAVE(fn, sent_bytes, recv_bytes)                             \
 	if (pmk_on_) {                                                         \
-		uint64_t pmk_d_ = pmk__mpi_now() - pmk_t0_;                    \
+		uint64_t pmk_t1_ = pmk_on_ == 1 ? pmk__mpi_now() : 0;          \
 		struct pmk__mpi_fstat *pmk_s_ = &pmk__mpi_fs[PMK__MPI_##fn];   \
 		pmk_s_->calls++;                                               \
-		pmk_s_->ns += pmk_d_;                                          \
 		pmk_s_->sent += (uint64_t)(sent_bytes);                        \
 		pmk_s_->recv += (uint64_t)(recv_bytes);                        \
-		pmk__mpi_total_ns += pmk_d_;                                   \
+		if (pmk_on_ == 1)                                              \
+			pmk__mpi_timed(PMK__MPI_##fn, pmk_t0_, pmk_t1_);       \
+		else {                                                         \
+			pmk_s_->untimed++;                                     \
+			if (!PMK__MPI_LOCAL_##fn)                              \
+				pmk__mpi_waited = 1;                           \
+		}                                                              \
+		if (PMK__MPI_LOCAL_##fn)                                       \
+			pmk__mpi_wrun = 0;                                     \
 		pmk__mpi_depth = 0;                                            \
 	}
 

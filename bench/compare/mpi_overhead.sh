@@ -13,11 +13,16 @@
 #      selfmsg   MPI_Isend + MPI_Recv + MPI_Wait of 1 KiB to itself, one rank
 #      pingpong  a 1 KiB round trip between 2 ranks; target: under 5 % added
 #      allreduce one MPI_Allreduce of a double, 2 ranks
-#    The same program without the library is the control (its difference
-#    is the method's own noise: it should be 0). iprobe is run once more
-#    with the library on clock_gettime (PMKIT_MPI_CLOCK=monotonic), and the
-#    program prints what one read of each clock costs: the wrapper reads
-#    its clock twice per call.
+#    "library" is the default timing (PMKIT_MPI_TIMING=auto: in bursts of
+#    short calls, one call in 16 on average is timed, the others counted;
+#    mpi/timing.c), "exact" times every call (PMKIT_MPI_TIMING=exact). The
+#    same program without the library is the control (its difference is
+#    the method's own noise: it should be 0). iprobe is run once more with
+#    the library on clock_gettime (PMKIT_MPI_CLOCK=monotonic), and the
+#    program prints what one read of each clock costs: a timed call reads
+#    the clock twice. Each MPI_ block begins after a PMPI_ one, a pause
+#    the library sees, so its first 32 calls or more are timed (a new
+#    burst): blocks of 200 iterations weigh that more than a long loop.
 #  - MPI_Finalize (the slowest rank's; with the library: its gather, the
 #    banner on stderr and the JSON file), REPEATS (default 7) runs each
 #    without and with the library, alternating, at 2, 4 and 8 ranks: the medians, and the median of the
@@ -49,6 +54,8 @@ one() { # NP on|off|mono BLOCKS: prints the program's lines
 		$r -np "$1" -x LD_PRELOAD="$lib" "$prog" "$3" 2>err
 	elif [ "$2" = mono ]; then
 		$r -np "$1" -x LD_PRELOAD="$lib" -x PMKIT_MPI_CLOCK=monotonic "$prog" "$3" 2>/dev/null
+	elif [ "$2" = exact ]; then
+		$r -np "$1" -x LD_PRELOAD="$lib" -x PMKIT_MPI_TIMING=exact "$prog" "$3" 2>/dev/null
 	else
 		$r -np "$1" "$prog" "$3" 2>/dev/null
 	fi
@@ -64,14 +71,16 @@ echo "# libpmkit-mpi overhead ($(nproc) CPUs, $(mpirun --version 2>/dev/null | h
 one 1 on "$blocks" > on.1
 one 1 off "$blocks" > off.1
 one 1 mono "$blocks" > mono.1
+one 1 exact "$blocks" > exact.1
 one 2 on "$blocks" > on.2
+one 2 exact "$blocks" > exact.2
 one 2 off "$blocks" > off.2
 awk '$1=="clock" {c[$2]=$3} END {
 	printf "# one clock read:%s clock_gettime %.1f ns\n", ("tsc" in c) ? sprintf(" TSC %.1f ns,", c["tsc"]) : "", c["monotonic"] }' on.1
 echo "# medians over pairs of blocks (PMPI_ and MPI_ alternating in the same run); added = median of the pairs' differences"
 for what in iprobe selfmsg pingpong allreduce; do
 	np=2; case $what in iprobe|selfmsg) np=1;; esac
-	fs="on off"; [ $what = iprobe ] && fs="on mono off"
+	fs="on exact off"; [ $what = iprobe ] && fs="on mono exact off"
 	for f in $fs; do
 		set -- $(summary "$what" $f.$np)
 		awk -v w="$what" -v f="$f" -v a="$1" -v b="$2" -v d="$3" -v n="$4" 'BEGIN {
@@ -80,7 +89,7 @@ for what in iprobe selfmsg pingpong allreduce; do
 			if (f == "on" && w == "selfmsg") note = sprintf("  (3 wrapped calls: %+.1f ns each)", d / 3)
 			if (f == "on" && w == "pingpong") note = (d / a < 0.05) ? "  target < 5 %: met" : "  target < 5 %: NOT met"
 			printf "%-9s %-7s PMPI %8.1f ns  MPI %8.1f ns  added %+6.1f ns %+5.1f %%  (%d pairs)%s\n",
-				w, f == "on" ? "library" : f == "mono" ? "lib-cgt" : "control", a, b, d, d / a * 100, n, note }'
+				w, f == "on" ? "library" : f == "mono" ? "lib-cgt" : f == "exact" ? "exact" : "control", a, b, d, d / a * 100, n, note }'
 	done
 done
 for np in 2 4 8; do

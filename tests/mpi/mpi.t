@@ -20,7 +20,8 @@ esac
 mpi_run() { # NP PROGRAM ARGS... (in $T_TMP; stdout, stderr in files)
 	np=$1; shift
 	(cd "$T_TMP" && $RUN -np "$np" -x LD_PRELOAD="$PRE" -x PMKIT_EVENTS \
-		-x PMKIT_MPI_DIR -x ASAN_OPTIONS "$@" >"$T_TMP/o" 2>"$T_TMP/e")
+		-x PMKIT_MPI_DIR -x PMKIT_MPI_TIMING -x ASAN_OPTIONS "$@" \
+		>"$T_TMP/o" 2>"$T_TMP/e")
 }
 # csv FILE RANK KIND NAME QUANTITY: the value of one row
 csv() { awk -F, -v r="$2" -v k="$3" -v n="$4" -v q="$5" \
@@ -120,6 +121,60 @@ assert px and max(px) / min(px) < 1.02, px
 txt = [t.text for t in root.iter(ns + "text")]
 assert txt.count("max") == 1 and all(str(i) in txt for i in range(4)), txt
 ' "$T_TMP/j.svg"
+fi
+
+# ---- bursts of short calls: timed in part, estimated (mpi/timing.c) ------
+# bursty: per round 100000 MPI_Iprobe, 2000 round trips, (k+1) x 30 ms of
+# computation; the program's own clock is the truth.
+# truth_of RANK WHAT: the program's seconds; json_call FILE RANK NAME FIELD
+truth_of() { awk -v r="$1" -v w="$2" '$1=="truth:" && $3==r { for (i = 4; i < NF; i++) if ($i==w) print $(i+1) }' "$T_TMP/o"; }
+json_call() { tr '\n' ' ' < "$1" | sed 's/{"rank":/\n&/g' | grep "^{\"rank\":$2," |
+	grep -o "{\"name\":\"$3\"[^}]*}" | grep -o "\"$4\":[0-9]*" | cut -d: -f2; }
+for mode in auto exact; do
+	PMKIT_MPI_TIMING=$mode
+	export PMKIT_MPI_TIMING
+	if ! mpi_run 2 "$PROG/bursty" 30 3; then
+		nok "bursty runs ($mode)" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
+		continue
+	fi
+	cp "$T_TMP/e" "$T_TMP/banner.$mode"
+	"$PMKIT" mpi report --csv "$T_TMP/pmkit-mpi.json" > "$T_TMP/b.csv"
+	host=$(awk -F, 'NR==2 {print $3}' "$T_TMP/b.csv")
+	for r in 0 1; do
+		lib=$(csv "$T_TMP/b.csv" $r rank "$host" compute)
+		truth=$(truth_of $r compute)
+		# exact timing counts the wrappers' own time as computation
+		tol=0.05 pct=5; [ $mode = exact ] && tol=0.10 pct=10
+		if awk -v l="$lib" -v t="$truth" -v tol=$tol 'BEGIN { d = l * 1e-9 / t - 1; exit !(t > 0 && d < tol && d > -tol) }'; then
+			ok "$mode: rank $r's compute $(awk -v l="$lib" 'BEGIN {printf "%.4f", l * 1e-9}') s within $pct % of the program's $truth s"
+		else
+			nok "$mode: rank $r's compute" "library ${lib} ns, program ${truth} s"
+		fi
+	done
+	c=$(json_call "$T_TMP/pmkit-mpi.json" 0 MPI_Iprobe calls)
+	t=$(json_call "$T_TMP/pmkit-mpi.json" 0 MPI_Iprobe timed)
+	ns=$(json_call "$T_TMP/pmkit-mpi.json" 0 MPI_Iprobe ns)
+	eval "iprobe_$mode=\$(awk -v n=\"\$ns\" -v c=\"\$c\" 'BEGIN {print n / c}')"
+	if [ $mode = auto ]; then
+		check "auto: rank 0 counted every MPI_Iprobe ($c), timed some ($t)" \
+			sh -c "[ '$c' = 300000 ] && [ '$t' -gt 0 ] && [ '$t' -lt 100000 ]"
+		check "auto: the banner says calls were estimated, and how well" \
+			grep -q '^# timing  : [0-9]* of [0-9]* calls timed, the others estimated .*MPI time +-[0-9.]* s (1 s.e.)' "$T_TMP/banner.auto"
+		err=$(tr ',' '\n' < "$T_TMP/pmkit-mpi.json" | grep -m1 '"mpi_err_ns"' | cut -d: -f2)
+		check "auto: the JSON carries the standard error ($err ns)" [ "${err:-0}" -gt 0 ]
+	else
+		check "exact: every MPI_Iprobe timed ($t of $c)" [ "$c" = 300000 -a "$t" = "$c" ]
+		check "exact: no timing line in the banner" sh -c "! grep -q '^# timing' '$T_TMP/banner.exact'"
+	fi
+done
+unset PMKIT_MPI_TIMING
+if [ -n "${iprobe_auto:-}" ] && [ -n "${iprobe_exact:-}" ]; then
+	# the same call measured two ways; runs differ with the load
+	if awk -v a="$iprobe_auto" -v e="$iprobe_exact" 'BEGIN { exit !(a > 0 && e > 0 && a / e < 2 && e / a < 2) }'; then
+		ok "MPI_Iprobe: $iprobe_auto ns per call estimated, $iprobe_exact ns timed (within a factor 2)"
+	else
+		nok "MPI_Iprobe estimated vs timed" "$iprobe_auto vs $iprobe_exact ns"
+	fi
 fi
 
 # ---- linked instead of preloaded ------------------------------------------

@@ -31,10 +31,13 @@ static void make_job(struct pmk__mpi_job *job)
 		snprintf(r->host, sizeof r->host, "h%d", i % 2);
 		r->wall_ns = wall[i];
 		r->mpi_ns = mpi[i];
+		r->mpi_err_ns = i == 4 ? 3 : 0;
+		r->mpi_amb_ns = i == 4 ? 4 : 0;
 		r->ev[0] = 10.0 * (i + 1);
 		c = pmk__mpi_rank_call(r, "MPI_Send");
 		T_ASSERT(c);
 		c->calls = (uint64_t)i + 1;
+		c->timed = i == 4 ? 2 : c->calls; /* rank 4: 3 of 5 estimated */
 		c->ns = 7;
 		c->bytes_sent = 1024 * ((uint64_t)i + 1);
 		g = pmk__mpi_rank_region(r, "work", "pcontrol");
@@ -95,6 +98,10 @@ static void test_roundtrip(void)
 	T_EQ_U64(b.ranks[4].calls[0].bytes_sent, 5120);
 	T_CHECK(b.ranks[4].regions[0].flags & PMK__MPI_REGION_OPEN);
 	T_CHECK(!(b.ranks[2].regions[0].flags & PMK__MPI_REGION_OPEN));
+	T_EQ_U64(b.ranks[4].calls[0].timed, 2);
+	T_EQ_U64(b.ranks[2].calls[0].timed, 3);
+	T_EQ_U64(b.ranks[4].mpi_err_ns, 3);
+	T_EQ_U64(b.ranks[4].mpi_amb_ns, 4);
 	/* written again, the same text */
 	m = open_memstream(&t2, &n2);
 	pmk__mpi_json(m, &b);
@@ -103,10 +110,38 @@ static void test_roundtrip(void)
 	/* the same ranks again: refused, rank by rank */
 	T_EQ_INT(pmk__mpi_json_read(&b, t1, n1, err, sizeof err), PMK_EEXIST);
 	T_CHECK(strstr(err, "appears twice") != NULL);
+	/* the banner says that some calls' time was estimated */
+	{
+		char *bt = NULL;
+		size_t bn = 0;
+		m = open_memstream(&bt, &bn);
+		pmk__mpi_banner(m, &b, 8);
+		fclose(m);
+		T_CHECKF(strstr(bt, "# timing  : 8 of 11 calls timed") != NULL,
+			 "%s", bt);
+		T_CHECK(strstr(bt, "calls 11 (8 timed)") != NULL);
+		free(bt);
+	}
 	free(t1);
 	free(t2);
 	pmk__mpi_job_release(&a);
 	pmk__mpi_job_release(&b);
+}
+
+static void test_reader_older_files(void)
+{
+	/* a file of before "timed": every call counts as timed */
+	static const char text[] =
+		"{\"schema\":\"pmkit-mpi/1\",\"size\":1,\"ranks\":[{\"rank\":0,"
+		"\"wall_ns\":10,\"mpi_ns\":5,\"calls\":[{\"name\":\"MPI_Send\","
+		"\"calls\":4,\"ns\":5}]}]}";
+	struct pmk__mpi_job job = {0};
+	char err[160];
+	T_EQ_INT(pmk__mpi_json_read(&job, text, sizeof text - 1, err, sizeof err),
+		 0);
+	T_EQ_U64(job.ranks[0].calls[0].timed, 4);
+	T_EQ_U64(job.ranks[0].mpi_err_ns, 0);
+	pmk__mpi_job_release(&job);
 }
 
 static void test_reader_refuses(void)
@@ -125,6 +160,7 @@ static void test_reader_refuses(void)
 		{__LINE__, "{\"schema\":\"pmkit-mpi/1\",\"size\":1,\"ranks\":[]} x", "text after"},
 		{__LINE__, "[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]", "nested deeper"},
 		{__LINE__, "{\"schema\":\"pmkit-mpi/1\",\"size\":1,\"ranks\":[{\"rank\":0,\"wall_ns\":1,\"mpi_ns\":0,\"calls\":[{\"calls\":1}]}]}", "without a name"},
+		{__LINE__, "{\"schema\":\"pmkit-mpi/1\",\"size\":1,\"ranks\":[{\"rank\":0,\"wall_ns\":1,\"mpi_ns\":0,\"calls\":[{\"name\":\"MPI_Send\",\"calls\":1,\"timed\":2}]}]}", "\"timed\" larger than"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct pmk__mpi_job job = {0};
@@ -163,6 +199,7 @@ int main(void)
 {
 	T_RUN(test_stats);
 	T_RUN(test_roundtrip);
+	T_RUN(test_reader_older_files);
 	T_RUN(test_reader_refuses);
 	T_RUN(test_safe_name);
 	return t_done();

@@ -1,0 +1,284 @@
+/*
+ * timing.c: how long the MPI calls of one rank took (rank.h). Every call
+ * is counted with its bytes; its time is read from the clock before and
+ * after it, except in a burst of short calls.
+ *
+ * Why not every call: one read of the clock costs 7-10 ns (the TSC; 24 ns
+ * with clock_gettime), and a 1 KiB ping-pong between two ranks of one node
+ * takes 0.5-0.7 us, with four reads on its critical path: timing every call
+ * adds 7-9 % to it. So, with PMKIT_MPI_TIMING=auto (the default):
+ *
+ *  - Every call is timed until a burst is seen: STREAK calls in a row, each
+ *    shorter than SHORT_NS with less than SHORT_NS of computation before
+ *    it. Then calls are timed at random, one in SKIP_MEAN on average (the
+ *    number of untimed calls before the next timed one is drawn uniformly
+ *    from 1 .. 2 x SKIP_MEAN - 1), and the others are counted only.
+ *  - The untimed calls between two timed ones lie within the span from the
+ *    first one's end to the second one's start, so their time is at most
+ *    that span. It is estimated as their number times the mean of the
+ *    burst's timed calls, and never more than the span.
+ *  - A timed call longer than SHORT_NS, or a span longer than
+ *    (untimed + 1) x SHORT_NS, ends the burst: every call is timed again.
+ *    Such a span held something long: the program's own computation, or,
+ *    if one of its untimed calls could wait for another rank (not an
+ *    MPI_Isend, _Irecv, _Test or _Iprobe...), maybe that call. Which of
+ *    the two cannot be told: the estimate counts the calls as short, and
+ *    the rest of the span as "ambiguous" time, an upper bound on the MPI
+ *    time the estimate may have missed, reported with the rank.
+ *  - Each function's time is its timed calls' time plus its untimed calls
+ *    times the mean of its own timed calls in bursts, scaled so that the
+ *    functions' estimates add up to the spans' estimate; an error estimate
+ *    (one standard error) comes from the spread of the burst samples.
+ *
+ * PMKIT_MPI_TIMING=exact times every call; so does a program that asked for
+ * MPI_THREAD_MULTIPLE (spans are a single thread's notion).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mpi/rank.h"
+
+int pmk__mpi_on;
+__thread int pmk__mpi_depth __attribute__((tls_model("initial-exec")));
+struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS];
+uint64_t pmk__mpi_total_ns;
+int pmk__mpi_tsc;
+uint32_t pmk__mpi_skip;
+int pmk__mpi_waited;
+unsigned pmk__mpi_wrun;
+
+static const unsigned char local[] = {
+#define PMK__FN_LOCAL(id, name, l) l,
+    PMK__MPI_FUNCS(PMK__FN_LOCAL)
+#undef PMK__FN_LOCAL
+};
+
+enum { SHORT_NS = 2000, STREAK = 32, SKIP_MEAN = 16 };
+
+static struct {
+	int sampling; /* in a burst: calls timed at random */
+	int exact;    /* PMKIT_MPI_TIMING=exact, or threads */
+	uint64_t short_ticks;
+	uint64_t last;	 /* end of the last timed call (or settling), ticks */
+	uint32_t drawn;	 /* untimed calls drawn at the last timed call */
+	unsigned streak; /* short calls in a row, before a burst */
+	uint64_t rng;
+	/* since the last settling: the spans that held the untimed calls,
+	 * and each function's untimed calls then */
+	uint64_t spans;
+	uint64_t settled[PMK__MPI_NFUNCS];
+	uint64_t untimed;   /* calls estimated */
+	uint64_t added;	    /* their estimates so far, in pmk__mpi_total_ns */
+	uint64_t all_spans; /* every span that held untimed calls */
+	double amb_ticks;   /* spans that held something long */
+} T;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void pmk__mpi_timing_start(int exact)
+{
+	const char *env = getenv("PMKIT_MPI_TIMING");
+	memset(&T, 0, sizeof T);
+	pmk__mpi_skip = 0;
+	pmk__mpi_wrun = 0;
+	pmk__mpi_waited = 0;
+	T.exact = exact || (env && !strcmp(env, "exact"));
+	T.short_ticks = SHORT_NS;
+	if (pmk__mpi_tsc) {
+		/* ticks per ns, roughly (the threshold needs no precision;
+		 * the run's own ratio converts the times at the end) */
+		uint64_t n0 = mono_ns(), c0 = pmk__mpi_now(), n1, c1;
+		do {
+			n1 = mono_ns();
+			c1 = pmk__mpi_now();
+		} while (n1 - n0 < 20000);
+		T.short_ticks = (uint64_t)((double)(c1 - c0) /
+					   (double)(n1 - n0) * SHORT_NS);
+	}
+	T.rng = 0x9e3779b97f4a7c15u ^ (uint64_t)mono_ns();
+	T.last = pmk__mpi_now();
+}
+
+static uint32_t draw(void)
+{
+	/* xorshift64* */
+	T.rng ^= T.rng >> 12;
+	T.rng ^= T.rng << 25;
+	T.rng ^= T.rng >> 27;
+	return 1 + (uint32_t)(((T.rng * 0x2545f4914f6cdd1du) >> 33) %
+			      (2 * SKIP_MEAN - 1));
+}
+
+/* A function's mean short call, from its timed ones (else, or for NULL,
+ * the mean of all functions' short calls). */
+static double mean_of(const struct pmk__mpi_fstat *s)
+{
+	uint64_t n = 0, t = 0;
+	if (s && s->bn)
+		return (double)s->bticks / (double)s->bn;
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
+		n += pmk__mpi_fs[f].bn;
+		t += pmk__mpi_fs[f].bticks;
+	}
+	return n ? (double)t / (double)n : 0;
+}
+
+/* The untimed calls since the last settling, which lay within T.spans:
+ * each function's at its mean so far, together never more than the spans
+ * (for the MPI time inside a region; the rank's total is estimated again
+ * at the end, with the means of the whole run). */
+static void settle(void)
+{
+	double est = 0;
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
+		const struct pmk__mpi_fstat *s = &pmk__mpi_fs[f];
+		uint64_t u = s->untimed - T.settled[f];
+		if (u) {
+			est += (double)u * mean_of(s);
+			T.untimed += u;
+			T.settled[f] = s->untimed;
+		}
+	}
+	if (est > (double)T.spans)
+		est = (double)T.spans;
+	T.added += (uint64_t)(est + 0.5);
+	pmk__mpi_total_ns += (uint64_t)(est + 0.5);
+	T.all_spans += T.spans;
+	T.spans = 0;
+}
+
+static void end_burst(void)
+{
+	settle();
+	T.sampling = 0;
+	T.streak = 0;
+	T.drawn = 0;
+	pmk__mpi_skip = 0;
+	pmk__mpi_wrun = 0;
+}
+
+void pmk__mpi_timing_exact(void)
+{
+	if (T.sampling) {
+		T.spans += pmk__mpi_now() - T.last;
+		end_burst();
+	}
+	T.exact = 1;
+}
+
+/* The span from the end of the last timed call to `now`, which held `u`
+ * untimed calls: 1 when it held something long, and the burst ended. */
+static int close_span(uint64_t now, uint32_t u)
+{
+	uint64_t span = now > T.last ? now - T.last : 0;
+	T.spans += span;
+	if (span <= (uint64_t)(u + 1) * T.short_ticks) {
+		pmk__mpi_waited = 0;
+		return 0;
+	}
+	/* something long among the untimed calls and the gaps between them:
+	 * the program's work, or a call that waited, if one of them could */
+	if (pmk__mpi_waited) {
+		double m = mean_of(NULL) * u;
+		T.amb_ticks += (double)span > m ? (double)span - m : 0;
+	}
+	pmk__mpi_waited = 0;
+	end_burst();
+	return 1;
+}
+
+void pmk__mpi_timing_flush(uint64_t now)
+{
+	if (!T.sampling)
+		return;
+	if (!close_span(now, T.drawn - pmk__mpi_skip)) {
+		T.drawn = pmk__mpi_skip;
+		settle();
+	}
+	T.last = now;
+}
+
+void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1)
+{
+	struct pmk__mpi_fstat *s = &pmk__mpi_fs[fn];
+	uint64_t d = t1 - t0;
+	int is_short = d <= T.short_ticks, quick;
+	s->ns += d;
+	pmk__mpi_total_ns += d;
+	if (T.exact)
+		return;
+	if (is_short) {
+		s->bn++;
+		s->bticks += d;
+		s->bsq += (double)d * (double)d;
+	}
+	if (T.sampling) {
+		/* a timed call where the schedule said so (pmk__mpi_skip 0),
+		 * or one that may wait, outside a run of such calls */
+		uint32_t u = T.drawn - pmk__mpi_skip;
+		int drawn = pmk__mpi_skip == 0;
+		quick = !close_span(t0, u);
+		if (quick && !is_short)
+			end_burst();
+		else if (quick && drawn)
+			T.drawn = pmk__mpi_skip = draw();
+		else if (quick)
+			T.drawn = pmk__mpi_skip;
+		quick = quick && is_short;
+	} else {
+		quick = is_short && t0 - T.last <= T.short_ticks;
+		if (!quick)
+			T.streak = 0;
+		else if (++T.streak >= STREAK) {
+			T.sampling = 1;
+			T.drawn = pmk__mpi_skip = draw();
+		}
+	}
+	if (!local[fn])
+		pmk__mpi_wrun =
+		    quick ? pmk__mpi_wrun + (pmk__mpi_wrun < PMK__MPI_WRUN) : 0;
+	T.last = t1;
+}
+
+void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out)
+{
+	double est = 0, scale = 1, var = 0;
+	pmk__mpi_timing_flush(now);
+	memset(out, 0, sizeof *out);
+	out->untimed = T.untimed;
+	out->amb_ticks = T.amb_ticks;
+	if (!T.untimed)
+		return;
+	/* each function's untimed calls at its mean over the whole run,
+	 * together never more than all the spans that held them */
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
+		est +=
+		    (double)pmk__mpi_fs[f].untimed * mean_of(&pmk__mpi_fs[f]);
+	if (est > (double)T.all_spans) {
+		scale = (double)T.all_spans / est;
+		est = (double)T.all_spans;
+	}
+	pmk__mpi_total_ns += (uint64_t)(est + 0.5) - T.added;
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
+		struct pmk__mpi_fstat *s = &pmk__mpi_fs[f];
+		double u = (double)s->untimed, n = (double)s->bn;
+		if (!s->untimed)
+			continue;
+		s->ns += (uint64_t)(u * mean_of(s) * scale + 0.5);
+		/* one standard error: the mean's error over the u calls and
+		 * their own spread around it */
+		if (n > 1) {
+			double m = (double)s->bticks / n;
+			double v = (s->bsq - n * m * m) / (n - 1);
+			var += (v > 0 ? v : 0) * (u * u / n + u);
+		}
+	}
+	out->err_ticks = sqrt(var);
+}

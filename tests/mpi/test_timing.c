@@ -1,0 +1,347 @@
+/*
+ * test_timing.c: libpmkit-mpi's timing of calls (mpi/timing.c) on made-up
+ * timelines, no MPI: each call has a known start and duration, the test
+ * decides timed/untimed the way the wrappers do (pmk__mpi_skip) and gives
+ * the timing only what a wrapper would have read. Then the estimates are
+ * held against the known truth.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/rank.h"
+#include "tests/support/t.h"
+
+static uint64_t clk;   /* the made-up clock, ns (no TSC here) */
+static uint64_t truth; /* the MPI time that really passed */
+static uint64_t truth_fn[PMK__MPI_NFUNCS];
+static uint64_t timed_calls, all_calls;
+static uint64_t rnd = 88172645463325252u;
+static const int local[] = {
+#define LOCAL(id, name, l) l,
+    PMK__MPI_FUNCS(LOCAL)
+#undef LOCAL
+};
+
+static uint64_t next(void)
+{
+	rnd ^= rnd << 13;
+	rnd ^= rnd >> 7;
+	rnd ^= rnd << 17;
+	return rnd;
+}
+
+static void start(int exact)
+{
+	memset(pmk__mpi_fs, 0, sizeof pmk__mpi_fs);
+	pmk__mpi_total_ns = 0;
+	pmk__mpi_tsc = 0;
+	if (exact)
+		setenv("PMKIT_MPI_TIMING", "exact", 1);
+	else
+		unsetenv("PMKIT_MPI_TIMING");
+	pmk__mpi_timing_start(0);
+	clk = pmk__mpi_now() + 1000;
+	truth = timed_calls = all_calls = 0;
+	memset(truth_fn, 0, sizeof truth_fn);
+}
+
+/* One call of `fn`, `gap` ns of the program's own work after the last
+ * one, lasting `dur` ns; what PMK__MPI_ENTER and _LEAVE do. */
+static int will_be_timed(int fn)
+{
+	return !(pmk__mpi_skip &&
+		 (local[fn] || pmk__mpi_wrun >= PMK__MPI_WRUN));
+}
+
+static void call(int fn, uint64_t gap, uint64_t dur)
+{
+	int timed = will_be_timed(fn);
+	uint64_t t0;
+	if (!timed)
+		pmk__mpi_skip--;
+	clk += gap;
+	t0 = clk;
+	clk += dur;
+	pmk__mpi_fs[fn].calls++;
+	if (timed) {
+		pmk__mpi_timed(fn, t0, clk);
+		timed_calls++;
+	} else {
+		pmk__mpi_fs[fn].untimed++;
+		if (!local[fn])
+			pmk__mpi_waited = 1;
+	}
+	if (local[fn])
+		pmk__mpi_wrun = 0;
+	all_calls++;
+	truth += dur;
+	truth_fn[fn] += dur;
+}
+
+/* A ping-pong's side: a send of 100-200 ns and a receive of 300-700 ns,
+ * 5-25 ns apart, n times. */
+static void pingpong(int n)
+{
+	for (int i = 0; i < n; i++) {
+		call(PMK__MPI_SEND, 5 + next() % 21, 100 + next() % 101);
+		call(PMK__MPI_RECV, 5 + next() % 21, 300 + next() % 401);
+	}
+}
+
+static uint64_t fn_sum(void)
+{
+	uint64_t s = 0;
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
+		s += pmk__mpi_fs[f].ns;
+	return s;
+}
+
+static void test_exact_times_every_call(void)
+{
+	struct pmk__mpi_timing tm;
+	start(1);
+	pingpong(5000);
+	pmk__mpi_timing_finish(clk, &tm);
+	T_EQ_U64(timed_calls, all_calls);
+	T_EQ_U64(tm.untimed, 0);
+	T_EQ_U64(pmk__mpi_total_ns, truth);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_SEND].ns, truth_fn[PMK__MPI_SEND]);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_RECV].ns, truth_fn[PMK__MPI_RECV]);
+	T_CHECK(tm.err_ticks == 0 && tm.amb_ticks == 0);
+}
+
+static void test_threads_time_every_call(void)
+{
+	struct pmk__mpi_timing tm;
+	start(0);
+	pmk__mpi_timing_exact(); /* what MPI_THREAD_MULTIPLE does */
+	pingpong(5000);
+	pmk__mpi_timing_finish(clk, &tm);
+	T_EQ_U64(timed_calls, all_calls);
+	T_EQ_U64(pmk__mpi_total_ns, truth);
+}
+
+static void test_burst_is_sampled_and_estimated(void)
+{
+	struct pmk__mpi_timing tm;
+	double frac, err;
+	start(0);
+	pingpong(50000);
+	pmk__mpi_timing_finish(clk, &tm);
+	frac = (double)timed_calls / (double)all_calls;
+	/* one in 16 on average, after the first 32 */
+	T_CHECKF(frac > 1.0 / 20 && frac < 1.0 / 13, "timed %.4f", frac);
+	T_EQ_U64(tm.untimed, all_calls - timed_calls);
+	err = (double)pmk__mpi_total_ns / (double)truth - 1;
+	T_CHECKF(fabs(err) < 0.02, "MPI time %llu vs %llu (%+.4f)",
+		 (unsigned long long)pmk__mpi_total_ns,
+		 (unsigned long long)truth, err);
+	/* the functions' estimates add up to the total, each near its truth */
+	T_CHECKF(llabs((long long)fn_sum() - (long long)pmk__mpi_total_ns) <
+		     PMK__MPI_NFUNCS,
+		 "functions %llu, total %llu", (unsigned long long)fn_sum(),
+		 (unsigned long long)pmk__mpi_total_ns);
+	for (int f = PMK__MPI_SEND; f <= PMK__MPI_RECV; f += PMK__MPI_RECV) {
+		double e = (double)pmk__mpi_fs[f].ns / (double)truth_fn[f] - 1;
+		T_CHECKF(fabs(e) < 0.03, "function %d: %+.4f", f, e);
+	}
+	/* the error estimate is of the right size: the truth within 4 of
+	 * them, and not a blanket figure */
+	T_CHECKF(tm.err_ticks > 0 && tm.err_ticks < 0.005 * (double)truth,
+		 "err %.0f", tm.err_ticks);
+	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <
+		     4 * tm.err_ticks,
+		 "off by %.0f, err %.0f",
+		 (double)pmk__mpi_total_ns - (double)truth, tm.err_ticks);
+	T_CHECK(tm.amb_ticks == 0);
+}
+
+static void test_long_calls_are_never_sampled(void)
+{
+	struct pmk__mpi_timing tm;
+	start(0);
+	/* every 20th call waits 50 us: never 32 short calls in a row */
+	for (int i = 0; i < 20000; i++)
+		call(PMK__MPI_RECV, 10, i % 20 == 19 ? 50000 : 400);
+	pmk__mpi_timing_finish(clk, &tm);
+	T_EQ_U64(timed_calls, all_calls);
+	T_EQ_U64(pmk__mpi_total_ns, truth);
+}
+
+static void test_computation_after_a_burst(void)
+{
+	struct pmk__mpi_timing tm;
+	uint64_t before;
+	int timed_after;
+	start(0);
+	pingpong(2000);
+	/* 10 ms of the program's own work, then calls again */
+	call(PMK__MPI_BARRIER, 10000000, 3000);
+	before = timed_calls;
+	pingpong(40);
+	timed_after = (int)(timed_calls - before);
+	pmk__mpi_timing_finish(clk, &tm);
+	/* the long span ended the burst at the next timed call (at most 31
+	 * untimed calls later): then 32 calls in a row were timed before
+	 * another burst could begin */
+	T_CHECKF(timed_after >= 32, "%d of the 80 calls after it timed",
+		 timed_after);
+	/* the 10 ms are not MPI time; the barrier, if untimed, is in the
+	 * ambiguous part, and the truth lies between (give or take 4
+	 * standard errors of the estimate) */
+	T_CHECKF((double)pmk__mpi_total_ns < (double)truth + 4 * tm.err_ticks,
+		 "MPI %llu, truth %llu, err %.0f",
+		 (unsigned long long)pmk__mpi_total_ns,
+		 (unsigned long long)truth, tm.err_ticks);
+	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4 * tm.err_ticks >=
+		     (double)truth,
+		 "MPI %llu + ambiguous %.0f, truth %llu",
+		 (unsigned long long)pmk__mpi_total_ns, tm.amb_ticks,
+		 (unsigned long long)truth);
+}
+
+static void test_polling_then_computation_is_not_ambiguous(void)
+{
+	struct pmk__mpi_timing tm;
+	start(0);
+	/* MPI_Iprobe and MPI_Test cannot wait for another rank: a long span
+	 * after them is the program's own work, not a hidden wait */
+	for (int round = 0; round < 5; round++) {
+		for (int i = 0; i < 4000; i++)
+			call(i % 2 ? PMK__MPI_TEST : PMK__MPI_IPROBE,
+			     20 + next() % 30, 40 + next() % 40);
+		clk += 20000000; /* 20 ms of work */
+	}
+	pmk__mpi_timing_finish(clk, &tm);
+	T_CHECKF(tm.untimed > 15000, "%llu untimed",
+		 (unsigned long long)tm.untimed);
+	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
+	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <
+		     4 * tm.err_ticks + 1,
+		 "MPI %llu, truth %llu, err %.0f",
+		 (unsigned long long)pmk__mpi_total_ns,
+		 (unsigned long long)truth, tm.err_ticks);
+}
+
+static void test_wait_after_polling_is_timed(void)
+{
+	struct pmk__mpi_timing tm;
+	int timed = 1;
+	start(0);
+	/* poll, then wait for the message: 20 times; the receive after a
+	 * local call is always timed, so the waits are measured exactly */
+	for (int round = 0; round < 20; round++) {
+		for (int i = 0; i < 500; i++)
+			call(PMK__MPI_IPROBE, 20 + next() % 30,
+			     40 + next() % 40);
+		timed &= will_be_timed(PMK__MPI_RECV);
+		call(PMK__MPI_RECV, 10, 1000000 + next() % 1000);
+	}
+	pmk__mpi_timing_finish(clk, &tm);
+	T_CHECK(timed);
+	T_CHECKF(tm.untimed > 8000, "%llu untimed",
+		 (unsigned long long)tm.untimed);
+	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_RECV].ns, truth_fn[PMK__MPI_RECV]);
+	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <
+		     4 * tm.err_ticks + 1,
+		 "MPI %llu, truth %llu, err %.0f",
+		 (unsigned long long)pmk__mpi_total_ns,
+		 (unsigned long long)truth, tm.err_ticks);
+}
+
+static void test_long_untimed_call_is_flagged(void)
+{
+	struct pmk__mpi_timing tm;
+	int untimed_waits = 0;
+	/* a receive in a burst waits 5 ms now and then: timed, it is counted
+	 * exactly; untimed, the span shows it and it is flagged */
+	for (int run = 0; run < 20; run++) {
+		start(0);
+		pingpong(500);
+		{
+			int timed = will_be_timed(PMK__MPI_RECV);
+			call(PMK__MPI_RECV, 10, 5000000);
+			untimed_waits += !timed;
+		}
+		pingpong(500);
+		pmk__mpi_timing_finish(clk, &tm);
+		/* 20 runs: 5 standard errors, so that a chance deviation
+		 * of the estimate (1 in 3 million) does not fail the test */
+		T_CHECKF((double)pmk__mpi_total_ns <=
+			     (double)truth + 5 * tm.err_ticks,
+			 "run %d: MPI %llu, truth %llu", run,
+			 (unsigned long long)pmk__mpi_total_ns,
+			 (unsigned long long)truth);
+		T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks +
+				 5 * tm.err_ticks >=
+			     (double)truth,
+			 "run %d: MPI %llu + ambiguous %.0f < truth %llu (err "
+			 "%.0f)",
+			 run, (unsigned long long)pmk__mpi_total_ns,
+			 tm.amb_ticks, (unsigned long long)truth, tm.err_ticks);
+	}
+	/* the wait fell on an untimed call in most runs (15 of 16 expected) */
+	T_CHECKF(untimed_waits >= 10, "%d untimed", untimed_waits);
+}
+
+static void test_wait_before_the_end_is_flagged(void)
+{
+	struct pmk__mpi_timing tm;
+	int tries = 0;
+	/* the last call of the run waits 5 ms and is not timed: the span up
+	 * to MPI_Finalize shows it */
+	do {
+		start(0);
+		pingpong(500);
+	} while (will_be_timed(PMK__MPI_WAIT) && ++tries < 100);
+	T_ASSERT(!will_be_timed(PMK__MPI_WAIT));
+	call(PMK__MPI_WAIT, 10, 5000000);
+	pmk__mpi_timing_finish(clk, &tm);
+	T_CHECKF(tm.amb_ticks > 4900000, "ambiguous %.0f", tm.amb_ticks);
+	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4 * tm.err_ticks >=
+		     (double)truth,
+		 "MPI %llu + ambiguous %.0f < truth %llu",
+		 (unsigned long long)pmk__mpi_total_ns, tm.amb_ticks,
+		 (unsigned long long)truth);
+}
+
+static void test_flush_for_regions(void)
+{
+	struct pmk__mpi_timing tm;
+	uint64_t at_flush, truth_at_flush;
+	start(0);
+	pingpong(3000);
+	pmk__mpi_timing_flush(clk);
+	at_flush = pmk__mpi_total_ns;
+	truth_at_flush = truth;
+	/* 6000 calls, 375 of them timed: the estimate's standard error is
+	 * about 1.2 % here */
+	T_CHECKF(fabs((double)at_flush / (double)truth_at_flush - 1) < 0.06,
+		 "at a region boundary %llu vs %llu",
+		 (unsigned long long)at_flush,
+		 (unsigned long long)truth_at_flush);
+	pingpong(3000);
+	pmk__mpi_timing_finish(clk, &tm);
+	T_CHECKF(fabs((double)(pmk__mpi_total_ns - at_flush) /
+			  (double)(truth - truth_at_flush) -
+		      1) < 0.06,
+		 "after it %llu vs %llu",
+		 (unsigned long long)(pmk__mpi_total_ns - at_flush),
+		 (unsigned long long)(truth - truth_at_flush));
+}
+
+int main(void)
+{
+	T_RUN(test_exact_times_every_call);
+	T_RUN(test_threads_time_every_call);
+	T_RUN(test_burst_is_sampled_and_estimated);
+	T_RUN(test_long_calls_are_never_sampled);
+	T_RUN(test_computation_after_a_burst);
+	T_RUN(test_polling_then_computation_is_not_ambiguous);
+	T_RUN(test_wait_after_polling_is_timed);
+	T_RUN(test_long_untimed_call_is_flagged);
+	T_RUN(test_wait_before_the_end_is_flagged);
+	T_RUN(test_flush_for_regions);
+	return t_done();
+}
