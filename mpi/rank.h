@@ -108,7 +108,7 @@ extern int pmk__mpi_waited PMK__MPI_HIDDEN;
 /* short calls that may wait, timed one after the other (0 after a local
  * call); from PMK__MPI_WRUN on, such calls may be left untimed too */
 extern unsigned pmk__mpi_wrun PMK__MPI_HIDDEN;
-#define PMK__MPI_WRUN 32
+#define PMK__MPI_WRUN 16
 void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1) PMK__MPI_HIDDEN;
 /* At MPI_Init, after choosing the clock: exact = time every call. */
 void pmk__mpi_timing_start(int exact);

@@ -55,7 +55,7 @@ static const unsigned char local[] = {
 #undef PMK__FN_LOCAL
 };
 
-enum { SHORT_NS = 2000, STREAK = 32, SKIP_MEAN = 16 };
+enum { SHORT_NS = 2000, STREAK = 16, SKIP_MEAN = 32 };
 
 static struct {
 	int sampling; /* in a burst: calls timed at random */

@@ -129,8 +129,8 @@ static void test_burst_is_sampled_and_estimated(void)
 	pingpong(50000);
 	pmk__mpi_timing_finish(clk, &tm);
 	frac = (double)timed_calls / (double)all_calls;
-	/* one in 16 on average, after the first 32 */
-	T_CHECKF(frac > 1.0 / 20 && frac < 1.0 / 13, "timed %.4f", frac);
+	/* one in 32 on average, after the first 16 */
+	T_CHECKF(frac > 1.0 / 40 && frac < 1.0 / 26, "timed %.4f", frac);
 	T_EQ_U64(tm.untimed, all_calls - timed_calls);
 	err = (double)pmk__mpi_total_ns / (double)truth - 1;
 	T_CHECKF(fabs(err) < 0.02, "MPI time %llu vs %llu (%+.4f)",
@@ -145,7 +145,7 @@ static void test_burst_is_sampled_and_estimated(void)
 		double e = (double)pmk__mpi_fs[f].ns / (double)truth_fn[f] - 1;
 		T_CHECKF(fabs(e) < 0.03, "function %d: %+.4f", f, e);
 	}
-	/* the error estimate is of the right size: the truth within 4 of
+	/* the error estimate is of the right size: the truth within 5 of
 	 * them, and not a blanket figure */
 	T_CHECKF(tm.err_ticks > 0 && tm.err_ticks < 0.005 * (double)truth,
 		 "err %.0f", tm.err_ticks);
@@ -156,13 +156,40 @@ static void test_burst_is_sampled_and_estimated(void)
 	T_CHECK(tm.amb_ticks == 0);
 }
 
+static void test_error_estimate_is_calibrated(void)
+{
+	/* over many runs, the estimate's deviations from the truth, in
+	 * standard errors, have a mean near 0 and a spread near 1 (not
+	 * much wider: the error would be understated; not much narrower:
+	 * overstated) */
+	double sum = 0, sq = 0;
+	const int runs = 300;
+	for (int k = 0; k < runs; k++) {
+		struct pmk__mpi_timing tm;
+		double z;
+		start(0);
+		pingpong(1500);
+		pmk__mpi_timing_finish(clk, &tm);
+		T_ASSERT(tm.err_ticks > 0);
+		z = ((double)pmk__mpi_total_ns - (double)truth) / tm.err_ticks;
+		sum += z;
+		sq += z * z;
+	}
+	{
+		double mean = sum / runs, sd = sqrt(sq / runs - mean * mean);
+		T_CHECKF(fabs(mean) < 0.3 && sd > 0.75 && sd < 1.3,
+			 "deviations in standard errors: mean %.3f, spread %.3f",
+			 mean, sd);
+	}
+}
+
 static void test_long_calls_are_never_sampled(void)
 {
 	struct pmk__mpi_timing tm;
 	start(0);
-	/* every 20th call waits 50 us: never 32 short calls in a row */
+	/* every 10th call waits 50 us: never 16 short calls in a row */
 	for (int i = 0; i < 20000; i++)
-		call(PMK__MPI_RECV, 10, i % 20 == 19 ? 50000 : 400);
+		call(PMK__MPI_RECV, 10, i % 10 == 9 ? 50000 : 400);
 	pmk__mpi_timing_finish(clk, &tm);
 	T_EQ_U64(timed_calls, all_calls);
 	T_EQ_U64(pmk__mpi_total_ns, truth);
@@ -182,9 +209,9 @@ static void test_computation_after_a_burst(void)
 	timed_after = (int)(timed_calls - before);
 	pmk__mpi_timing_finish(clk, &tm);
 	/* the long span ended the burst at the next timed call (at most 31
-	 * untimed calls later): then 32 calls in a row were timed before
+	 * untimed calls later): then 16 calls in a row were timed before
 	 * another burst could begin */
-	T_CHECKF(timed_after >= 32, "%d of the 80 calls after it timed",
+	T_CHECKF(timed_after >= 16, "%d of the 80 calls after it timed",
 		 timed_after);
 	/* the 10 ms are not MPI time; the barrier, if untimed, is in the
 	 * ambiguous part, and the truth lies between (give or take 4
@@ -315,9 +342,9 @@ static void test_flush_for_regions(void)
 	pmk__mpi_timing_flush(clk);
 	at_flush = pmk__mpi_total_ns;
 	truth_at_flush = truth;
-	/* 6000 calls, 375 of them timed: the estimate's standard error is
-	 * about 1.2 % here */
-	T_CHECKF(fabs((double)at_flush / (double)truth_at_flush - 1) < 0.06,
+	/* 6000 calls, about 200 of them timed: the estimate's standard
+	 * error is about 1.7 % here */
+	T_CHECKF(fabs((double)at_flush / (double)truth_at_flush - 1) < 0.08,
 		 "at a region boundary %llu vs %llu",
 		 (unsigned long long)at_flush,
 		 (unsigned long long)truth_at_flush);
@@ -325,7 +352,7 @@ static void test_flush_for_regions(void)
 	pmk__mpi_timing_finish(clk, &tm);
 	T_CHECKF(fabs((double)(pmk__mpi_total_ns - at_flush) /
 			  (double)(truth - truth_at_flush) -
-		      1) < 0.06,
+		      1) < 0.08,
 		 "after it %llu vs %llu",
 		 (unsigned long long)(pmk__mpi_total_ns - at_flush),
 		 (unsigned long long)(truth - truth_at_flush));
@@ -336,6 +363,7 @@ int main(void)
 	T_RUN(test_exact_times_every_call);
 	T_RUN(test_threads_time_every_call);
 	T_RUN(test_burst_is_sampled_and_estimated);
+	T_RUN(test_error_estimate_is_calibrated);
 	T_RUN(test_long_calls_are_never_sampled);
 	T_RUN(test_computation_after_a_burst);
 	T_RUN(test_polling_then_computation_is_not_ambiguous);
