@@ -57,6 +57,7 @@ struct pmk__mpi_fstat {
 	uint64_t untimed;     /* calls counted, not timed (timing.c) */
 	uint64_t bn, bticks;  /* its timed calls shorter than the threshold */
 	double bsq;           /* and the sum of their squares */
+	unsigned run;         /* its last timed calls that were short, in a row */
 };
 
 /* Counted only while `pmk__mpi_on` (after MPI_Init, before MPI_Finalize)
@@ -130,15 +131,19 @@ void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
  * counted one, 0 when not measured (before MPI_Init, or inside another
  * wrapper). A call that may wait for another rank is left untimed only
  * within an unbroken run of such calls that were all short
- * (`pmk__mpi_wrun`, which any local call ends): the first receive after a
- * phase of polling, say, is always timed. */
+ * (`pmk__mpi_wrun`, which any local call ends), and when its own last
+ * timed calls were short too (`run`): the first receive after a phase of
+ * polling, or the barrier after a phase of sends and receives, is always
+ * timed. */
 #define PMK__MPI_ENTER(fn)                                                     \
 	int pmk_on_ = pmk__mpi_on && pmk__mpi_depth == 0;                      \
 	uint64_t pmk_t0_ = 0;                                                  \
 	if (pmk_on_) {                                                         \
 		pmk__mpi_depth = 1;                                            \
 		if (pmk__mpi_skip &&                                           \
-		    (PMK__MPI_LOCAL_##fn || pmk__mpi_wrun >= PMK__MPI_WRUN)) { \
+		    (PMK__MPI_LOCAL_##fn ||                                    \
+		     (pmk__mpi_wrun >= PMK__MPI_WRUN &&                        \
+		      pmk__mpi_fs[PMK__MPI_##fn].run >= PMK__MPI_WRUN))) {     \
 			pmk__mpi_skip--;                                       \
 			pmk_on_ = 2;                                           \
 		} else                                                         \

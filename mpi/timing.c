@@ -244,6 +244,7 @@ void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1)
 	if (!local[fn])
 		pmk__mpi_wrun =
 		    quick ? pmk__mpi_wrun + (pmk__mpi_wrun < PMK__MPI_WRUN) : 0;
+	s->run = quick ? s->run + (s->run < PMK__MPI_WRUN) : 0;
 	T.last = t1;
 }
 

@@ -228,6 +228,39 @@ else
 	skip "Fortran MPI program" "no mpif90 at build time"
 fi
 
+# ---- the mpi_f08 program: 2 ranks -----------------------------------------
+if [ -x "$PROG/imbalanced_f08" ]; then
+	if mpi_run 2 "$PROG/imbalanced_f08"; then
+		"$PMKIT" mpi report --csv "$J" > "$T_TMP/f8.csv"
+		bad=
+		for r in 0 1; do
+			for want in "MPI_Send calls 5" "MPI_Send bytes_sent 2000" \
+				"MPI_Recv calls 5" "MPI_Recv bytes_recv 2000" \
+				"MPI_Barrier calls 2" "MPI_Allreduce calls 1" \
+				"MPI_Allreduce bytes_sent 8"; do
+				set -- $want
+				got=$(csv "$T_TMP/f8.csv" $r call "$1" "$2")
+				[ "$got" = "$3" ] || bad="$bad rank $r $1 $2=$got (want $3);"
+			done
+		done
+		check "mpi_f08: calls and bytes per rank, with and without a status${bad:+:$bad}" [ -z "$bad" ]
+		h=$(awk -F, 'NR==2 {print $3}' "$T_TMP/f8.csv")
+		for r in 0 1; do
+			lib=$(csv "$T_TMP/f8.csv" $r rank "$h" compute)
+			truth=$(truth_of $r compute)
+			if awk -v l="$lib" -v t="$truth" 'BEGIN { d = l * 1e-9 / t - 1; exit !(t > 0 && d < 0.05 && d > -0.05) }'; then
+				ok "mpi_f08: rank $r's compute $(awk -v l="$lib" 'BEGIN {printf "%.4f", l * 1e-9}') s within 5 % of the program's $truth s"
+			else
+				nok "mpi_f08: rank $r's compute" "library ${lib} ns, program ${truth} s"
+			fi
+		done
+	else
+		nok "mpi_f08 program runs" "$(tail -3 "$T_TMP/e" | tr '\n' ' ')"
+	fi
+else
+	skip "mpi_f08 program" "no mpif90 at build time"
+fi
+
 # ---- events chosen, and a bad choice -----------------------------------
 export PMKIT_EVENTS=task-clock,page-faults
 mpi_run 2 "$PROG/imbalanced" 5 1

@@ -50,7 +50,8 @@ static void start(int exact)
 static int will_be_timed(int fn)
 {
 	return !(pmk__mpi_skip &&
-		 (local[fn] || pmk__mpi_wrun >= PMK__MPI_WRUN));
+		 (local[fn] || (pmk__mpi_wrun >= PMK__MPI_WRUN &&
+				pmk__mpi_fs[fn].run >= PMK__MPI_WRUN)));
 }
 
 static void call(int fn, uint64_t gap, uint64_t dur)
@@ -277,6 +278,24 @@ static void test_wait_after_polling_is_timed(void)
 		 (unsigned long long)truth, tm.err_ticks);
 }
 
+static void test_barrier_after_a_burst_is_timed(void)
+{
+	struct pmk__mpi_timing tm;
+	int timed = 1;
+	start(0);
+	/* sends and receives, then a barrier that waits: the barrier's own
+	 * calls were not short before, so it is timed */
+	for (int round = 0; round < 10; round++) {
+		pingpong(300);
+		timed &= will_be_timed(PMK__MPI_BARRIER);
+		call(PMK__MPI_BARRIER, 10, 2000000);
+	}
+	pmk__mpi_timing_finish(clk, &tm);
+	T_CHECK(timed);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_BARRIER].ns, truth_fn[PMK__MPI_BARRIER]);
+	T_CHECKF(tm.untimed > 4000, "%llu untimed", (unsigned long long)tm.untimed);
+}
+
 static void test_long_untimed_call_is_flagged(void)
 {
 	struct pmk__mpi_timing tm;
@@ -321,9 +340,9 @@ static void test_wait_before_the_end_is_flagged(void)
 	do {
 		start(0);
 		pingpong(500);
-	} while (will_be_timed(PMK__MPI_WAIT) && ++tries < 100);
-	T_ASSERT(!will_be_timed(PMK__MPI_WAIT));
-	call(PMK__MPI_WAIT, 10, 5000000);
+	} while (will_be_timed(PMK__MPI_RECV) && ++tries < 100);
+	T_ASSERT(!will_be_timed(PMK__MPI_RECV));
+	call(PMK__MPI_RECV, 10, 5000000);
 	pmk__mpi_timing_finish(clk, &tm);
 	T_CHECKF(tm.amb_ticks > 4900000, "ambiguous %.0f", tm.amb_ticks);
 	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4 * tm.err_ticks >=
@@ -368,6 +387,7 @@ int main(void)
 	T_RUN(test_computation_after_a_burst);
 	T_RUN(test_polling_then_computation_is_not_ambiguous);
 	T_RUN(test_wait_after_polling_is_timed);
+	T_RUN(test_barrier_after_a_burst_is_timed);
 	T_RUN(test_long_untimed_call_is_flagged);
 	T_RUN(test_wait_before_the_end_is_flagged);
 	T_RUN(test_flush_for_regions);
