@@ -187,36 +187,6 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Whether the kernel keeps time with the CPU's counter (then so do we). */
-static int tsc_usable(void)
-{
-	char buf[32] = "";
-	const char *env = getenv("PMKIT_MPI_CLOCK");
-	FILE *f;
-	if (env && !strcmp(env, "monotonic"))
-		return 0;
-#if defined(__x86_64__)
-	static const char want[] = "tsc\n";
-#elif defined(__aarch64__)
-	static const char want[] = "arch_sys_counter\n";
-#endif
-#if defined(__x86_64__) || defined(__aarch64__)
-	f = fopen("/sys/devices/system/clocksource/clocksource0/"
-		  "current_clocksource",
-		  "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = 0;
-	fclose(f);
-	return !strcmp(buf, want);
-#else
-	(void)f;
-	(void)buf;
-	return 0;
-#endif
-}
-
 void pmk__mpi_start(int rank, int size, const char *host)
 {
 	char path[64];
@@ -228,7 +198,7 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	snprintf(path, sizeof path, "pmkit-regions.%d.json", rank);
 	setenv("PMK_REGION_OUTPUT", path, 0);
 	events_start();
-	pmk__mpi_tsc = tsc_usable();
+	pmk__mpi_tsc = pmk__mpi_counter_usable();
 	pmk__mpi_timing_start(0);
 	S.t0_ns = mono_ns();
 	S.t0 = pmk__mpi_now();

@@ -80,6 +80,9 @@ extern uint64_t pmk__mpi_total_ns PMK__MPI_HIDDEN; /* all MPI time so far */
  * become nanoseconds at MPI_Finalize, by the ratio of both clocks over the
  * whole run (a calibration over seconds, not a short one at MPI_Init). */
 extern int pmk__mpi_tsc PMK__MPI_HIDDEN;
+/* Whether the kernel keeps time with the CPU's counter (then so may we);
+ * PMKIT_MPI_CLOCK=monotonic says no. */
+int pmk__mpi_counter_usable(void);
 static inline uint64_t pmk__mpi_now(void)
 {
 	struct timespec ts;

@@ -34,6 +34,7 @@
  * MPI_THREAD_MULTIPLE (spans are a single thread's notion).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -80,6 +81,36 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the kernel keeps time with the CPU's counter (then so do we). */
+int pmk__mpi_counter_usable(void)
+{
+	char buf[32] = "";
+	const char *env = getenv("PMKIT_MPI_CLOCK");
+	FILE *f;
+	if (env && !strcmp(env, "monotonic"))
+		return 0;
+#if defined(__x86_64__)
+	static const char want[] = "tsc\n";
+#elif defined(__aarch64__)
+	static const char want[] = "arch_sys_counter\n";
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
+	f = fopen("/sys/devices/system/clocksource/clocksource0/"
+		  "current_clocksource",
+		  "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = 0;
+	fclose(f);
+	return !strcmp(buf, want);
+#else
+	(void)f;
+	(void)buf;
+	return 0;
+#endif
 }
 
 void pmk__mpi_timing_start(int exact)

@@ -5,8 +5,10 @@
  * the timing only what a wrapper would have read. Then the estimates are
  * held against the known truth.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mpi/rank.h"
 #include "tests/support/t.h"
@@ -377,6 +379,61 @@ static void test_flush_for_regions(void)
 		 (unsigned long long)(truth - truth_at_flush));
 }
 
+static uint64_t mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void test_counter_clock(void)
+{
+	/* the library's clock where the kernel keeps time with the CPU's
+	 * counter (the TSC, or cntvct_el0 on arm64): it only goes forward,
+	 * and at the same rate against CLOCK_MONOTONIC over two intervals */
+	uint64_t c[3], n[3], prev;
+	double r1, r2;
+	char cs[64] = "";
+	FILE *f;
+	const char *env = getenv("PMKIT_MPI_CLOCK");
+	if (env && !strcmp(env, "monotonic"))
+		T_SKIP("PMKIT_MPI_CLOCK=monotonic: the library uses "
+		       "clock_gettime");
+	if (!pmk__mpi_counter_usable()) {
+		f = fopen("/sys/devices/system/clocksource/clocksource0/"
+			  "current_clocksource",
+			  "r");
+		if (f) {
+			if (!fgets(cs, sizeof cs, f))
+				cs[0] = 0;
+			fclose(f);
+		}
+		cs[strcspn(cs, "\n")] = 0;
+		T_SKIP("the kernel keeps time with '%s', not the CPU's counter: "
+		       "the library uses clock_gettime here",
+		       cs[0] ? cs : "?");
+	}
+	pmk__mpi_tsc = 1;
+	prev = pmk__mpi_now();
+	for (int i = 0; i < 10000; i++) {
+		uint64_t v = pmk__mpi_now();
+		T_ASSERT(v >= prev);
+		prev = v;
+	}
+	for (int k = 0; k < 3; k++) {
+		if (k)
+			while (mono() - n[k - 1] < 20000000)
+				;
+		n[k] = mono();
+		c[k] = pmk__mpi_now();
+	}
+	pmk__mpi_tsc = 0;
+	r1 = (double)(c[1] - c[0]) / (double)(n[1] - n[0]);
+	r2 = (double)(c[2] - c[1]) / (double)(n[2] - n[1]);
+	T_CHECKF(r1 > 0 && fabs(r1 / r2 - 1) < 0.02,
+		 "%.6f ticks per ns, then %.6f", r1, r2);
+}
+
 int main(void)
 {
 	T_RUN(test_exact_times_every_call);
@@ -391,5 +448,6 @@ int main(void)
 	T_RUN(test_long_untimed_call_is_flagged);
 	T_RUN(test_wait_before_the_end_is_flagged);
 	T_RUN(test_flush_for_regions);
+	T_RUN(test_counter_clock);
 	return t_done();
 }
