@@ -13,10 +13,16 @@
  *    it. Then calls are timed at random, one in SKIP_MEAN on average (the
  *    number of untimed calls before the next timed one is drawn uniformly
  *    from 1 .. 2 x SKIP_MEAN - 1), and the others are counted only.
+ *  - A call that may wait for another rank (MPI_Recv, MPI_Wait, a blocking
+ *    collective...) is left untimed only inside an unbroken run of such
+ *    calls timed short (pmk__mpi_wrun), and when its own last timed calls
+ *    were short (`run`): the first receive after polling, or the barrier
+ *    after a phase of sends and receives, is timed.
  *  - The untimed calls between two timed ones lie within the span from the
  *    first one's end to the second one's start, so their time is at most
- *    that span. It is estimated as their number times the mean of the
- *    burst's timed calls, and never more than the span.
+ *    that span. Each function's untimed calls are estimated at the mean of
+ *    its own short timed calls, and those of a stretch of spans never at
+ *    more than the spans.
  *  - A timed call longer than SHORT_NS, or a span longer than
  *    (untimed + 1) x SHORT_NS, ends the burst: every call is timed again.
  *    Such a span held something long: the program's own computation, or,
@@ -25,10 +31,10 @@
  *    the two cannot be told: the estimate counts the calls as short, and
  *    the rest of the span as "ambiguous" time, an upper bound on the MPI
  *    time the estimate may have missed, reported with the rank.
- *  - Each function's time is its timed calls' time plus its untimed calls
- *    times the mean of its own timed calls in bursts, scaled so that the
- *    functions' estimates add up to the spans' estimate; an error estimate
- *    (one standard error) comes from the spread of the burst samples.
+ *  - At MPI_Finalize the estimates are made again with the means of the
+ *    whole run (regions use those of the moment); one standard error comes
+ *    from each function's spread: the error of its mean over its untimed
+ *    calls, and their own spread around it.
  *
  * PMKIT_MPI_TIMING=exact times every call; so does a program that asked for
  * MPI_THREAD_MULTIPLE (spans are a single thread's notion).
