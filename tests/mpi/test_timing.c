@@ -91,6 +91,14 @@ static void pingpong(int n)
 	}
 }
 
+/* The rank's MPI time within `k` standard errors of the truth. */
+#define check_estimate(tm, k)                                                  \
+	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <             \
+			 (k) * (tm)->err_ticks + 1,                            \
+		 "MPI %llu, truth %llu, err %.0f",                             \
+		 (unsigned long long)pmk__mpi_total_ns,                        \
+		 (unsigned long long)truth, (tm)->err_ticks)
+
 static uint64_t fn_sum(void)
 {
 	uint64_t s = 0;
@@ -246,11 +254,7 @@ static void test_polling_then_computation_is_not_ambiguous(void)
 	T_CHECKF(tm.untimed > 15000, "%llu untimed",
 		 (unsigned long long)tm.untimed);
 	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
-	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <
-		     4 * tm.err_ticks + 1,
-		 "MPI %llu, truth %llu, err %.0f",
-		 (unsigned long long)pmk__mpi_total_ns,
-		 (unsigned long long)truth, tm.err_ticks);
+	check_estimate(&tm, 4);
 }
 
 static void test_wait_after_polling_is_timed(void)
@@ -273,11 +277,7 @@ static void test_wait_after_polling_is_timed(void)
 		 (unsigned long long)tm.untimed);
 	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
 	T_EQ_U64(pmk__mpi_fs[PMK__MPI_RECV].ns, truth_fn[PMK__MPI_RECV]);
-	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <
-		     4 * tm.err_ticks + 1,
-		 "MPI %llu, truth %llu, err %.0f",
-		 (unsigned long long)pmk__mpi_total_ns,
-		 (unsigned long long)truth, tm.err_ticks);
+	check_estimate(&tm, 4);
 }
 
 static void test_barrier_after_a_burst_is_timed(void)
