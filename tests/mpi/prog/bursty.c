@@ -6,7 +6,8 @@
  * Each round, on every rank: POLLS MPI_Iprobe that find nothing (short,
  * local calls), then TRIPS round trips of 1 KiB with its partner (rank
  * k^1, when there is one: Send and Recv, short calls that may wait; the
- * first receive waits for the partner's polling to end), then (k + 1)
+ * first receive waits for the partner's polling to end; region "trips"
+ * with MPI_Pcontrol), then (k + 1)
  * units of UNIT_MS of computation. Each rank prints the time it measured
  * around each phase:
  *   truth: rank K compute S polls S trips S
@@ -55,6 +56,7 @@ int main(int argc, char **argv)
 			MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag,
 				   &st);
 		t_poll += now() - t;
+		MPI_Pcontrol(1, "trips");
 		t = now();
 		for (int i = 0; peer < size && i < trips; i++)
 			if (rank & 1) {
@@ -69,6 +71,7 @@ int main(int argc, char **argv)
 					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			}
 		t_trip += now() - t;
+		MPI_Pcontrol(-1, "trips");
 		t = now();
 		compute((rank + 1) * unit);
 		t_comp += now() - t;
