@@ -169,15 +169,18 @@ for mode in auto exact; do
 	compute_near "$mode" "$T_TMP/b.csv" 0 $pct
 	compute_near "$mode" "$T_TMP/b.csv" 1 $pct
 	# the MPI time inside region "trips" (estimated in part) against the
-	# program's own time around the round trips (which also holds the
-	# wrappers' own time: the clock reads of 12,000 calls when every call
-	# is timed, 5 to 8 % of rank 1's)
+	# program's own time around the round trips, which also holds the
+	# wrappers' own time (the clock reads of 12,000 calls when every call
+	# is timed: 5 to 8 % of rank 1's 3 to 5 ms; more in the sanitized
+	# build) and any time the CPU was taken away during an untimed call:
+	# within 10 % (15 % exact) and 1 ms. Without the estimate at the
+	# region's end, 95 % of it would be missing.
 	rpct=10; [ $mode = exact ] && rpct=15
 	for r in 0 1; do
 		lib=$(csv "$T_TMP/b.csv" $r region trips mpi)
 		truth=$(truth_of $r trips)
-		if awk -v l="$lib" -v t="$truth" -v p=$rpct 'BEGIN { d = l * 1e-9 / t - 1; exit !(t > 0 && d < p / 100 && d > -p / 100) }'; then
-			ok "$mode: rank $r's MPI time in region trips $(awk -v l="$lib" 'BEGIN {printf "%.4f", l * 1e-9}') s within $rpct % of the program's $truth s"
+		if awk -v l="$lib" -v t="$truth" -v p=$rpct 'BEGIN { d = l * 1e-9 - t; if (d < 0) d = -d; exit !(t > 0 && d < t * p / 100 + 0.001) }'; then
+			ok "$mode: rank $r's MPI time in region trips $(awk -v l="$lib" 'BEGIN {printf "%.4f", l * 1e-9}') s within $rpct % + 1 ms of the program's $truth s"
 		else
 			nok "$mode: rank $r's MPI time in region trips" "library ${lib} ns, program ${truth} s"
 		fi
