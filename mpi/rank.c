@@ -200,6 +200,7 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	events_start();
 	pmk__mpi_tsc = pmk__mpi_counter_usable();
 	pmk__mpi_timing_start(0);
+	pmk__mpi_timing_clock_cost(pmk__mpi_clock_cost());
 	S.t0_ns = mono_ns();
 	S.t0 = pmk__mpi_now();
 	pmk__mpi_on = 1;

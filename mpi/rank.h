@@ -57,6 +57,8 @@ struct pmk__mpi_fstat {
 	uint64_t untimed;     /* calls counted, not timed (timing.c) */
 	uint64_t bn, bticks;  /* its timed calls shorter than the threshold */
 	double bsq;           /* and the sum of their squares */
+	uint64_t rn, rticks;  /* the same of those timed at random in a burst */
+	double rsq;
 	unsigned run;         /* its last timed calls that were short, in a row */
 };
 
@@ -116,6 +118,11 @@ extern unsigned pmk__mpi_wrun PMK__MPI_HIDDEN;
 void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1) PMK__MPI_HIDDEN;
 /* At MPI_Init, after choosing the clock: exact = time every call. */
 void pmk__mpi_timing_start(int exact);
+/* What reading the clock adds to a timed call, in ticks (a small call
+ * timed one by one against the same calls timed in bulk), and telling the
+ * estimates of untimed calls. */
+double pmk__mpi_clock_cost(void);
+void pmk__mpi_timing_clock_cost(double ticks);
 /* From now on, time every call (MPI_THREAD_MULTIPLE). */
 void pmk__mpi_timing_exact(void);
 /* Add the estimate of the untimed calls so far to pmk__mpi_total_ns

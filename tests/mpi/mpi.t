@@ -20,7 +20,8 @@ esac
 mpi_run() { # NP PROGRAM ARGS... (in $T_TMP; stdout, stderr in files)
 	np=$1; shift
 	(cd "$T_TMP" && $RUN -np "$np" -x LD_PRELOAD="$PRE" -x PMKIT_EVENTS \
-		-x PMKIT_MPI_DIR -x PMKIT_MPI_TIMING -x ASAN_OPTIONS "$@" \
+		-x PMKIT_MPI_DIR -x PMKIT_MPI_TIMING -x PMKIT_MPI_CLOCK \
+		-x ASAN_OPTIONS "$@" \
 		>"$T_TMP/o" 2>"$T_TMP/e")
 }
 # csv FILE RANK KIND NAME QUANTITY: the value of one row
@@ -138,7 +139,7 @@ assert txt.count("max") == 1 and all(str(i) in txt for i in range(4)), txt
 fi
 
 # ---- bursts of short calls: timed in part, estimated (mpi/timing.c) ------
-# bursty: per round 100000 MPI_Iprobe, 2000 round trips, (k+1) x 30 ms of
+# bursty: per round 100000 MPI_Iprobe, 2000 round trips, (k+1) x 60 ms of
 # computation; the program's own clock is the truth.
 # truth_of RANK WHAT: the program's seconds; json_call FILE RANK NAME FIELD
 truth_of() { awk -v r="$1" -v w="$2" '$1=="truth:" && $3==r { for (i = 4; i < NF; i++) if ($i==w) print $(i+1) }' "$T_TMP/o"; }
@@ -158,7 +159,11 @@ json_call() { tr '\n' ' ' < "$1" | sed 's/{"rank":/\n&/g' | grep "^{\"rank\":$2,
 for mode in auto exact; do
 	PMKIT_MPI_TIMING=$mode
 	export PMKIT_MPI_TIMING
-	if ! mpi_run 2 "$PROG/bursty" 30 3; then
+	# timing every call costs two clock reads each: 20 to 50 ns where the
+	# kernel does not keep time with the TSC (a VM's kvm-clock), so the
+	# exact run polls 20,000 times a round, not 100,000
+	polls=100000; [ $mode = exact ] && polls=20000
+	if ! mpi_run 2 "$PROG/bursty" 60 3 $polls; then
 		nok "bursty runs ($mode)" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
 		continue
 	fi
@@ -188,7 +193,18 @@ for mode in auto exact; do
 	c=$(json_call "$T_TMP/pmkit-mpi.json" 0 MPI_Iprobe calls)
 	t=$(json_call "$T_TMP/pmkit-mpi.json" 0 MPI_Iprobe timed)
 	ns=$(json_call "$T_TMP/pmkit-mpi.json" 0 MPI_Iprobe ns)
-	eval "iprobe_$mode=\$(awk -v n=\"\$ns\" -v c=\"\$c\" 'BEGIN {print n / c}')"
+	# MPI_Iprobe's time (estimated in part) against the program's own
+	# time around its polling loops, in the same run: that also holds the
+	# loop and the wrappers' own time (3 to 5 ns a call, more in the
+	# sanitized build), so somewhat less: 84 to 94 % here (exact timing
+	# 75 to 84 %: the clock reads fall outside the calls); 50 to 110 %
+	# allows for the estimate's error
+	polls_truth=$(truth_of 0 polls)
+	if awk -v n="$ns" -v t="$polls_truth" 'BEGIN { r = n * 1e-9 / t; exit !(t > 0 && r > 0.5 && r < 1.10) }'; then
+		ok "$mode: rank 0's MPI_Iprobe time $(awk -v n="$ns" 'BEGIN {printf "%.4f", n * 1e-9}') s of its polling loops' $polls_truth s (50 to 110 %)"
+	else
+		nok "$mode: rank 0's MPI_Iprobe time" "library ${ns} ns, polling loops ${polls_truth} s"
+	fi
 	if [ $mode = auto ]; then
 		check "auto: rank 0 counted every MPI_Iprobe ($c), timed some ($t)" \
 			sh -c "[ '$c' = 300000 ] && [ '$t' -gt 0 ] && [ '$t' -lt 100000 ]"
@@ -197,18 +213,11 @@ for mode in auto exact; do
 		err=$(tr ',' '\n' < "$T_TMP/pmkit-mpi.json" | grep -m1 '"mpi_err_ns"' | cut -d: -f2)
 		check "auto: the JSON carries the standard error ($err ns)" [ "${err:-0}" -gt 0 ]
 	else
-		check "exact: every MPI_Iprobe timed ($t of $c)" [ "$c" = 300000 -a "$t" = "$c" ]
+		check "exact: every MPI_Iprobe timed ($t of $c)" [ "$c" = 60000 -a "$t" = "$c" ]
 		check "exact: no timing line in the banner" sh -c "! grep -q '^# timing' '$T_TMP/banner.exact'"
 	fi
 done
 unset PMKIT_MPI_TIMING
-if [ -n "${iprobe_auto:-}" ] && [ -n "${iprobe_exact:-}" ]; then
-	# the same call measured two ways; runs differ with the load
-	if awk -v a="$iprobe_auto" -v e="$iprobe_exact" 'BEGIN { exit !(a > 0 && e > 0 && a / e < 2 && e / a < 2) }'; then
-		ok "MPI_Iprobe: $iprobe_auto ns per call estimated, $iprobe_exact ns timed (within a factor 2)"
-	else
-		nok "MPI_Iprobe estimated vs timed" "$iprobe_auto vs $iprobe_exact ns"
-	fi
 fi
 
 # ---- linked instead of preloaded ------------------------------------------

@@ -18,6 +18,7 @@ static uint64_t truth; /* the MPI time that really passed */
 static uint64_t truth_fn[PMK__MPI_NFUNCS];
 static uint64_t timed_calls, all_calls;
 static uint64_t rnd = 88172645463325252u;
+static uint64_t reading; /* what reading the clock adds to a timed call */
 static const int local[] = {
 #define LOCAL(id, name, l) l,
     PMK__MPI_FUNCS(LOCAL)
@@ -44,6 +45,7 @@ static void start(int exact)
 	pmk__mpi_timing_start(0);
 	clk = pmk__mpi_now() + 1000;
 	truth = timed_calls = all_calls = 0;
+	reading = 0;
 	memset(truth_fn, 0, sizeof truth_fn);
 }
 
@@ -64,7 +66,7 @@ static void call(int fn, uint64_t gap, uint64_t dur)
 		pmk__mpi_skip--;
 	clk += gap;
 	t0 = clk;
-	clk += dur;
+	clk += dur + (timed ? reading : 0);
 	pmk__mpi_fs[fn].calls++;
 	if (timed) {
 		pmk__mpi_timed(fn, t0, clk);
@@ -192,6 +194,63 @@ static void test_error_estimate_is_calibrated(void)
 			 "deviations in standard errors: mean %.3f, spread %.3f",
 			 mean, sd);
 	}
+}
+
+/* Sends and receives with 300-400 ns of the program's work between them
+ * (room in the spans for an overestimate to show). */
+static void exchange(int n)
+{
+	for (int i = 0; i < n; i++) {
+		call(PMK__MPI_SEND, 300 + next() % 101, 100 + next() % 101);
+		call(PMK__MPI_RECV, 300 + next() % 101, 300 + next() % 401);
+	}
+}
+
+static void test_clock_reading_is_not_extrapolated(void)
+{
+	/* a timed call's reading holds 40 ns of the clock itself, which an
+	 * untimed call does not spend: told that cost, the estimate stays
+	 * true; not told, it counts 40 ns more for every untimed call */
+	struct pmk__mpi_timing tm;
+	double told, untold;
+	start(0);
+	reading = 40;
+	pmk__mpi_timing_clock_cost(40);
+	exchange(20000);
+	pmk__mpi_timing_finish(clk, &tm);
+	/* the timed calls' own readings are MPI time as measured */
+	told = ((double)pmk__mpi_total_ns - 40.0 * (double)timed_calls -
+		(double)truth) /
+	       tm.err_ticks;
+	start(0);
+	reading = 40;
+	exchange(20000);
+	pmk__mpi_timing_finish(clk, &tm);
+	untold = (double)pmk__mpi_total_ns - 40.0 * (double)timed_calls -
+		 (double)truth;
+	T_CHECKF(fabs(told) < 4, "told: %.2f standard errors off", told);
+	T_CHECKF(untold > 0.9 * 40 * (double)tm.untimed,
+		 "untold: %.0f over, %llu untimed calls", untold,
+		 (unsigned long long)tm.untimed);
+}
+
+static void test_slow_first_calls_are_not_the_sample(void)
+{
+	/* after each pause the first calls of a burst are slow (cold
+	 * caches): they are timed, before the burst is one, but the untimed
+	 * calls are estimated from those timed at random */
+	struct pmk__mpi_timing tm;
+	start(0);
+	for (int round = 0; round < 5; round++) {
+		clk += 20000000;
+		for (int i = 0; i < 4000; i++)
+			call(PMK__MPI_IPROBE, 20 + next() % 30,
+			     i < 16 ? 1500 : 40 + next() % 40);
+	}
+	pmk__mpi_timing_finish(clk, &tm);
+	T_CHECKF(tm.untimed > 15000, "%llu untimed",
+		 (unsigned long long)tm.untimed);
+	check_estimate(&tm, 4);
 }
 
 static void test_long_calls_are_never_sampled(void)
@@ -440,6 +499,8 @@ int main(void)
 	T_RUN(test_threads_time_every_call);
 	T_RUN(test_burst_is_sampled_and_estimated);
 	T_RUN(test_error_estimate_is_calibrated);
+	T_RUN(test_clock_reading_is_not_extrapolated);
+	T_RUN(test_slow_first_calls_are_not_the_sample);
 	T_RUN(test_long_calls_are_never_sampled);
 	T_RUN(test_computation_after_a_burst);
 	T_RUN(test_polling_then_computation_is_not_ambiguous);
