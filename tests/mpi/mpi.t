@@ -218,7 +218,6 @@ for mode in auto exact; do
 	fi
 done
 unset PMKIT_MPI_TIMING
-fi
 
 # ---- linked instead of preloaded ------------------------------------------
 if command -v mpicc >/dev/null 2>&1 && [ -z "${PRE##$LIB}" ]; then
