@@ -163,7 +163,7 @@ static void test_burst_is_sampled_and_estimated(void)
 	T_CHECKF(tm.err_ticks > 0 && tm.err_ticks < 0.005 * (double)truth,
 		 "err %.0f", tm.err_ticks);
 	T_CHECKF(fabs((double)pmk__mpi_total_ns - (double)truth) <
-		     4 * tm.err_ticks,
+		     4.5 * tm.err_ticks,
 		 "off by %.0f, err %.0f",
 		 (double)pmk__mpi_total_ns - (double)truth, tm.err_ticks);
 	T_CHECK(tm.amb_ticks == 0);
@@ -228,10 +228,13 @@ static void test_clock_reading_is_not_extrapolated(void)
 	pmk__mpi_timing_finish(clk, &tm);
 	untold = (double)pmk__mpi_total_ns - 40.0 * (double)timed_calls -
 		 (double)truth;
-	T_CHECKF(fabs(told) < 4, "told: %.2f standard errors off", told);
-	T_CHECKF(untold > 0.9 * 40 * (double)tm.untimed,
-		 "untold: %.0f over, %llu untimed calls", untold,
-		 (unsigned long long)tm.untimed);
+	T_CHECKF(fabs(told) < 4.5, "told: %.2f standard errors off", told);
+	/* not told, 40 ns too many for each untimed call, give or take the
+	 * estimate's error, and that is many standard errors */
+	T_CHECKF(fabs(untold - 40.0 * (double)tm.untimed) < 4.5 * tm.err_ticks &&
+			 40.0 * (double)tm.untimed > 8 * tm.err_ticks,
+		 "untold: %.0f over, %llu untimed calls, err %.0f", untold,
+		 (unsigned long long)tm.untimed, tm.err_ticks);
 }
 
 static void test_slow_first_calls_are_not_the_sample(void)
@@ -250,7 +253,7 @@ static void test_slow_first_calls_are_not_the_sample(void)
 	pmk__mpi_timing_finish(clk, &tm);
 	T_CHECKF(tm.untimed > 15000, "%llu untimed",
 		 (unsigned long long)tm.untimed);
-	check_estimate(&tm, 4);
+	check_estimate(&tm, 4.5);
 }
 
 static void test_long_calls_are_never_sampled(void)
@@ -284,13 +287,13 @@ static void test_computation_after_a_burst(void)
 	T_CHECKF(timed_after >= 16, "%d of the 80 calls after it timed",
 		 timed_after);
 	/* the 10 ms are not MPI time; the barrier, if untimed, is in the
-	 * ambiguous part, and the truth lies between (give or take 4
+	 * ambiguous part, and the truth lies between (give or take 4.5
 	 * standard errors of the estimate) */
-	T_CHECKF((double)pmk__mpi_total_ns < (double)truth + 4 * tm.err_ticks,
+	T_CHECKF((double)pmk__mpi_total_ns < (double)truth + 4.5 * tm.err_ticks,
 		 "MPI %llu, truth %llu, err %.0f",
 		 (unsigned long long)pmk__mpi_total_ns,
 		 (unsigned long long)truth, tm.err_ticks);
-	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4 * tm.err_ticks >=
+	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4.5 * tm.err_ticks >=
 		     (double)truth,
 		 "MPI %llu + ambiguous %.0f, truth %llu",
 		 (unsigned long long)pmk__mpi_total_ns, tm.amb_ticks,
@@ -313,7 +316,7 @@ static void test_polling_then_computation_is_not_ambiguous(void)
 	T_CHECKF(tm.untimed > 15000, "%llu untimed",
 		 (unsigned long long)tm.untimed);
 	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
-	check_estimate(&tm, 4);
+	check_estimate(&tm, 4.5);
 }
 
 static void test_wait_after_polling_is_timed(void)
@@ -336,7 +339,7 @@ static void test_wait_after_polling_is_timed(void)
 		 (unsigned long long)tm.untimed);
 	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
 	T_EQ_U64(pmk__mpi_fs[PMK__MPI_RECV].ns, truth_fn[PMK__MPI_RECV]);
-	check_estimate(&tm, 4);
+	check_estimate(&tm, 4.5);
 }
 
 static void test_barrier_after_a_burst_is_timed(void)
@@ -406,7 +409,7 @@ static void test_wait_before_the_end_is_flagged(void)
 	call(PMK__MPI_RECV, 10, 5000000);
 	pmk__mpi_timing_finish(clk, &tm);
 	T_CHECKF(tm.amb_ticks > 4900000, "ambiguous %.0f", tm.amb_ticks);
-	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4 * tm.err_ticks >=
+	T_CHECKF((double)pmk__mpi_total_ns + tm.amb_ticks + 4.5 * tm.err_ticks >=
 		     (double)truth,
 		 "MPI %llu + ambiguous %.0f < truth %llu",
 		 (unsigned long long)pmk__mpi_total_ns, tm.amb_ticks,
