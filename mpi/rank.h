@@ -55,10 +55,12 @@ enum {
 struct pmk__mpi_fstat {
 	uint64_t calls, ns, sent, recv;
 	uint64_t untimed;     /* calls counted, not timed (timing.c) */
-	uint64_t bn, bticks;  /* its timed calls shorter than the threshold */
-	double bsq;           /* and the sum of their squares */
-	uint64_t rn, rticks;  /* the same of those timed at random in a burst */
-	double rsq;
+	/* its timed calls shorter than the threshold, and those of them
+	 * timed at random in a burst (timing.c) */
+	struct pmk__mpi_sample {
+		uint64_t n, ticks;
+		double sq; /* the sum of their squares */
+	} all_short, sampled;
 	unsigned run;         /* its last timed calls that were short, in a row */
 };
 

@@ -154,26 +154,20 @@ static uint32_t draw(void)
 			      (2 * SKIP_MEAN - 1));
 }
 
+static void sample_add(struct pmk__mpi_sample *x, uint64_t d)
+{
+	x->n++;
+	x->ticks += d;
+	x->sq += (double)d * (double)d;
+}
+
 /* The short timed calls that stand for a function's untimed ones: those
  * timed at random in bursts (at least 2), else all its short timed calls
  * (the first calls of a burst, timed before it was one, are slower after
  * a pause: they are not a fair sample). */
-struct sample {
-	double n, sum, sq;
-};
-static struct sample sample_of(const struct pmk__mpi_fstat *s)
+static const struct pmk__mpi_sample *sample_of(const struct pmk__mpi_fstat *s)
 {
-	struct sample r = {0, 0, 0};
-	if (s->rn >= 2) {
-		r.n = (double)s->rn;
-		r.sum = (double)s->rticks;
-		r.sq = s->rsq;
-	} else {
-		r.n = (double)s->bn;
-		r.sum = (double)s->bticks;
-		r.sq = s->bsq;
-	}
-	return r;
+	return s->sampled.n >= 2 ? &s->sampled : &s->all_short;
 }
 
 /* A function's mean untimed call, from its sample (else, or for NULL, the
@@ -183,22 +177,21 @@ static struct sample sample_of(const struct pmk__mpi_fstat *s)
  * clock_gettime). */
 static double mean_of(const struct pmk__mpi_fstat *s)
 {
-	struct sample x = {0, 0, 0};
+	struct pmk__mpi_sample x = {0, 0, 0};
 	double m;
 	if (s)
-		x = sample_of(s);
+		x = *sample_of(s);
 	if (x.n == 0) {
-		uint64_t rn = 0, rt = 0, bn = 0, bt = 0;
+		struct pmk__mpi_sample r = {0, 0, 0}, b = {0, 0, 0};
 		for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
-			rn += pmk__mpi_fs[f].rn;
-			rt += pmk__mpi_fs[f].rticks;
-			bn += pmk__mpi_fs[f].bn;
-			bt += pmk__mpi_fs[f].bticks;
+			r.n += pmk__mpi_fs[f].sampled.n;
+			r.ticks += pmk__mpi_fs[f].sampled.ticks;
+			b.n += pmk__mpi_fs[f].all_short.n;
+			b.ticks += pmk__mpi_fs[f].all_short.ticks;
 		}
-		x.n = (double)(rn ? rn : bn);
-		x.sum = (double)(rn ? rt : bt);
+		x = r.n ? r : b;
 	}
-	m = x.n > 0 ? x.sum / x.n : 0;
+	m = x.n ? (double)x.ticks / (double)x.n : 0;
 	/* an untimed call does not hold the clock's own reading */
 	return m > T.cost ? m - T.cost : 0;
 }
@@ -329,21 +322,15 @@ void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1)
 	pmk__mpi_total_ns += d;
 	if (T.exact)
 		return;
-	if (is_short) {
-		s->bn++;
-		s->bticks += d;
-		s->bsq += (double)d * (double)d;
-	}
+	if (is_short)
+		sample_add(&s->all_short, d);
 	if (T.sampling) {
 		/* a timed call where the schedule said so (pmk__mpi_skip 0),
 		 * or one that may wait, outside a run of such calls */
 		uint32_t u = T.drawn - pmk__mpi_skip;
 		int drawn = pmk__mpi_skip == 0;
-		if (drawn && is_short) {
-			s->rn++;
-			s->rticks += d;
-			s->rsq += (double)d * (double)d;
-		}
+		if (drawn && is_short)
+			sample_add(&s->sampled, d);
 		quick = !close_span(t0, u);
 		if (quick && !is_short)
 			end_burst();
@@ -389,17 +376,18 @@ void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out)
 	pmk__mpi_total_ns += (uint64_t)(est + 0.5) - T.added;
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
 		struct pmk__mpi_fstat *s = &pmk__mpi_fs[f];
-		struct sample x = sample_of(s);
+		const struct pmk__mpi_sample *x = sample_of(s);
+		double n = (double)x->n;
 		double u = (double)s->untimed;
 		if (!s->untimed)
 			continue;
 		s->ns += (uint64_t)(u * mean_of(s) * scale + 0.5);
 		/* one standard error: the mean's error over the u calls and
 		 * their own spread around it */
-		if (x.n > 1) {
-			double m = x.sum / x.n;
-			double v = (x.sq - x.n * m * m) / (x.n - 1);
-			var += (v > 0 ? v : 0) * (u * u / x.n + u);
+		if (n > 1) {
+			double m = (double)x->ticks / n;
+			double v = (x->sq - n * m * m) / (n - 1);
+			var += (v > 0 ? v : 0) * (u * u / n + u);
 		}
 	}
 	out->err_ticks = sqrt(var);
