@@ -26,13 +26,6 @@
 #include "mpi/rank.h"
 #include "pmkit.h"
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t) PMK__MPI_HIDDEN;
 uint64_t pmk__mpi_status_bytes(const MPI_Status *st) PMK__MPI_HIDDEN;
 
@@ -270,7 +263,7 @@ static void summarize(const char *all, const int *lens, const int *displs,
 					   "(pmkit mpi report %s); gathered in "
 					   "%.1f ms\n",
 					out, out,
-					(double)(mono_ns() - t_start) * 1e-6);
+					(double)(pmk__mpi_mono_ns() - t_start) * 1e-6);
 			fclose(m);
 			if (text && write(2, text, len) < 0)
 				len = 0;
@@ -305,7 +298,7 @@ void pmk__mpi_finish(void)
 
 	if (!pmk__mpi_on)
 		return;
-	t_start = mono_ns();
+	t_start = pmk__mpi_mono_ns();
 	rank = pmk__mpi_rank();
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	/* out of memory: this rank sends nothing (rank 0 reports it missing)

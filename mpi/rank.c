@@ -180,13 +180,6 @@ static void events_read(double *out)
 			 : NAN;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void pmk__mpi_start(int rank, int size, const char *host)
 {
 	char path[64];
@@ -201,7 +194,7 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	pmk__mpi_tsc = pmk__mpi_counter_usable();
 	pmk__mpi_timing_start(0);
 	pmk__mpi_timing_clock_cost(pmk__mpi_clock_cost());
-	S.t0_ns = mono_ns();
+	S.t0_ns = pmk__mpi_mono_ns();
 	S.t0 = pmk__mpi_now();
 	pmk__mpi_on = 1;
 }
@@ -342,7 +335,7 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 	while (S.depth > 0)
 		region_close_top(PMK__MPI_REGION_OPEN);
 	S.t1 = pmk__mpi_now();
-	S.t1_ns = mono_ns();
+	S.t1_ns = pmk__mpi_mono_ns();
 	pmk__mpi_timing_finish(S.t1, &tm);
 	events_read(S.ev_end);
 	pmk__mpi_on = 0;

@@ -87,9 +87,14 @@ extern int pmk__mpi_tsc PMK__MPI_HIDDEN;
 /* Whether the kernel keeps time with the CPU's counter (then so may we);
  * PMKIT_MPI_CLOCK=monotonic says no. */
 int pmk__mpi_counter_usable(void);
-static inline uint64_t pmk__mpi_now(void)
+static inline uint64_t pmk__mpi_mono_ns(void)
 {
 	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static inline uint64_t pmk__mpi_now(void)
+{
 #if defined(__x86_64__)
 	if (pmk__mpi_tsc)
 		return __builtin_ia32_rdtsc();
@@ -100,8 +105,7 @@ static inline uint64_t pmk__mpi_now(void)
 		return v;
 	}
 #endif
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return pmk__mpi_mono_ns();
 }
 
 /*
