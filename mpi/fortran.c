@@ -94,7 +94,7 @@ void mpi_init_(F *ierr)
 {
 	REAL(mpi_init_, void (*)(F *), ierr);
 	if (*ierr == MPI_SUCCESS)
-		pmk__mpi_after_init();
+		pmk__mpi_after_init(MPI_THREAD_SINGLE);
 }
 ALIASES(mpi_init_, mpi_init__, MPI_INIT)
 
@@ -102,11 +102,8 @@ void mpi_init_thread_(F *required, F *provided, F *ierr)
 {
 	REAL(mpi_init_thread_, void (*)(F *, F *, F *), required, provided,
 	     ierr);
-	if (*ierr == MPI_SUCCESS) {
-		pmk__mpi_after_init();
-		if (*provided == MPI_THREAD_MULTIPLE)
-			pmk__mpi_timing_exact();
-	}
+	if (*ierr == MPI_SUCCESS)
+		pmk__mpi_after_init(*provided);
 }
 ALIASES(mpi_init_thread_, mpi_init_thread__, MPI_INIT_THREAD)
 
@@ -144,7 +141,7 @@ void mpi_init_f08_(F *ierr)
 	if (ierr)
 		*ierr = e;
 	if (e == MPI_SUCCESS)
-		pmk__mpi_after_init();
+		pmk__mpi_after_init(MPI_THREAD_SINGLE);
 }
 
 void mpi_init_thread_f08_(F *required, F *provided, F *ierr)
@@ -154,11 +151,8 @@ void mpi_init_thread_f08_(F *required, F *provided, F *ierr)
 	     &e);
 	if (ierr)
 		*ierr = e;
-	if (e == MPI_SUCCESS) {
-		pmk__mpi_after_init();
-		if (*provided == MPI_THREAD_MULTIPLE)
-			pmk__mpi_timing_exact();
-	}
+	if (e == MPI_SUCCESS)
+		pmk__mpi_after_init(*provided);
 }
 
 void mpi_finalize_f08_(F *ierr)

@@ -156,7 +156,7 @@ static uint64_t sum_counts(const int *counts, int n, MPI_Datatype t)
 
 /* ---- init, finalize, regions ------------------------------------------ */
 
-void pmk__mpi_after_init(void)
+void pmk__mpi_after_init(int provided)
 {
 	char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
 	int rank = 0, size = 1, len = 0;
@@ -169,24 +169,23 @@ void pmk__mpi_after_init(void)
 	if (PMPI_Get_processor_name(host, &len) != MPI_SUCCESS)
 		gethostname(host, sizeof host - 1);
 	pmk__mpi_start(rank, size, host);
+	if (provided == MPI_THREAD_MULTIPLE)
+		pmk__mpi_timing_exact();
 }
 
 int MPI_Init(int *argc, char ***argv)
 {
 	int rc = PMPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS)
-		pmk__mpi_after_init();
+		pmk__mpi_after_init(MPI_THREAD_SINGLE);
 	return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
-	if (rc == MPI_SUCCESS) {
-		pmk__mpi_after_init();
-		if (*provided == MPI_THREAD_MULTIPLE)
-			pmk__mpi_timing_exact();
-	}
+	if (rc == MPI_SUCCESS)
+		pmk__mpi_after_init(*provided);
 	return rc;
 }
 

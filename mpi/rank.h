@@ -196,9 +196,11 @@ int pmk__mpi_stop(struct pmk__mpi_job *job);
 extern int pmk__mpi_init_seen;
 int pmk__mpi_rank(void);
 /* In pmpi.c, for the Fortran entry points too: after a successful
- * PMPI_Init, and at MPI_Finalize before PMPI_Finalize (gathers the
- * records to rank 0, which prints the banner and writes the JSON). */
-void pmk__mpi_after_init(void);
+ * PMPI_Init or PMPI_Init_thread, with the thread level provided
+ * (MPI_THREAD_MULTIPLE: every call is timed), and at MPI_Finalize before
+ * PMPI_Finalize (gathers the records to rank 0, which prints the banner
+ * and writes the JSON). */
+void pmk__mpi_after_init(int provided);
 void pmk__mpi_finish(void);
 void pmk__mpi_pcontrol(int level, const char *name);
 /* Copy a region name from a caller that may not have passed one (an
