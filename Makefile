@@ -59,7 +59,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(O)/fuzz/%)
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(O)/obj/%.o,$(wildcard tests/support/*.c))
 
 .PHONY: all lib cli tests benches check check-plain check-san run install clean format fuzz-libfuzzer
-all: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/pmkit.pc tests benches
+all: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/libpmkit.so.0 $(O)/pmkit.pc $(O)/pmkit-uninstalled.pc tests benches
 
 $(O)/config.mk: scripts/configure $(wildcard scripts/deps.d/*)
 	@mkdir -p $(O)
@@ -74,6 +74,10 @@ $(O)/libpmkit.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 $(O)/libpmkit.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libpmkit.so.0 $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(LDLIBS)
+# the SONAME beside the library, so that a program linked against the build
+# tree loads it in place (LD_LIBRARY_PATH or the rpath of pmkit-uninstalled.pc)
+$(O)/libpmkit.so.0: $(O)/libpmkit.so
+	ln -sf libpmkit.so $@
 
 $(O)/gen/commands.c: $(wildcard cli/cmd_*.c) scripts/gen-commands
 	@mkdir -p $(dir $@)
@@ -94,6 +98,10 @@ $(O)/pmkit: $(CLI_OBJ) $(O)/libpmkit.a
 
 $(O)/pmkit.pc: scripts/pmkit.pc.in $(O)/config.mk
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
+# pkg-config's uninstalled variant (PKG_CONFIG_PATH=build): the tree's own
+# include/ and build directory, with an rpath so that programs run in place
+$(O)/pmkit-uninstalled.pc: scripts/pmkit-uninstalled.pc.in $(O)/config.mk
+	sed -e 's|@SRC@|$(CURDIR)|' -e 's|@BUILD@|$(abspath $(O))|' -e 's|@LIBS@|$(LDLIBS)|' $< > $@
 
 # Tests: tests/DIR/test_NAME.c -> build/tests/DIR_test_NAME
 define test_rule
