@@ -133,15 +133,17 @@ benches: $(BENCH_BIN)
 # The test command of the README. Runs every unit and CLI test twice: as built,
 # and under ASan+UBSan; each run prints its own `N passed, N failed, N skipped`.
 # One after the other, so that tests which measure (profiles, the probe) do not
-# share the CPUs with the other build.
+# share the CPUs with the other build. T=PATTERN runs only the tests whose
+# name contains PATTERN (make check T=encode; see tests/run, docs/HACKING.md).
+T ?=
 check:
 	@$(MAKE) --no-print-directory check-plain
 	@$(MAKE) --no-print-directory check-san
 check-plain: all
-	@sh tests/run $(O)
+	@sh tests/run $(O) $(T)
 check-san:
 	@$(MAKE) --no-print-directory SAN=1 all
-	@sh tests/run build/san
+	@sh tests/run build/san $(T)
 
 # The README's first command: build, then count a built-in workload.
 run: $(O)/pmkit
