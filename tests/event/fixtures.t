@@ -1,13 +1,79 @@
-# fixtures.t: discovery, listing, presets and encoding against captured
-# machines (tests/fixtures/*: proc/cpuinfo and sys/ trees), on any host.
-# PMK_SYSROOT points pmkit's discovery at each one; nothing is opened.
+# fixtures.t: discovery, listing, presets, encoding and top-down
+# availability against captured machines (tests/fixtures/*: proc/cpuinfo and
+# sys/ trees), on any host. PMK_SYSROOT points pmkit's discovery at each one;
+# `list` and `encode` open nothing. `cpistack` and `stat` do try to open
+# the captured machine's events on this host, so what they say depends on
+# whether this host counts hardware events at all, which it declares itself
+# (`pmkit list --json`, PMK_SYSROOT unset: is `instructions` countable?).
 . tests/support/t.sh
 F=${PMK_SRC:-.}/tests/fixtures
 models=$("$PMKIT" encode --models 2>/dev/null | awk '{print $1}')
 has_model() { echo "$models" | grep -qx "$1"; }
+unset PMK_SYSROOT
+host_counts=$("$PMKIT" list --json 2>/dev/null | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+print("yes" if any(e["name"]=="instructions" and e["countable"] for e in d["events"]) else "no")' 2>/dev/null)
+[ -n "$host_counts" ] || host_counts=no
 
-# fixture | model of the core PMU | core PMU | hardware PMU | native string | expected encoding
-while IFS='|' read -r fx model core hw native enc; do
+# topdown FX MODEL CORE TD: what `pmkit cpistack -- COMMAND` says on the
+# captured machine FX. TD is "defs" when metrics/topdown.def has a section
+# for MODEL, "none" when it has not. Without definitions the answer is the
+# same on every host and COMMAND never runs. With them, the events are
+# opened here: on a host that counts nothing they cannot be, and each
+# missing event says why (a virtual machine: no hardware PMU); on a host
+# that counts, they may even open (the counts are then this host's), so
+# either answer is right as long as it names the captured model.
+topdown() {
+	rm -f "$T_TMP/ran"
+	run_pmkit cpistack -- sh -c "echo ran >$T_TMP/ran"
+	ran=no; [ -e "$T_TMP/ran" ] && ran=yes
+	reasons=$(printf '%s\n' "$err" | grep '^  ')
+	case $4 in
+	none)
+		check "$1: cpistack: no top-down definitions for $2, command not run" sh -c '
+			test "$1" = 1 && test "$3" = no &&
+			printf "%s\n" "$2" | grep -q "^error: no top-down definitions (known models: .*) for CPU model $4\$"' _ "$rc" "$err" "$ran" "$2" ;;
+	defs)
+		if [ "$ran" = yes ] && [ "$host_counts" = yes ]; then
+			check "$1: cpistack: top-down of $2 counted on this host's PMU" sh -c '
+				test "$1" = 0 && printf "%s\n" "$2" | grep -q "^# top-down level 1, CPU model $3 "' _ "$rc" "$out" "$2"
+		else
+			check "$1: cpistack: $2 has definitions; its events cannot be counted here, command not run" sh -c '
+				test "$1" = 1 && test "$3" = no &&
+				printf "%s\n" "$2" | grep -q "^error: top-down level 1 for CPU model .$4. needs events this machine cannot count:\$" &&
+				! printf "%s\n" "$2" | grep -q "no top-down definitions"' _ "$rc" "$err" "$ran" "$2"
+			if [ "$host_counts" = yes ]; then
+				:
+			elif [ "$3" = - ]; then
+				check "$1: cpistack: each missing event says: no hardware PMU" sh -c '
+					test -n "$1" && ! printf "%s\n" "$1" | grep -v -q "no hardware PMU: virtual machine?"' _ "$reasons"
+			else
+				check "$1: cpistack: missing events do not blame a virtual machine" sh -c '
+					test -n "$1" && ! printf "%s\n" "$1" | grep -q "virtual machine"' _ "$reasons"
+			fi
+		fi ;;
+	*) nok "$1: top-down" "bad table entry '$4'" ;;
+	esac
+	# stat --topdown asks first whether hardware counts at all
+	run_pmkit stat --topdown -- true
+	if [ "$host_counts" = yes ]; then
+		skip "$1: stat --topdown" "this host counts hardware events: a captured machine's may open here"
+	elif [ "$3" = - ]; then
+		check "$1: stat --topdown needs hardware counters: no hardware PMU" sh -c '
+			test "$1" = 1 && printf "%s\n" "$2" | grep -q "^error: --topdown needs hardware counters: .*(no hardware PMU: virtual machine?)\$"' _ "$rc" "$err"
+	else
+		check "$1: stat --topdown needs hardware counters: the core PMU refused" sh -c '
+			test "$1" = 1 && printf "%s\n" "$2" | grep -q "^error: --topdown needs hardware counters: .*(the core PMU refused to count)\$"' _ "$rc" "$err"
+	fi
+}
+
+# fixture | model of the core PMU | core PMU | hardware PMU | top-down
+# definitions (metrics/topdown.def) | native string | expected encoding
+# (a native string with = is a sysfs alias, encoded with or without a
+# native source; encodings are libpfm4's, checked against the vendors'
+# event tables)
+while IFS='|' read -r fx model core hw td native enc; do
 	[ -n "$fx" ] || continue
 	export PMK_SYSROOT="$F/$fx"
 	run_pmkit list --json
@@ -40,19 +106,26 @@ assert all(e["countable"] is None for e in d["events"])' "$T_TMP/out" "$model" "
 	else
 		skip "$fx: $native" "this build has no source for $model (libpfm4-dev missing?)"
 	fi
+	topdown "$fx" "$model" "$core" "$td"
 done <<'TABLE'
-intel-spr|spr|cpu|true|INST_RETIRED:ANY:u|type=4(raw) config=0x1c0 .*exclude_kernel=1
-intel-icx|icx|cpu|true|INST_RETIRED:ANY_P:c=1:i|type=4(raw) config=0x18000c0 
-intel-skx|skx|cpu|true|INST_RETIRED:ANY_P:t|type=4(raw) config=0x2000c0 
-intel-adl|adl_glc|cpu_core|true|-|
-amd-zen2|amd64_fam17h_zen2|cpu|true|RETIRED_INSTRUCTIONS:u|type=4(raw) config=0xc0 .*exclude_kernel=1
-amd-zen4|amd64_fam19h_zen4|cpu|true|DISPATCH_STALLS_1:FE_NO_OPS:c=6|config=0x1060001a0 
-amd-zen5|amd64_fam1ah_zen5|cpu|true|RETIRED_INSTRUCTIONS:k|type=4(raw) config=0xc0 .*exclude_user=1
-arm-n1|arm_n1|armv8_pmuv3_0|true|=inst_retired:u|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x8 .*exclude_kernel=1
-arm-v1|arm_v1|armv8_pmuv3_0|true|=l1d_cache_refill|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x3 
-vm-intel|spr|-|false|INST_RETIRED:ANY|type=4(raw) config=0x1c0 
-vm-amd|amd64_fam19h_zen4|-|false|RETIRED_INSTRUCTIONS|type=4(raw) config=0xc0 
-vm-arm|arm_n1|-|false|-|
+intel-spr|spr|cpu|true|defs|INST_RETIRED:ANY:u|type=4(raw) config=0x1c0 .*exclude_kernel=1
+intel-icx|icx|cpu|true|defs|INST_RETIRED:ANY_P:c=1:i|type=4(raw) config=0x18000c0 
+intel-clx|clx|cpu|true|none|MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM|type=4(raw) config=0x10d3 
+intel-skx|skx|cpu|true|defs|INST_RETIRED:ANY_P:t|type=4(raw) config=0x2000c0 
+intel-bdx|bdw_ep|cpu|true|none|CYCLE_ACTIVITY:STALLS_L2_PENDING|type=4(raw) config=0x50005a3 
+intel-adl|adl_glc|cpu_core|true|defs|-|
+amd-zen1|amd64_fam17h_zen1|cpu|true|none|CORE_TO_L2_CACHEABLE_REQUEST_ACCESS_STATUS:LS_RD_BLK_C|type=4(raw) config=0x864 
+amd-zen2|amd64_fam17h_zen2|cpu|true|none|RETIRED_INSTRUCTIONS:u|type=4(raw) config=0xc0 .*exclude_kernel=1
+amd-zen3|amd64_fam19h_zen3|cpu|true|none|RETIRED_SSE_AVX_FLOPS:ANY:k|type=4(raw) config=0xf03 .*exclude_user=1
+amd-zen4|amd64_fam19h_zen4|cpu|true|defs|DISPATCH_STALLS_1:FE_NO_OPS:c=6|config=0x1060001a0 
+amd-zen5|amd64_fam1ah_zen5|cpu|true|defs|RETIRED_INSTRUCTIONS:k|type=4(raw) config=0xc0 .*exclude_user=1
+arm-n1|arm_n1|armv8_pmuv3_0|true|none|=inst_retired:u|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x8 .*exclude_kernel=1
+arm-n2|arm_n2|armv8_pmuv3_0|true|none|=stall_slot_frontend:u|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x3e .*exclude_kernel=1
+arm-v1|arm_v1|armv8_pmuv3_0|true|none|=l1d_cache_refill|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x3 
+arm-v2|arm_v2|armv8_pmuv3_0|true|none|=sve_inst_spec|pmu=armv8_pmuv3_0 type=8(dynamic) config=0x8006 
+vm-intel|spr|-|false|defs|INST_RETIRED:ANY|type=4(raw) config=0x1c0 
+vm-amd|amd64_fam19h_zen4|-|false|defs|RETIRED_INSTRUCTIONS|type=4(raw) config=0xc0 
+vm-arm|arm_n1|-|false|none|-|
 TABLE
 
 # Hybrid: each core PMU has its model and its own perf type, as perf has it.
@@ -104,6 +177,17 @@ if has_model amd64_fam19h_zen4; then
 	check "a misspelt native suggests the nearest" sh -c 'echo "$1" | grep -q "did you mean .RETIRED_INSTRUCTIONS"' _ "$err"
 else
 	skip "another model's event" "no source for amd64_fam19h_zen4"
+fi
+
+# Cascade Lake-SP is Skylake-SP's family and model at stepping 5 and later:
+# the unit mask for Optane persistent memory, which intel-clx encodes
+# (above), is no Skylake-SP unit mask.
+export PMK_SYSROOT="$F/intel-skx"
+if has_model skx; then
+	run_pmkit encode MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM
+	check "skx (stepping 4) is not clx: REMOTE_PMM is unknown (exit 2)" sh -c 'test "$2" = 2 && echo "$1" | grep -q "REMOTE_PMM"' _ "$err" "$rc"
+else
+	skip "skx is not clx" "no source for skx"
 fi
 
 # --sysroot is PMK_SYSROOT on the command line.
