@@ -16,11 +16,11 @@ if [ -n "$med" ] && [ "${med%.*}" -ge 200 ] && [ "${med%.*}" -le 1200 ]; then
 else nok "settle median in the hundreds" "got '$med'"; fi
 
 run_pmkit addie figures --seeds 20 --samples 500 --json
-if command -v python3 >/dev/null; then
+if have python3; then
 	if printf '%s\n' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["settle"])==4 and len(d["figures"])==4'; then
 		ok "figures --json parses"
 	else nok "figures --json parses" "$out"; fi
-else skip "figures --json parses" "no python3"; fi
+else skip "figures --json parses" "$T_WHY"; fi
 
 run_pmkit addie figures --seeds 5 --samples 300 --svg-dir "$T_TMP"
 if [ "$rc" = 0 ] && grep -q '<svg' "$T_TMP/addie-figure2.svg" && grep -q '</svg>' "$T_TMP/addie-figure3.svg" && grep -q '</svg>' "$T_TMP/addie-settle.svg"; then

@@ -24,7 +24,7 @@ if awk -v a="$on" -v b="$off" 'BEGIN{exit !(a > 0.95 && b < 0.8)}'; then
 else nok "read-ahead raises seqread rb-hit" "$off -> $on"; fi
 
 run_pmkit addie membuf --requests 5000 --pattern lines --sweep --json
-if command -v python3 >/dev/null; then
+if have python3; then
 	if printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -35,7 +35,7 @@ assert d["best"][0]["read_ahead"] == "on"
 assert len(d["advice"]) >= 2
 '; then ok "sweep --json picks the least stall"
 	else nok "sweep --json picks the least stall" "$(printf '%s' "$out" | head -c 300)"; fi
-else skip "sweep --json picks the least stall" "no python3"; fi
+else skip "sweep --json picks the least stall" "$T_WHY"; fi
 
 run_pmkit addie membuf --requests 3000 --sweep --svg-dir "$T_TMP"
 [ "$rc" = 0 ] && grep -q '</svg>' "$T_TMP/addie-membuf-sweep.svg" && ok "sweep plot" || nok "sweep plot" "rc=$rc"

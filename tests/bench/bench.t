@@ -1,7 +1,6 @@
 # bench.t: `pmkit bench` and `pmkit probe`: output formats (lmbench's, CSV,
 # JSON, SVG) and usage errors. Sizes are tiny; no figure is asserted.
 . tests/support/t.sh
-have_py() { command -v python3 >/dev/null 2>&1; }
 
 # lat_mem_rd's command line and output: "stride=N headers, `MB ns` pairs,
 # an empty line after each block, all on stderr, nothing on stdout
@@ -22,13 +21,13 @@ check "lat: csv header" sh -c 'printf "%s\n" "$1" | head -1 | grep -qx "mode,str
 check "lat: csv has all three modes" sh -c 'for m in random random-all stride; do printf "%s\n" "$1" | grep -q "^$m,64," || exit 1; done' _ "$out"
 
 run_pmkit bench lat --quick --max 64k --json --svg "$T_TMP/lat.svg" --huge
-if have_py; then
+if have python3; then
 	check "lat: json parses, points ordered" python3 -c '
 import json,sys; d=json.loads(sys.argv[1]); s=d["series"][0]
 assert d["benchmark"]=="lat" and d["core_ghz"]>0 and s["mode"]=="random"
 sz=[p["size_bytes"] for p in s["points"]]; assert sz==sorted(sz) and sz[-1]==65536
 assert all(p["ns"]>0 and p["ns_median"]>=p["ns"] for p in s["points"])' "$out"
-else skip "lat: json parses" "no python3"; fi
+else skip "lat: json parses" "$T_WHY"; fi
 check "lat: svg written" grep -q "</svg>" "$T_TMP/lat.svg"
 
 run_pmkit bench bw 64k rd frd bcopy --quick --csv
@@ -38,12 +37,12 @@ check "bw: --isa scalar" sh -c 'printf "%s\n" "$1" | grep -cE "^(rd|wr|cp|rdwr),
 run_pmkit bench bw 64k rd --isa mmx
 check "bw: unknown ISA exits 2" sh -c '[ "$1" = 2 ] && echo "$2" | grep -q "unknown ISA .mmx."' _ "$rc" "$err"
 run_pmkit bench bw 256k rd --quick --sweep --json -P 2 --svg "$T_TMP/bw.svg"
-if have_py; then
+if have python3; then
 	check "bw: json sweep" python3 -c '
 import json,sys; d=json.loads(sys.argv[1]); r=d["results"]
 assert d["threads"]==2 and len(r)>=3 and all(x["mb_s"]>0 for x in r)
 assert [x["size_bytes"] for x in r]==sorted(x["size_bytes"] for x in r)' "$out"
-else skip "bw: json sweep" "no python3"; fi
+else skip "bw: json sweep" "$T_WHY"; fi
 check "bw: svg written" grep -q "</svg>" "$T_TMP/bw.svg"
 run_pmkit bench bw 1m cp --quick --lmbench
 check "bw: lmbench pair on stderr" sh -c 'printf "%s\n" "$1" | grep -qE "^1\.05 [0-9]+\.[0-9]{2}$"' _ "$err"
@@ -76,10 +75,10 @@ check "os: exits 0" test "$rc" = 0
 check "os: csv header" sh -c 'printf "%s\n" "$1" | head -1 | grep -qx "name,unit,median,best"' _ "$out"
 check "os: csv rows" sh -c 'printf "%s\n" "$1" | grep -cE "^(null_syscall|ctx_[28]p_(0|16)k|pipe_lat|tcp_bw),(us|MB/s),-?[0-9.]+,-?[0-9.]+$" | grep -qx 7' _ "$out"
 run_pmkit bench os sig_install --quick --json
-if have_py; then
+if have python3; then
 	check "os: json" python3 -c '
 import json,sys; d=json.loads(sys.argv[1]); r=d["results"]
 assert d["benchmark"]=="os" and r[0]["name"]=="sig_install" and r[0]["unit"]=="us"' "$out"
-else skip "os: json" "no python3"; fi
+else skip "os: json" "$T_WHY"; fi
 run_pmkit bench os nosuch
 check "os: unknown benchmark exits 2" test "$rc" = 2

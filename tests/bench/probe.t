@@ -3,7 +3,7 @@
 . tests/support/t.sh
 run_pmkit probe --quick --max 4m --json --constants "$T_TMP/c.h" --svg "$T_TMP/p.svg"
 check "probe exits 0" test "$rc" = 0
-if command -v python3 >/dev/null 2>&1; then
+if have python3; then
 	check "probe: json levels schema" python3 -c '
 import json,sys; d=json.loads(sys.argv[1])
 assert d["core_ghz"]>0 and len(d["levels"])>=1
@@ -33,7 +33,7 @@ assert 1.5<=v["L1_lat"]<=12, v["L1_lat"]
 m=re.search(r"^# Core clock ([0-9.]+) GHz",c,re.M)
 assert m and abs(float(m.group(1))-g)<=0.0006, (m and m.group(1), g)
 assert "Cycles = ns x clock" in c' "$out" "$T_TMP/c.h"
-else skip "probe: json levels schema" "no python3"; skip "probe: constants cycles" "no python3"; fi
+else skip "probe: json levels schema" "$T_WHY"; skip "probe: constants cycles" "$T_WHY"; fi
 check "probe: constants file has L1_lat and Mem_lat" sh -c 'grep -qE "^#define L1_lat [0-9]+$" "$1" && grep -qE "^#define Mem_lat [0-9]+$" "$1"' _ "$T_TMP/c.h"
 check "probe: constants lines are #define or comments" sh -c '! grep -vE "^(# |#define [A-Za-z_0-9]+ [0-9.]+$)" "$1"' _ "$T_TMP/c.h"
 check "probe: svg" grep -q "</svg>" "$T_TMP/p.svg"

@@ -71,8 +71,8 @@ run_pmkit report --json -- a.rec
 check "report -- FILE" [ "$rc" = 0 ]
 
 # record -t: a two-thread process; -t its second thread gets that thread only
-if ! command -v python3 >/dev/null; then
-	skip "record -t samples only the listed thread" "no python3 for a threaded workload"
+if ! have python3; then
+	skip "record -t samples only the listed thread" "$T_WHY"
 else
 	python3 -c '
 import threading, time

@@ -5,13 +5,9 @@
 # the oracle for the figure.
 . tests/support/t.sh
 CC=${CC:-cc}
-if ! command -v "$CC" >/dev/null 2>&1; then
-	skip "attach tests" "no C compiler"; exit 0
-fi
+require cc
 "$CC" -O1 -pthread -o "$T_TMP/late" "$PMK_SRC/tests/count/prog/late.c" ||
 	{ nok "build late" "cc failed"; exit 0; }
-have_perf=0
-perf stat -e task-clock -x, true >/dev/null 2>&1 && have_perf=1
 
 # task-clock in ms of `TOOL stat -e task-clock -x, -p PID` on late ARGS
 pmkit_ms() {
@@ -39,12 +35,12 @@ for mode in late early; do
 	# thread counts well under 1 ms
 	check "stat -p ($mode threads) counts the threads and child made later: $a ms of 150" \
 		within "${a:-0}" 150 15
-	if [ $have_perf = 1 ]; then
+	if have perf; then
 		b=$(perf_ms $args)
 		check "stat -p ($mode threads) within 10 % of perf stat -p ($a ms, perf $b ms)" \
 			within "${a:-0}" "${b:-0}" 10
 	else
-		skip "stat -p against perf ($mode threads)" "perf is not installed"
+		skip "stat -p against perf ($mode threads)" "$T_WHY"
 	fi
 done
 

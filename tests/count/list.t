@@ -3,7 +3,7 @@
 run_pmkit list
 check "list exits 0" test "$rc" = 0
 check "task-clock countable" sh -c 'echo "$1" | grep -Eq "^  task-clock +countable "' _ "$out"
-if echo "$out" | grep -q "no hardware PMU"; then
+if ! have pmu; then
 	check "instructions not countable, with the reason" \
 		sh -c 'echo "$1" | grep -Eq "^  instructions +not countable +.*virtual machine"' _ "$out"
 else

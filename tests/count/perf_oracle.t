@@ -2,9 +2,7 @@
 # workloads: event names, units, column positions, values within a
 # tolerance, the metric column and exit codes. Skips where perf is absent.
 . tests/support/t.sh
-if ! perf stat -e task-clock -x, true >/dev/null 2>&1; then
-	skip "perf oracle" "perf is not installed (or cannot count here)"; exit 0
-fi
+require perf
 EV=task-clock,context-switches,cpu-migrations,page-faults
 # a workload whose page faults are stable (about 600 here)
 W='head -c 20000000 /dev/zero | cat > /dev/null; exec dd if=/dev/zero of=/dev/null bs=1M count=200 2>/dev/null'

@@ -4,13 +4,8 @@
 # many sys_enter_write, as perf does. Skips where tracefs or tracepoint
 # events cannot be opened here.
 . tests/support/t.sh
-TR=
-for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-	[ -d "$d/events/syscalls" ] && { TR=$d; break; }
-done
-if [ -z "$TR" ]; then
-	skip "tracepoint globs" "no tracefs with syscalls events here"; exit 0
-fi
+require tracefs
+TR=$TRACEFS
 if ! "$PMKIT" stat -x, -e syscalls:sys_enter_write -- true >/dev/null 2>&1; then
 	skip "tracepoint globs" "tracepoint events cannot be opened here"; exit 0
 fi

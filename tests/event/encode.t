@@ -11,10 +11,10 @@ check "threshold and invert" sh -c 'echo "$1" | grep -q "config=0x180010e "' _ "
 run_pmkit encode --model zen4 --json DISPATCH_STALLS_1:FE_NO_OPS:c=6
 check "json encode exits 0" test "$rc" = 0
 check "json has the config" sh -c 'echo "$1" | grep -q "\"config\":\"0x1060001a0\""' _ "$out"
-if command -v python3 >/dev/null; then
+if have python3; then
 	check "json parses" sh -c 'echo "$1" | python3 -c "import json,sys; [json.loads(l) for l in sys.stdin]"' _ "$out"
 else
-	skip "json parses" "no python3"
+	skip "json parses" "$T_WHY"
 fi
 
 run_pmkit encode --model zen5 PAPI_L1_ICM

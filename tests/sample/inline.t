@@ -9,9 +9,7 @@
 src=$(pwd)/tests/sample/prog/inline_hot.c
 cd "$T_TMP" || exit 1
 CC=${CC:-cc}
-if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
-	skip "inline" "cannot sample here: $(head -1 probe.err)"; exit 0
-fi
+require sample
 $CC -O2 -g -o ih "$src" || { nok "build inline_hot" "cc failed"; exit 0; }
 run_pmkit record -q --call-graph dwarf -o ih.rec -- ./ih 0.4
 if [ "$rc" != 0 ]; then
@@ -51,7 +49,7 @@ check "--sort dso,srcline: mix's lines in the view too" sh -c \
 	"printf '%s\n' \"\$1\" | awk '\$1 ~ /%\$/ { print \$NF; exit }' | grep -Eq '^inline_hot.c:($(seq -s'|' $mlo $mhi))\$'" _ "$out"
 
 # perf as the oracle, on its own file
-if command -v perf >/dev/null 2>&1 &&
+if have perf &&
 	perf record -q -e cpu-clock --call-graph dwarf -o perf.data ./ih 0.3 >/dev/null 2>&1; then
 	# pmkit does not unwind a perf.data file's DWARF user stacks (it
 	# shows their kernel and IP frames only), so perf's tree on its file
@@ -60,13 +58,13 @@ if command -v perf >/dev/null 2>&1 &&
 	check "perf 6.1 on its perf.data also shows outer then mix (inlined), as pmkit does" sh -c \
 		"printf '%s\n' \"\$1\" | grep -A3 -- '^ *outer\$' | grep -q -- 'mix (inlined)\$' && printf '%s\n' \"\$2\" | grep -A3 -- '---outer\$' | grep -q -- '--mix (inlined)\$'" _ "$pout" "$gout"
 else
-	skip "perf comparison" "perf cannot record here"
+	skip "perf comparison" "${T_WHY:-perf cannot record here}"
 fi
 
 # C++: the inlined function's qualified name from its linkage name,
 # demangled like the symbols (kept mangled with --no-demangle)
 CXX=${CXX:-c++}
-if command -v "$CXX" >/dev/null 2>&1 &&
+if have c++ &&
 	"$CXX" -O2 -g -o ihcc "${src%.c}.cc" 2>/dev/null; then
 	run_pmkit record -q --call-graph dwarf -o cc.rec -- ./ihcc 0.3
 	run_pmkit report -i cc.rec -g
@@ -76,5 +74,5 @@ if command -v "$CXX" >/dev/null 2>&1 &&
 	check "C++ --no-demangle: '_ZN4work3mixEm (inlined)'" sh -c \
 		"printf '%s\n' \"\$1\" | grep -q -- '--_ZN4work3mixEm (inlined)\$'" _ "$out"
 else
-	skip "C++ inlined names" "no C++ compiler"
+	skip "C++ inlined names" "${T_WHY:-$CXX cannot build inline_hot.cc}"
 fi

@@ -6,9 +6,7 @@
 prog=$(pwd)/tests/sample/prog
 cd "$T_TMP" || exit 1
 CC=${CC:-cc}
-if ! command -v perf >/dev/null 2>&1; then
-	skip "perf.data" "perf is not installed"; exit 0
-fi
+require perf
 F="-O0 -g -fno-omit-frame-pointer"
 $CC $F -shared -fPIC -o libspin.so "$prog/spin_lib.c" &&
 	$CC $F -o stk "$prog/spin_main.c" -L. -lspin -Wl,-rpath,"$T_TMP" ||

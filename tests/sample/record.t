@@ -6,12 +6,7 @@
 prog=$(pwd)/tests/sample/prog # sources shared with bench/compare
 cd "$T_TMP" || exit 1
 CC=${CC:-cc}
-if ! command -v "$CC" >/dev/null 2>&1; then
-	skip "record" "no C compiler"; exit 0
-fi
-if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
-	skip "record" "cannot sample here: $(head -1 probe.err)"; exit 0
-fi
+require cc sample
 
 # --- a program whose two functions do work in a 4:1 ratio (line numbers
 # matter: the loops are lines 6-7 and 13-14)

@@ -6,22 +6,18 @@
 . tests/support/t.sh
 prog=$(pwd)/tests/sample/prog
 cd "$T_TMP" || exit 1
-if ! command -v rustc >/dev/null 2>&1; then
-	skip "Rust v0 names" "no rustc"; exit 0
-fi
+require rustc
 if ! rustc -O -C symbol-mangling-version=v0 -o rv "$prog/rust_v0.rs" 2>rustc.err; then
 	skip "Rust v0 names" "rustc cannot build with v0 mangling: $(head -1 rustc.err)"; exit 0
 fi
-if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
-	skip "Rust v0 names" "cannot sample here: $(head -1 probe.err)"; exit 0
-fi
+require sample
 run_pmkit record -q -o rv.rec -- ./rv 0.4
 check "record a v0-mangled Rust program" [ "$rc" = 0 ]
 run_pmkit report -i rv.rec --no-demangle
 check "--no-demangle keeps the v0 symbol _RNvMCs..._7rust_v0INtB2_4WorkmE4spinB2_" \
 	sh -c "printf '%s\n' \"\$1\" | grep -Eq ' _RNvMCs[0-9A-Za-z]*_7rust_v0INtB2_4WorkmE4spinB2_ +rv\$'" _ "$out"
-if ! grep -q '^HAVE_IBERTY := 1' "$PMK_BUILD/config.mk" 2>/dev/null; then
-	skip "Rust v0 names demangled" "built without libiberty (Debian libiberty-dev)"; exit 0
+if ! have libiberty; then
+	skip "Rust v0 names demangled" "$T_WHY"; exit 0
 fi
 run_pmkit report -i rv.rec
 check "v0 name demangled: <rust_v0::Work<u32>>::spin, no crate hash" \

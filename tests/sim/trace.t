@@ -16,8 +16,8 @@ else nok "import" "rc=$rc dump=$d err=$err"; fi
 run_pmkit trace dump "$T_TMP/nonexistent"
 if [ $rc = 2 ]; then ok "dump of a missing file exits 2"; else nok "dump missing" "rc=$rc"; fi
 
-if ! command -v valgrind >/dev/null 2>&1; then
-	skip "trace a program" "valgrind is not installed"
+if ! have valgrind; then
+	skip "trace a program" "$T_WHY"
 	exit 0
 fi
 run_pmkit trace -o "$T_TMP/t.trace" -n 20000 -- sh -c 'exit 3'
