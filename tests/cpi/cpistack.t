@@ -1,6 +1,7 @@
 # cpistack.t: `pmkit cpistack` from the command line: the table, CSV, JSON
-# and SVG of a short simulated run, bad input, and the hardware path on a
-# machine without the top-down events.
+# and SVG of a short simulated run, bad input, and the hardware path: the
+# answer this host's CPU model and PMU call for, and the same check on
+# captured machines that take each of its branches.
 . tests/support/t.sh
 
 run_pmkit cpistack --sim -n 20000 --workload branchy:n=20000 miss-load:n=20000
@@ -121,16 +122,81 @@ if [ $rc = 2 ]; then ok "bad option exits 2"; else nok "bad option" "rc=$rc"; fi
 run_pmkit cpistack --sim --csv --json ilp
 if [ $rc = 2 ]; then ok "--csv with --json exits 2"; else nok "csv+json" "rc=$rc"; fi
 
-# hardware: where the top-down events cannot be counted, say which and
-# exit non-zero without running the command
-run_pmkit cpistack -- sh -c "echo ran > $T_TMP/ran"
-if [ -e "$T_TMP/ran" ]; then
-	if [ $rc = 0 ] && printf '%s' "$out" | grep -q frontend_bound; then
-		ok "hardware top-down counted"
-	else nok "hardware" "rc=$rc err=$err"; fi
-elif [ $rc = 1 ] && printf '%s' "$err" | grep -q 'cannot count'; then
-	ok "missing events listed, command not run"
-else nok "hardware missing" "rc=$rc err=$err"; fi
+# hardware: `pmkit cpistack -- COMMAND` on this host. The right answer
+# depends on what the host declares, and is decided from pmkit's own
+# detection (`pmkit list --json`: the CPU model, and whether `instructions`
+# can be counted here) and from the models metrics/topdown.def describes:
+#   no model detected   -> "no CPU model known", COMMAND not run
+#   a model without definitions (Zen 1-3, Cascade Lake, Broadwell, Arm...)
+#                       -> "no top-down definitions (known models: the
+#                          sections of topdown.def) for CPU model M", not run
+#   definitions, nothing countable here (a VM)
+#                       -> "top-down level 1 for CPU model 'M' needs events
+#                          this machine cannot count", not run
+#   definitions, a host that counts
+#                       -> counted (the four parts), or the same refusal
+#                          (a PMU may still refuse: paranoid, a guest...)
+# The same check then runs on captured machines (PMK_SYSROOT), one for each
+# branch, so every branch is exercised on every host; their events are
+# opened on this host, which is why "countable" is always this host's.
+td_models=$(sed -n 's/^CPU,//p' "${PMK_SRC:-.}/metrics/topdown.def" | tr '\n' ' ')
+host_counts=$(PMK_SYSROOT= "$PMKIT" list --json 2>/dev/null | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+print("yes" if any(e["name"]=="instructions" and e["countable"] for e in d["events"]) else "no")' 2>/dev/null)
+[ -n "$host_counts" ] || host_counts=no
+# cpistack_hw LABEL [BRANCH]: checks cpistack's answer; BRANCH, when given,
+# is the one the machine must take (none, defs or unknown)
+cpistack_hw() {
+	model=$("$PMKIT" list --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["model"])' 2>/dev/null)
+	branch=none
+	[ -z "$model" ] && branch=unknown
+	for m in $td_models; do [ "$m" = "$model" ] && branch=defs; done
+	if [ -n "$2" ] && [ "$2" != "$branch" ]; then
+		nok "$1: top-down branch" "model '$model' takes '$branch', expected '$2'"
+		return
+	fi
+	rm -f "$T_TMP/ran"
+	run_pmkit cpistack -- sh -c "echo ran > $T_TMP/ran"
+	ran=no; [ -e "$T_TMP/ran" ] && ran=yes
+	case $branch in
+	unknown)
+		if [ $rc = 1 ] && [ $ran = no ] &&
+		   printf '%s\n' "$err" | grep -q '^error: no CPU model known for top-down analysis'; then
+			ok "$1: no CPU model detected: said so, command not run"
+		else nok "$1: no model" "rc=$rc ran=$ran err=$err"; fi ;;
+	none)
+		known=$(printf '%s\n' "$err" | sed -n 's/^error: no top-down definitions (known models: \(.*\)) for CPU model \(.*\)$/\1|\2/p')
+		if [ $rc = 1 ] && [ $ran = no ] && [ "${known#*|}" = "$model" ] &&
+		   [ "$(printf '%s' "${known%|*}" | tr -d ,)" = "$(echo $td_models)" ]; then
+			ok "$1: $model has no top-down definitions: said so with topdown.def's models, command not run"
+		else nok "$1: no definitions for $model" "rc=$rc ran=$ran err=$err"; fi ;;
+	defs)
+		if [ $ran = yes ] && [ $host_counts = yes ] && [ $rc = 0 ] &&
+		   printf '%s\n' "$out" | grep -q "^# top-down level 1, CPU model $model " &&
+		   printf '%s\n' "$out" | grep -q '^frontend_bound '; then
+			ok "$1: $model: hardware top-down counted"
+		elif [ $ran = no ] && [ $rc = 1 ] &&
+		     printf '%s\n' "$err" | grep -q "^error: top-down level 1 for CPU model '$model' needs events this machine cannot count:" &&
+		     printf '%s\n' "$err" | grep -q '^  '; then
+			ok "$1: $model: missing events listed, command not run"
+		else nok "$1: hardware top-down for $model" "rc=$rc ran=$ran host_counts=$host_counts err=$err"; fi ;;
+	esac
+}
+unset PMK_SYSROOT
+cpistack_hw "this host"
+# a CPU no table knows (an Intel model number not yet assigned)
+mkdir -p "$T_TMP/unknown-cpu/proc" "$T_TMP/unknown-cpu/sys/bus/event_source/devices/cpu"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 254\nstepping\t: 0\n\n' \
+	>"$T_TMP/unknown-cpu/proc/cpuinfo"
+echo 4 >"$T_TMP/unknown-cpu/sys/bus/event_source/devices/cpu/type"
+for f in amd-zen3:none arm-n2:none intel-skx:defs vm-intel:defs; do
+	export PMK_SYSROOT="${PMK_SRC:-.}/tests/fixtures/${f%:*}"
+	cpistack_hw "${f%:*}" "${f#*:}"
+done
+export PMK_SYSROOT="$T_TMP/unknown-cpu"
+cpistack_hw "an unknown CPU" unknown
+unset PMK_SYSROOT
 run_pmkit cpistack --pmu nosuchmodel -- true
 if [ $rc = 1 ] && printf '%s' "$err" | grep -qi 'model'; then ok "unknown model"
 else nok "unknown model" "rc=$rc err=$err"; fi
