@@ -98,6 +98,25 @@ static const struct arm_model {
     {0x43, 0x0af, "arm_thunderx2", "Marvell ThunderX2"},
 };
 
+/* AMD (and Hygon): family and a model range -> libpfm4 PMU name; the
+ * first row that matches wins. A table, so that pmk__model_name_known()
+ * knows every name the detection returns. */
+static const struct amd_model {
+	int family, lo, hi;
+	const char *name, *desc;
+} amd[] = {
+    {0x15, 0x00, 0xff, "amd64_fam15h_interlagos", "AMD family 15h"},
+    {0x16, 0x00, 0xff, "amd64_fam16h", "AMD family 16h (Jaguar)"},
+    {0x17, 0x00, 0x2f, "amd64_fam17h_zen1", "AMD Zen 1"},
+    {0x17, 0x30, 0xff, "amd64_fam17h_zen2", "AMD Zen 2"},
+    {0x18, 0x00, 0xff, "amd64_fam17h_zen1", "Hygon Dhyana (Zen 1)"},
+    {0x19, 0x10, 0x1f, "amd64_fam19h_zen4", "AMD Zen 4"},
+    {0x19, 0x60, 0x7f, "amd64_fam19h_zen4", "AMD Zen 4"},
+    {0x19, 0xa0, 0xaf, "amd64_fam19h_zen4", "AMD Zen 4"},
+    {0x19, 0x00, 0xff, "amd64_fam19h_zen3", "AMD Zen 3"},
+    {0x1a, 0x00, 0xff, "amd64_fam1ah_zen5", "AMD Zen 5"},
+};
+
 static void set(struct pmk__cpu_model *out, const char *core,
 		const char *atom, const char *desc)
 {
@@ -124,29 +143,13 @@ int pmk__cpu_model(const struct pmk__cpu_id *id, struct pmk__cpu_model *out)
 	}
 	if (!strcmp(id->vendor, "AuthenticAMD") ||
 	    !strcmp(id->vendor, "HygonGenuine")) {
-		int f = id->family, m = id->model;
-		if (f == 0x15)
-			set(out, "amd64_fam15h_interlagos", NULL,
-			    "AMD family 15h");
-		else if (f == 0x16)
-			set(out, "amd64_fam16h", NULL, "AMD family 16h (Jaguar)");
-		else if (f == 0x17 && m < 0x30)
-			set(out, "amd64_fam17h_zen1", NULL, "AMD Zen 1");
-		else if (f == 0x17)
-			set(out, "amd64_fam17h_zen2", NULL, "AMD Zen 2");
-		else if (f == 0x18)
-			set(out, "amd64_fam17h_zen1", NULL, "Hygon Dhyana (Zen 1)");
-		else if (f == 0x19 && ((m >= 0x10 && m <= 0x1f) ||
-				       (m >= 0x60 && m <= 0x7f) ||
-				       (m >= 0xa0 && m <= 0xaf)))
-			set(out, "amd64_fam19h_zen4", NULL, "AMD Zen 4");
-		else if (f == 0x19)
-			set(out, "amd64_fam19h_zen3", NULL, "AMD Zen 3");
-		else if (f == 0x1a)
-			set(out, "amd64_fam1ah_zen5", NULL, "AMD Zen 5");
-		else
-			return PMK_ENOENT;
-		return 0;
+		for (size_t i = 0; i < sizeof amd / sizeof *amd; i++)
+			if (amd[i].family == id->family &&
+			    id->model >= amd[i].lo && id->model <= amd[i].hi) {
+				set(out, amd[i].name, NULL, amd[i].desc);
+				return 0;
+			}
+		return PMK_ENOENT;
 	}
 	if (id->implementer) {
 		for (size_t i = 0; i < sizeof arm / sizeof *arm; i++)
@@ -167,6 +170,9 @@ int pmk__model_name_known(const char *name)
 	for (size_t i = 0; i < sizeof intel / sizeof *intel; i++)
 		if (!strcasecmp(name, intel[i].name) ||
 		    (intel[i].atom && !strcasecmp(name, intel[i].atom)))
+			return 1;
+	for (size_t i = 0; i < sizeof amd / sizeof *amd; i++)
+		if (!strcasecmp(name, amd[i].name))
 			return 1;
 	for (size_t i = 0; i < sizeof arm / sizeof *arm; i++)
 		if (!strcasecmp(name, arm[i].name))

@@ -97,6 +97,11 @@ assert all(e["countable"] is None for e in d["events"])' "$T_TMP/out" "$model" "
 	if [ "$core" != "-" ]; then
 		check "$fx: generic events go to $core" sh -c 'echo "$1" | grep -q "^instructions: pmu=$2 type=0"' _ "$out" "$core"
 	fi
+	# the detected name is a model `--model` takes, with or without a
+	# source of natives for it (AMD's were unknown to a build without
+	# libpfm4)
+	run_pmkit encode --model "$model" instructions
+	check "$fx: --model $model is accepted" test "$rc" = 0
 	if [ "$native" = "-" ]; then
 		:
 	elif has_model "$model" || [ "${native#=}" != "$native" ]; then
