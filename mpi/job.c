@@ -407,20 +407,27 @@ static void timing_line(FILE *f, const struct pmk__mpi_job *job)
 	if (timed >= calls)
 		return;
 	fprintf(f, "# timing  : %.0f of %.0f calls timed, the others estimated "
-		   "from them in bursts of short calls: MPI time +-%.6f s "
-		   "(1 s.e.)",
+		   "from them in bursts of short calls (PMKIT_MPI_TIMING=sample): "
+		   "MPI time +-%.6f s (1 s.e.)",
 		timed, calls, sqrt(var) * 1e-9);
 	if (amb > 0)
 		fprintf(f, "\n#           %.6f s of pauses after calls that may "
 			   "wait counted as computation, though one of them may "
-			   "have waited (PMKIT_MPI_TIMING=exact times every call)",
+			   "have waited (\"maybe MPI\" below; the default, exact "
+			   "timing, times every call)",
 			amb * 1e-9);
 	fputc('\n', f);
 }
 
+static double get_amb(const struct pmk__mpi_rank *r, void *arg)
+{
+	(void)arg;
+	return (double)r->mpi_amb_ns;
+}
+
 void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 {
-	struct pmk__mpi_stat wall, mpi, comp;
+	struct pmk__mpi_stat wall, mpi, comp, amb;
 	const char *hosts[4];
 	int nhosts = pmk__mpi_job_hosts(job, hosts, 4);
 	int present = pmk__mpi_job_present(job);
@@ -432,6 +439,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	pmk__mpi_stat_of(job, pmk__mpi_get_wall, NULL, &wall);
 	pmk__mpi_stat_of(job, pmk__mpi_get_mpi, NULL, &mpi);
 	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
+	pmk__mpi_stat_of(job, get_amb, NULL, &amb);
 	pct = wall.total > 0 ? 100.0 * mpi.total / wall.total : 0;
 
 	fputs("##pmkit-mpi#################################################"
@@ -448,8 +456,16 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	fprintf(f, "%s)\n", nhosts > 4 ? ", ..." : "");
 	fprintf(f, "# wall    : %.6f s (longest rank)\n",
 		wall.max * 1e-9);
-	fprintf(f, "# %%mpi    : %.2f %% (time in MPI over wall time, all ranks)\n",
+	fprintf(f, "# %%mpi    : %.2f %% (time in MPI over wall time, all ranks)",
 		pct);
+	/* sampled timing: time that may have been MPI, beside the figure
+	 * it would change (and a row and a column below) */
+	if (amb.total > 0)
+		fprintf(f, "; %.2f %% with the %.6f s that may have been MPI",
+			wall.total > 0 ? 100.0 * (mpi.total + amb.total) / wall.total
+				       : 0,
+			amb.total * 1e-9);
+	fputc('\n', f);
 	timing_line(f, job);
 	if (present != job->size) {
 		fputs("# missing :", f);
@@ -464,6 +480,8 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	stat_row(f, "wall (s)", &wall, 1e-9);
 	stat_row(f, "compute (s)", &comp, 1e-9);
 	stat_row(f, "MPI (s)", &mpi, 1e-9);
+	if (amb.total > 0)
+		stat_row(f, "maybe MPI (s)", &amb, 1e-9);
 	for (int e = 0; e < job->nev; e++) {
 		struct pmk__mpi_stat st;
 		const char *shown;
@@ -578,19 +596,23 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	free(calls);
 
 	if (present <= 16) {
-		fprintf(f, "#\n# %5s %-20s %12s %12s %12s %7s\n", "rank", "host",
-			"wall s", "compute s", "MPI s", "%mpi");
+		fprintf(f, "#\n# %5s %-20s %12s %12s %12s %7s%s\n", "rank", "host",
+			"wall s", "compute s", "MPI s", "%mpi",
+			amb.total > 0 ? "  maybe MPI s" : "");
 		for (int i = 0; i < job->size; i++) {
 			const struct pmk__mpi_rank *r = &job->ranks[i];
 			if (!r->present) {
 				fprintf(f, "# %5d %-20s\n", i, "(no record)");
 				continue;
 			}
-			fprintf(f, "# %5d %-20.20s %12.6f %12.6f %12.6f %7.2f\n", i,
+			fprintf(f, "# %5d %-20.20s %12.6f %12.6f %12.6f %7.2f", i,
 				r->host, r->wall_ns * 1e-9,
 				pmk__mpi_get_compute(r, NULL) * 1e-9,
 				r->mpi_ns * 1e-9,
 				r->wall_ns ? 100.0 * r->mpi_ns / r->wall_ns : 0);
+			if (amb.total > 0)
+				fprintf(f, " %12.6f", r->mpi_amb_ns * 1e-9);
+			fputc('\n', f);
 		}
 	}
 	fputs("#############################################################"

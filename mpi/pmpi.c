@@ -506,7 +506,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	int rc;
 	PMK__MPI_ENTER(TEST)
 	rc = PMPI_Test(req, flag, status);
-	PMK__MPI_LEAVE(TEST, 0, 0)
+	PMK__MPI_LEAVE_POLL(TEST, 0, 0, rc == MPI_SUCCESS && !*flag)
 	return rc;
 }
 
@@ -515,7 +515,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 	int rc;
 	PMK__MPI_ENTER(TESTALL)
 	rc = PMPI_Testall(n, reqs, flag, statuses);
-	PMK__MPI_LEAVE(TESTALL, 0, 0)
+	PMK__MPI_LEAVE_POLL(TESTALL, 0, 0, rc == MPI_SUCCESS && !*flag)
 	return rc;
 }
 
@@ -525,7 +525,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	int rc;
 	PMK__MPI_ENTER(TESTANY)
 	rc = PMPI_Testany(n, reqs, index, flag, status);
-	PMK__MPI_LEAVE(TESTANY, 0, 0)
+	PMK__MPI_LEAVE_POLL(TESTANY, 0, 0, rc == MPI_SUCCESS && !*flag)
 	return rc;
 }
 
@@ -543,7 +543,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 	int rc;
 	PMK__MPI_ENTER(IPROBE)
 	rc = PMPI_Iprobe(src, tag, comm, flag, status);
-	PMK__MPI_LEAVE(IPROBE, 0, 0)
+	PMK__MPI_LEAVE_POLL(IPROBE, 0, 0, rc == MPI_SUCCESS && !*flag)
 	return rc;
 }
 

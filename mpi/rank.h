@@ -66,8 +66,8 @@ struct pmk__mpi_fstat {
 
 /* Counted only while `pmk__mpi_on` (after MPI_Init, before MPI_Finalize)
  * and not inside another wrapper (a Fortran wrapper calling the C one, an
- * MPI function calling another): `pmk__mpi_depth`. Plain additions: with
- * MPI_THREAD_MULTIPLE, concurrent calls may lose counts (docs/mpi.md).
+ * MPI function calling another): `pmk__mpi_depth`. Plain additions, one
+ * thread at a time; with MPI_THREAD_MULTIPLE under a lock (timing.c).
  * Hidden, so that the wrappers reach them without the GOT, and the
  * thread's depth with the initial-exec TLS model (no __tls_get_addr). */
 #define PMK__MPI_HIDDEN __attribute__((visibility("hidden")))
@@ -109,11 +109,32 @@ static inline uint64_t pmk__mpi_now(void)
 }
 
 /*
- * Timing (timing.c): whether a call is timed is decided at its start, by
- * `pmk__mpi_skip`, the untimed calls still to come in a burst of short
- * calls (0: time this one). A timed call ends in pmk__mpi_timed(); an
- * untimed one is only counted.
+ * Timing (timing.c). `pmk__mpi_mode` says how calls are timed:
+ *  - PMK__MPI_EXACT (the default): every call, two clock reads, inline in
+ *    the wrappers;
+ *  - PMK__MPI_SAMPLE (PMKIT_MPI_TIMING=sample, opt-in): in bursts of short
+ *    calls only some are timed and the others estimated; whether a call
+ *    is timed is decided at its start by `pmk__mpi_skip`, the untimed
+ *    calls still to come (0: time this one); docs/mpi.md says where this
+ *    goes wrong;
+ *  - PMK__MPI_THREADS (MPI_THREAD_MULTIPLE): every call, under a lock; a
+ *    function's time is the sum over threads, the rank's MPI time the
+ *    time during which at least one thread was inside MPI (never more
+ *    than the wall time).
  */
+enum { PMK__MPI_EXACT, PMK__MPI_SAMPLE, PMK__MPI_THREADS };
+extern int pmk__mpi_mode PMK__MPI_HIDDEN;
+/* The start of the call in progress (PMK__MPI_EXACT; 0: none), for a
+ * record written by a signal handler while the rank waits in MPI. */
+extern volatile uint64_t pmk__mpi_in_t0 PMK__MPI_HIDDEN;
+/* A tight polling loop (PMK__MPI_EXACT): the end of the last call when
+ * it was a poll that found nothing (0: it was not). The time from there
+ * to the next call is the loop's own, counted as MPI when it is short, or
+ * when the thread lost its CPU in it while polling tightly (timing.c). */
+extern uint64_t pmk__mpi_poll_end PMK__MPI_HIDDEN;
+void pmk__mpi_poll_arm(void) PMK__MPI_HIDDEN; /* before the call's end */
+void pmk__mpi_poll_idle(int fn, uint64_t t1) PMK__MPI_HIDDEN;
+void pmk__mpi_poll_gap(int fn, uint64_t t0) PMK__MPI_HIDDEN;
 extern uint32_t pmk__mpi_skip PMK__MPI_HIDDEN;
 /* set by an untimed call that may have waited for another rank */
 extern int pmk__mpi_waited PMK__MPI_HIDDEN;
@@ -122,15 +143,26 @@ extern int pmk__mpi_waited PMK__MPI_HIDDEN;
 extern unsigned pmk__mpi_wrun PMK__MPI_HIDDEN;
 #define PMK__MPI_WRUN 16
 void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1) PMK__MPI_HIDDEN;
-/* At MPI_Init, after choosing the clock: exact = time every call. */
+/* The wrappers' way in and out in the modes other than PMK__MPI_EXACT:
+ * enter returns 1 (timed, *t0 set) or 2 (counted only). */
+int pmk__mpi_enter(int fn, int local, uint64_t *t0) PMK__MPI_HIDDEN;
+void pmk__mpi_leave(int fn, int local, int on, uint64_t t0, uint64_t sent,
+		    uint64_t recv) PMK__MPI_HIDDEN;
+/* At MPI_Init, after choosing the clock: exact = time every call (else
+ * PMKIT_MPI_TIMING decides: "sample" or its old name "auto" samples,
+ * "exact" or nothing times every call). */
 void pmk__mpi_timing_start(int exact);
 /* What reading the clock adds to a timed call, in ticks (a small call
  * timed one by one against the same calls timed in bulk), and telling the
  * estimates of untimed calls. */
 double pmk__mpi_clock_cost(void);
 void pmk__mpi_timing_clock_cost(double ticks);
-/* From now on, time every call (MPI_THREAD_MULTIPLE). */
+/* From now on, time every call, several threads at once
+ * (MPI_THREAD_MULTIPLE). */
 void pmk__mpi_timing_exact(void);
+/* The MPI time so far, with the call or calls in progress up to `now`
+ * (for a record written before MPI_Finalize; no lock, no allocation). */
+uint64_t pmk__mpi_timing_so_far(uint64_t now);
 /* Add the estimate of the untimed calls so far to pmk__mpi_total_ns
  * (before a region boundary reads it). */
 void pmk__mpi_timing_flush(uint64_t now);
@@ -145,42 +177,52 @@ void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
 
 /* Enter and leave the wrapper of `fn`: `on` is 1 for a timed call, 2 for a
  * counted one, 0 when not measured (before MPI_Init, or inside another
- * wrapper). A call that may wait for another rank is left untimed only
- * within an unbroken run of such calls that were all short
- * (`pmk__mpi_wrun`, which any local call ends), and when its own last
- * timed calls were short too (`run`): the first receive after a phase of
- * polling, or the barrier after a phase of sends and receives, is always
- * timed. */
+ * wrapper). By default (PMK__MPI_EXACT) every call is timed here, inline:
+ * the bytes are counted before the second clock read, so that the
+ * wrapper's own work falls inside the call's time, as it would in a
+ * program timing its own calls. */
 #define PMK__MPI_ENTER(fn)                                                     \
 	int pmk_on_ = pmk__mpi_on && pmk__mpi_depth == 0;                      \
 	uint64_t pmk_t0_ = 0;                                                  \
 	if (pmk_on_) {                                                         \
 		pmk__mpi_depth = 1;                                            \
-		if (pmk__mpi_skip &&                                           \
-		    (PMK__MPI_LOCAL_##fn ||                                    \
-		     (pmk__mpi_wrun >= PMK__MPI_WRUN &&                        \
-		      pmk__mpi_fs[PMK__MPI_##fn].run >= PMK__MPI_WRUN))) {     \
-			pmk__mpi_skip--;                                       \
-			pmk_on_ = 2;                                           \
+		if (pmk__mpi_mode == PMK__MPI_EXACT) {                         \
+			pmk__mpi_in_t0 = pmk_t0_ = pmk__mpi_now();             \
+			if (pmk__mpi_poll_end)                                 \
+				pmk__mpi_poll_gap(PMK__MPI_##fn, pmk_t0_);     \
 		} else                                                         \
-			pmk_t0_ = pmk__mpi_now();                              \
+			pmk_on_ = pmk__mpi_enter(PMK__MPI_##fn,                \
+						 PMK__MPI_LOCAL_##fn,          \
+						 &pmk_t0_);                    \
 	}
 #define PMK__MPI_LEAVE(fn, sent_bytes, recv_bytes)                             \
+	PMK__MPI_LEAVE_POLL(fn, sent_bytes, recv_bytes, 0)
+/* The same for a poll (MPI_Iprobe, MPI_Test...): `idle` when it found
+ * nothing (timing.c: a tight loop of such polls is waiting). */
+#define PMK__MPI_LEAVE_POLL(fn, sent_bytes, recv_bytes, idle)                  \
 	if (pmk_on_) {                                                         \
-		uint64_t pmk_t1_ = pmk_on_ == 1 ? pmk__mpi_now() : 0;          \
-		struct pmk__mpi_fstat *pmk_s_ = &pmk__mpi_fs[PMK__MPI_##fn];   \
-		pmk_s_->calls++;                                               \
-		pmk_s_->sent += (uint64_t)(sent_bytes);                        \
-		pmk_s_->recv += (uint64_t)(recv_bytes);                        \
-		if (pmk_on_ == 1)                                              \
-			pmk__mpi_timed(PMK__MPI_##fn, pmk_t0_, pmk_t1_);       \
-		else {                                                         \
-			pmk_s_->untimed++;                                     \
-			if (!PMK__MPI_LOCAL_##fn)                              \
-				pmk__mpi_waited = 1;                           \
-		}                                                              \
-		if (PMK__MPI_LOCAL_##fn)                                       \
-			pmk__mpi_wrun = 0;                                     \
+		uint64_t pmk_sb_ = (uint64_t)(sent_bytes);                     \
+		uint64_t pmk_rb_ = (uint64_t)(recv_bytes);                     \
+		if (pmk__mpi_mode == PMK__MPI_EXACT) {                         \
+			struct pmk__mpi_fstat *pmk_s_ =                        \
+				&pmk__mpi_fs[PMK__MPI_##fn];                   \
+			uint64_t pmk_d_;                                       \
+			pmk_s_->calls++;                                       \
+			pmk_s_->sent += pmk_sb_;                               \
+			pmk_s_->recv += pmk_rb_;                               \
+			if (idle)                                              \
+				pmk__mpi_poll_arm();                           \
+			pmk_d_ = pmk__mpi_now() - pmk_t0_;                     \
+			pmk__mpi_in_t0 = 0;                                    \
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);               \
+			pmk_s_->ns += pmk_d_;                                  \
+			pmk__mpi_total_ns += pmk_d_;                           \
+			if (idle)                                              \
+				pmk__mpi_poll_idle(PMK__MPI_##fn,              \
+						   pmk_t0_ + pmk_d_);          \
+		} else                                                         \
+			pmk__mpi_leave(PMK__MPI_##fn, PMK__MPI_LOCAL_##fn,     \
+				       pmk_on_, pmk_t0_, pmk_sb_, pmk_rb_);    \
 		pmk__mpi_depth = 0;                                            \
 	}
 

@@ -3,10 +3,13 @@
  * is counted with its bytes; its time is read from the clock before and
  * after it, except in a burst of short calls.
  *
- * Why not every call: one read of the clock costs 7-10 ns (the TSC; 24 ns
- * with clock_gettime), and a 1 KiB ping-pong between two ranks of one node
- * takes 0.5-0.7 us, with four reads on its critical path: timing every call
- * adds 7-9 % to it. So, with PMKIT_MPI_TIMING=auto (the default):
+ * By default (PMK__MPI_EXACT) every call is timed, inline in the wrappers
+ * (rank.h): two reads of the clock, 7-10 ns each on the TSC. Estimating
+ * calls instead gets MPI time wrong where it matters: a call left untimed
+ * in a burst may be the one that waits for a late partner, and a rank
+ * whose CPU is taken away during untimed calls shows that time as
+ * computation (docs/mpi.md has the measurements). Sampling is therefore
+ * opt-in, PMKIT_MPI_TIMING=sample (formerly the default, "auto"):
  *
  *  - Every call is timed until a burst is seen: STREAK calls in a row, each
  *    shorter than SHORT_NS with less than SHORT_NS of computation before
@@ -30,16 +33,22 @@
  *    MPI_Isend, _Irecv, _Test or _Iprobe...), maybe that call. Which of
  *    the two cannot be told: the estimate counts the calls as short, and
  *    the rest of the span as "ambiguous" time, an upper bound on the MPI
- *    time the estimate may have missed, reported with the rank.
+ *    time the estimate may have missed, reported with the rank (and shown
+ *    beside the headline figures, job.c).
  *  - At MPI_Finalize the estimates are made again with the means of the
  *    whole run (regions use those of the moment); one standard error comes
  *    from each function's spread: the error of its mean over its untimed
  *    calls, and their own spread around it.
  *
- * PMKIT_MPI_TIMING=exact times every call; so does a program that asked for
- * MPI_THREAD_MULTIPLE (spans are a single thread's notion).
+ * MPI_THREAD_MULTIPLE (PMK__MPI_THREADS): every call is timed under one
+ * lock, so that no count is lost; each function's time is the sum over
+ * the threads, and the rank's MPI time is the time during which at least
+ * one thread was inside MPI, so that two threads waiting at once do not
+ * make MPI time twice the wall time.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +61,9 @@ __thread int pmk__mpi_depth __attribute__((tls_model("initial-exec")));
 struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS];
 uint64_t pmk__mpi_total_ns;
 int pmk__mpi_tsc;
+int pmk__mpi_mode;
+volatile uint64_t pmk__mpi_in_t0;
+uint64_t pmk__mpi_poll_end;
 uint32_t pmk__mpi_skip;
 int pmk__mpi_waited;
 unsigned pmk__mpi_wrun;
@@ -82,6 +94,78 @@ static struct {
 	double amb_ticks;   /* spans that held something long */
 	double cost;        /* what a timed call's reading holds of the clock */
 } T;
+
+/* A tight polling loop (PMK__MPI_EXACT): the poll that found nothing,
+ * the short gaps after such polls in a row, and the time counted. */
+static int poll_fn;
+static unsigned poll_tight;
+enum { TIGHT = 8 };
+
+/*
+ * Whether the thread lost its CPU between two moments, for the price of a
+ * store and a load: restartable sequences. glibc (2.35 on) registers a
+ * `struct rseq` for every thread; its `rseq_cs` field points to a
+ * critical section's descriptor, and the kernel, whenever it preempts the
+ * thread, migrates it or delivers a signal to it, looks at that pointer
+ * on the way back to user space and clears it when the thread was not
+ * inside the section. The section here is a range of data, never
+ * executed, so the pointer stays until the thread is switched out. The
+ * kernel checks the descriptor (and the signature glibc registered, just
+ * before the abort address) even then: a wrong one would be SIGSEGV.
+ */
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__GLIBC__)
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+#if defined(__x86_64__)
+#define RSEQ_SIG_ 0x53053053u
+#else
+#define RSEQ_SIG_ 0xd428bc00u
+#endif
+static const uint32_t rseq_blob[4] = {0, RSEQ_SIG_, 0, 0};
+static struct {
+	uint32_t version, flags;
+	uint64_t start_ip, post_commit_offset, abort_ip;
+} rseq_desc __attribute__((aligned(32)));
+static int rseq_ok;
+static volatile uint64_t *rseq_cs(void)
+{
+	return (volatile uint64_t *)((char *)__builtin_thread_pointer() +
+				     __rseq_offset + 8);
+}
+static void rseq_init(void)
+{
+	rseq_ok = &__rseq_size && &__rseq_offset && __rseq_size >= 16;
+	rseq_desc.start_ip = (uint64_t)(uintptr_t)&rseq_blob[0];
+	rseq_desc.post_commit_offset = 1;
+	rseq_desc.abort_ip = (uint64_t)(uintptr_t)&rseq_blob[2];
+}
+static void rseq_arm(void)
+{
+	if (rseq_ok)
+		*rseq_cs() = (uint64_t)(uintptr_t)&rseq_desc;
+}
+/* 1: the CPU was (or may have been) taken away since rseq_arm() */
+static int rseq_lost(void)
+{
+	volatile uint64_t *cs;
+	if (!rseq_ok)
+		return 1;
+	cs = rseq_cs();
+	if (*cs != (uint64_t)(uintptr_t)&rseq_desc)
+		return 1;
+	*cs = 0;
+	return 0;
+}
+#else
+static void rseq_init(void) {}
+static void rseq_arm(void) {}
+static int rseq_lost(void) { return 1; }
+#endif
+
+/* PMK__MPI_THREADS: threads inside MPI now, since when (ticks) */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile unsigned inside;
+static volatile uint64_t busy_since;
 
 /* Whether the kernel keeps time with the CPU's counter (then so do we). */
 int pmk__mpi_counter_usable(void)
@@ -120,7 +204,14 @@ void pmk__mpi_timing_start(int exact)
 	pmk__mpi_skip = 0;
 	pmk__mpi_wrun = 0;
 	pmk__mpi_waited = 0;
-	T.exact = exact || (env && !strcmp(env, "exact"));
+	pmk__mpi_in_t0 = 0;
+	pmk__mpi_poll_end = 0;
+	poll_tight = 0;
+	inside = 0;
+	rseq_init();
+	T.exact = exact || !env ||
+		  (strcmp(env, "sample") && strcmp(env, "auto"));
+	pmk__mpi_mode = T.exact ? PMK__MPI_EXACT : PMK__MPI_SAMPLE;
 	T.short_ticks = SHORT_NS;
 	if (pmk__mpi_tsc) {
 		/* ticks per ns, roughly (the threshold needs no precision;
@@ -272,6 +363,119 @@ void pmk__mpi_timing_exact(void)
 		end_burst();
 	}
 	T.exact = 1;
+	pmk__mpi_mode = PMK__MPI_THREADS;
+}
+
+/*
+ * A tight polling loop: `while (!flag) MPI_Iprobe(..., &flag, ...)`. The
+ * program's own part of each turn (the loop, the call into the wrapper,
+ * the clock reads' edges) is a fifth of it on this VM; counted as
+ * computation, a master that polls for most of its run would show a
+ * fifth of that as compute. So the gap from a poll that found nothing to
+ * the next call counts as MPI time (in that poll's function) when it is
+ * short (SHORT_NS: no work of the program's own fits there), and also
+ * when it is long only because the thread lost its CPU in it (rseq, above)
+ * while polling tightly (the last TIGHT gaps short, the next call the
+ * same poll): a loaded machine takes the CPU away in the loop's own part
+ * as often as inside the calls. Any other gap is the program's.
+ */
+void pmk__mpi_poll_arm(void)
+{
+	/* before the clock read that ends the call: a switch between the
+	 * two is seen, and falls in the call's time */
+	rseq_arm();
+}
+
+void pmk__mpi_poll_idle(int fn, uint64_t t1)
+{
+	pmk__mpi_poll_end = t1;
+	poll_fn = fn;
+}
+
+void pmk__mpi_poll_gap(int fn, uint64_t t0)
+{
+	uint64_t gap = t0 > pmk__mpi_poll_end ? t0 - pmk__mpi_poll_end : 0;
+	int lost = rseq_lost();
+	pmk__mpi_poll_end = 0;
+	if (gap <= T.short_ticks)
+		poll_tight += poll_tight < TIGHT;
+	else if (!(lost && fn == poll_fn && poll_tight >= TIGHT)) {
+		poll_tight = 0;
+		return;
+	}
+	pmk__mpi_fs[poll_fn].ns += gap;
+	pmk__mpi_total_ns += gap;
+}
+
+/* The wrappers' slow path: sampling, or several threads. */
+int pmk__mpi_enter(int fn, int is_local, uint64_t *t0)
+{
+	if (pmk__mpi_mode == PMK__MPI_THREADS) {
+		uint64_t t = pmk__mpi_now();
+		pthread_mutex_lock(&lock);
+		if (inside++ == 0)
+			busy_since = t;
+		pthread_mutex_unlock(&lock);
+		*t0 = t;
+		return 1;
+	}
+	if (pmk__mpi_skip &&
+	    (is_local || (pmk__mpi_wrun >= PMK__MPI_WRUN &&
+			  pmk__mpi_fs[fn].run >= PMK__MPI_WRUN))) {
+		pmk__mpi_skip--;
+		return 2;
+	}
+	*t0 = pmk__mpi_now();
+	return 1;
+}
+
+void pmk__mpi_leave(int fn, int is_local, int on, uint64_t t0, uint64_t sent,
+		    uint64_t recv)
+{
+	struct pmk__mpi_fstat *s = &pmk__mpi_fs[fn];
+	if (pmk__mpi_mode == PMK__MPI_THREADS) {
+		uint64_t t1 = pmk__mpi_now();
+		pthread_mutex_lock(&lock);
+		s->calls++;
+		s->sent += sent;
+		s->recv += recv;
+		s->ns += t1 - t0;
+		if (--inside == 0)
+			pmk__mpi_total_ns += t1 - busy_since;
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	if (on == 1) {
+		uint64_t t1 = pmk__mpi_now();
+		s->calls++;
+		s->sent += sent;
+		s->recv += recv;
+		pmk__mpi_timed(fn, t0, t1);
+	} else {
+		s->calls++;
+		s->sent += sent;
+		s->recv += recv;
+		s->untimed++;
+		if (!is_local)
+			pmk__mpi_waited = 1;
+	}
+	if (is_local)
+		pmk__mpi_wrun = 0;
+}
+
+uint64_t pmk__mpi_timing_so_far(uint64_t now)
+{
+	uint64_t t = pmk__mpi_total_ns, s;
+	if (pmk__mpi_mode == PMK__MPI_THREADS) {
+		s = busy_since;
+		if (inside && now > s)
+			t += now - s;
+	} else {
+		s = pmk__mpi_in_t0;
+		if (s && now > s)
+			t += now - s;
+	}
+	return t;
 }
 
 /* The span from the end of the last timed call to `now`, which held `u`
@@ -312,6 +516,8 @@ void pmk__mpi_timed(int fn, uint64_t t0, uint64_t t1)
 	uint64_t d = t1 - t0;
 	int is_short = d <= T.short_ticks, quick;
 	s->ns += d;
+	if (pmk__mpi_mode == PMK__MPI_THREADS) /* the union: see above */
+		return;
 	pmk__mpi_total_ns += d;
 	if (T.exact)
 		return;

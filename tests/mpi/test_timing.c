@@ -5,6 +5,7 @@
  * the timing only what a wrapper would have read. Then the estimates are
  * held against the known truth.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +39,11 @@ static void start(int exact)
 	memset(pmk__mpi_fs, 0, sizeof pmk__mpi_fs);
 	pmk__mpi_total_ns = 0;
 	pmk__mpi_tsc = 0;
+	/* the default is exact timing; sampling is PMKIT_MPI_TIMING=sample */
 	if (exact)
-		setenv("PMKIT_MPI_TIMING", "exact", 1);
-	else
 		unsetenv("PMKIT_MPI_TIMING");
+	else
+		setenv("PMKIT_MPI_TIMING", "sample", 1);
 	pmk__mpi_timing_start(0);
 	clk = pmk__mpi_now() + 1000;
 	truth = timed_calls = all_calls = 0;
@@ -123,15 +125,103 @@ static void test_exact_times_every_call(void)
 	T_CHECK(tm.err_ticks == 0 && tm.amb_ticks == 0);
 }
 
-static void test_threads_time_every_call(void)
+/* A tight polling loop (exact timing): the gap from a poll that found
+ * nothing to the next call is MPI time when short; a long one only when
+ * the thread lost its CPU in it, in a tight loop of the same poll. */
+static void idle_poll(int fn, uint64_t t1)
+{
+	pmk__mpi_poll_arm();
+	pmk__mpi_poll_idle(fn, t1);
+}
+
+static void test_polling_loop_gaps(void)
+{
+	uint64_t t = 1000000, before;
+	struct timespec ms = {0, 1000000};
+	start(1);
+	/* 20 polls 40 ns apart: every gap counted */
+	for (int i = 0; i < 20; i++) {
+		if (pmk__mpi_poll_end)
+			pmk__mpi_poll_gap(PMK__MPI_IPROBE, t);
+		idle_poll(PMK__MPI_IPROBE, t + 30);
+		t += 70;
+	}
+	T_EQ_U64(pmk__mpi_total_ns, 19 * 40);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_IPROBE].ns, 19 * 40);
+	/* a long gap in which the thread was switched out (a sleep): the
+	 * loop's, counted */
+	before = pmk__mpi_total_ns;
+	nanosleep(&ms, NULL);
+	pmk__mpi_poll_gap(PMK__MPI_IPROBE, t + 5000000);
+	T_EQ_U64(pmk__mpi_total_ns - before, 5000000 - 30 + 70);
+	/* a long gap before another function: the program's work */
+	t += 5000000;
+	idle_poll(PMK__MPI_IPROBE, t);
+	before = pmk__mpi_total_ns;
+	nanosleep(&ms, NULL);
+	pmk__mpi_poll_gap(PMK__MPI_RECV, t + 3000000);
+	T_EQ_U64(pmk__mpi_total_ns, before);
+	/* and after it the loop is not tight any more: a switch in a long
+	 * gap is not enough */
+	t += 3000000;
+	idle_poll(PMK__MPI_IPROBE, t);
+	nanosleep(&ms, NULL);
+	pmk__mpi_poll_gap(PMK__MPI_IPROBE, t + 3000000);
+	T_EQ_U64(pmk__mpi_total_ns, before);
+	/* a poll that found something sets nothing: no gap follows */
+	T_EQ_U64(pmk__mpi_poll_end, 0);
+}
+
+/* MPI_THREAD_MULTIPLE: two threads inside MPI at once, on the real clock
+ * (the wrappers' own way in and out). Each thread's calls are counted, a
+ * function's time is the sum over threads, and the rank's MPI time is the
+ * time with at least one thread inside: never above the wall time. */
+struct thr_arg {
+	int calls;
+	uint64_t sleep_ns;
+};
+static void *thr_calls(void *p)
+{
+	const struct thr_arg *a = p;
+	struct timespec ts = {0, (long)a->sleep_ns};
+	for (int i = 0; i < a->calls; i++) {
+		uint64_t t0 = 0;
+		int on = pmk__mpi_enter(PMK__MPI_RECV, 0, &t0);
+		nanosleep(&ts, NULL);
+		pmk__mpi_leave(PMK__MPI_RECV, 0, on, t0, 0, 8);
+	}
+	return NULL;
+}
+
+static void test_threads_count_once_per_thread(void)
 {
 	struct pmk__mpi_timing tm;
-	start(0);
+	struct thr_arg a = {200, 200000};
+	pthread_t th[2];
+	uint64_t w0, w1;
+	start(1);
 	pmk__mpi_timing_exact(); /* what MPI_THREAD_MULTIPLE does */
-	pingpong(5000);
-	pmk__mpi_timing_finish(clk, &tm);
-	T_EQ_U64(timed_calls, all_calls);
-	T_EQ_U64(pmk__mpi_total_ns, truth);
+	T_EQ_INT(pmk__mpi_mode, PMK__MPI_THREADS);
+	w0 = pmk__mpi_now();
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, thr_calls, &a);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	w1 = pmk__mpi_now();
+	pmk__mpi_timing_finish(w1, &tm);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_RECV].calls, 400);
+	T_EQ_U64(pmk__mpi_fs[PMK__MPI_RECV].recv, 3200);
+	T_EQ_U64(tm.untimed, 0);
+	/* both threads slept 40 ms inside MPI: the function's time holds
+	 * both, the rank's MPI time the time either was inside */
+	T_CHECKF(pmk__mpi_fs[PMK__MPI_RECV].ns >= 2 * 200 * a.sleep_ns,
+		 "function time %llu",
+		 (unsigned long long)pmk__mpi_fs[PMK__MPI_RECV].ns);
+	T_CHECKF(pmk__mpi_total_ns >= 200 * a.sleep_ns &&
+			 pmk__mpi_total_ns <= w1 - w0,
+		 "MPI %llu, wall %llu", (unsigned long long)pmk__mpi_total_ns,
+		 (unsigned long long)(w1 - w0));
+	pmk__mpi_mode = PMK__MPI_EXACT;
 }
 
 static void test_burst_is_sampled_and_estimated(void)
@@ -513,7 +603,8 @@ static void test_counter_clock(void)
 int main(void)
 {
 	T_RUN(test_exact_times_every_call);
-	T_RUN(test_threads_time_every_call);
+	T_RUN(test_polling_loop_gaps);
+	T_RUN(test_threads_count_once_per_thread);
 	T_RUN(test_burst_is_sampled_and_estimated);
 	T_RUN(test_error_estimate_is_calibrated);
 	T_RUN(test_clock_reading_is_not_extrapolated);
