@@ -78,9 +78,9 @@ t__built() { # NAME PACKAGE: HAVE_NAME in the build's config.mk
 }
 t__have_one() {
 	case $1 in
-	cc) t__missing "${CC:-cc}" ;;
-	c++) t__missing "${CXX:-c++}" ;;
-	g++) t__missing "${CXX:-g++}" ;;
+	cc) t__missing "${CC:-cc}" || { T_WHY="no C compiler: $T_WHY"; return 1; } ;;
+	c++) t__missing "${CXX:-c++}" || { T_WHY="no C++ compiler: $T_WHY"; return 1; } ;;
+	g++) t__missing "${CXX:-g++}" || { T_WHY="no C++ compiler: $T_WHY"; return 1; } ;;
 	pmu)
 		"$PMKIT" stat -x, -e instructions -- true >/dev/null 2>&1 && return 0
 		T_WHY="no hardware PMU counts instructions here (a virtual machine?)"
