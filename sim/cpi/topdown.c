@@ -25,12 +25,16 @@ static const char topdown_def[] =
     "summarized\n"
     "# in the project's research notes (anchors-cpistack.md section 3).\n"
     "\n"
-    "# Intel Skylake client and server: 4 slots per cycle, SMT off.\n"
+    "# Intel Skylake client and server, and Cascade Lake-SP (the same core:\n"
+    "# perf's cascadelakex metrics define level 1 with these events): 4 slots "
+    "per\n"
+    "# cycle, SMT off.\n"
     "#   r003c CPU_CLK_UNHALTED.THREAD_P   r019c IDQ_UOPS_NOT_DELIVERED.CORE\n"
     "#   r010e UOPS_ISSUED.ANY             r02c2 UOPS_RETIRED.RETIRE_SLOTS\n"
     "#   r010d INT_MISC.RECOVERY_CYCLES\n"
     "CPU,skl\n"
     "CPU,skx\n"
+    "CPU,clx\n"
     "tma_slots = 4 * r003c\n"
     "tma_frontend_bound = r019c / tma_slots\n"
     "tma_bad_speculation = (r010e - r02c2 + 4 * r010d) / tma_slots\n"
@@ -158,7 +162,7 @@ int pmk_topdown_new(pmk_topdown **out, const char *model, int symbolic,
 		if (i < 0) {
 			rc = fail(d, PMK_ENOTSUP,
 				  "no top-down definitions (known models: skl, "
-				  "skx, icl, icx, tgl, spr, adl_glc, "
+				  "skx, clx, icl, icx, tgl, spr, adl_glc, "
 				  "amd64_fam19h_zen4, amd64_fam1ah_zen5) for "
 				  "CPU model ",
 				  model);

@@ -115,7 +115,7 @@ assert all(e["countable"] is None for e in d["events"])' "$T_TMP/out" "$model" "
 done <<'TABLE'
 intel-spr|spr|cpu|true|defs|INST_RETIRED:ANY:u|type=4(raw) config=0x1c0 .*exclude_kernel=1
 intel-icx|icx|cpu|true|defs|INST_RETIRED:ANY_P:c=1:i|type=4(raw) config=0x18000c0 
-intel-clx|clx|cpu|true|none|MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM|type=4(raw) config=0x10d3 
+intel-clx|clx|cpu|true|defs|MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM|type=4(raw) config=0x10d3 
 intel-skx|skx|cpu|true|defs|INST_RETIRED:ANY_P:t|type=4(raw) config=0x2000c0 
 intel-bdx|bdw_ep|cpu|true|none|CYCLE_ACTIVITY:STALLS_L2_PENDING|type=4(raw) config=0x50005a3 
 intel-adl|adl_glc|cpu_core|true|defs|-|
