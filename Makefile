@@ -164,7 +164,9 @@ install: $(O)/pmkit $(O)/libpmkit.a $(O)/libpmkit.so $(O)/pmkit.pc
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
+# removes the build directory in use (O=DIR: that one; by default build/,
+# build/san included), never another's
 clean:
-	rm -rf build $(EXTRA_CLEAN)
+	rm -rf $(O) $(EXTRA_CLEAN)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(O)/obj/%.d)
