@@ -319,6 +319,18 @@ static int run_hw(struct opts *o)
 		cli_diag(&d);
 		return 1;
 	}
+	if (t && pmk_target_captured(t)) {
+		/* PMK_SYSROOT describes another machine: its events are
+		 * listed, never opened here (the counts would be this host's) */
+		cli_error("top-down level 1 for CPU model '%s' is defined, but "
+			  "PMK_SYSROOT names a captured machine: it is "
+			  "described, not counted",
+			  model);
+		fprintf(stderr, "hint: run `pmkit cpistack` on that machine; "
+				"`pmkit cpistack --sim` works anywhere\n");
+		pmk_topdown_free(td);
+		return 1;
+	}
 	n = pmk_topdown_event_count(td);
 	rc = pmk_eventset_new(&es, PMK_ES_MULTIPLEX | PMK_ES_INHERIT |
 				       PMK_ES_ENABLE_ON_EXEC);
@@ -359,8 +371,13 @@ static int run_hw(struct opts *o)
 				: ed && ed->code ? ed->message
 						 : "not opened");
 		}
-		fprintf(stderr, "hint: no hardware PMU: virtual machine? "
-				"`pmkit cpistack --sim` works anywhere\n");
+		if (t && !pmk_target_core_pmu(t))
+			fprintf(stderr, "hint: no hardware PMU: virtual "
+					"machine? `pmkit cpistack --sim` works "
+					"anywhere\n");
+		else
+			fprintf(stderr, "hint: `pmkit cpistack --sim` works "
+					"anywhere\n");
 		pmk_eventset_free(es);
 		pmk_topdown_free(td);
 		return 1;

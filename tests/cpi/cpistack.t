@@ -136,9 +136,11 @@ if [ $rc = 2 ]; then ok "--csv with --json exits 2"; else nok "csv+json" "rc=$rc
 #   definitions, a host that counts
 #                       -> counted (the four parts), or the same refusal
 #                          (a PMU may still refuse: paranoid, a guest...)
+#   definitions, a captured machine (PMK_SYSROOT)
+#                       -> "is defined, but ... described, not counted"
 # The same check then runs on captured machines (PMK_SYSROOT), one for each
-# branch, so every branch is exercised on every host; their events are
-# opened on this host, which is why "countable" is always this host's.
+# branch, so every branch is exercised on every host; a captured machine's
+# events are never opened (they would count on this host).
 td_models=$(sed -n 's/^CPU,//p' "${PMK_SRC:-.}/metrics/topdown.def" | tr '\n' ' ')
 host_counts=$(PMK_SYSROOT= "$PMKIT" list --json 2>/dev/null | python3 -c '
 import json,sys
@@ -172,7 +174,12 @@ cpistack_hw() {
 			ok "$1: $model has no top-down definitions: said so with topdown.def's models, command not run"
 		else nok "$1: no definitions for $model" "rc=$rc ran=$ran err=$err"; fi ;;
 	defs)
-		if [ $ran = yes ] && [ $host_counts = yes ] && [ $rc = 0 ] &&
+		if [ -n "$PMK_SYSROOT" ]; then
+			if [ $ran = no ] && [ $rc = 1 ] &&
+			   printf '%s\n' "$err" | grep -q "^error: top-down level 1 for CPU model '$model' is defined, but PMK_SYSROOT names a captured machine: it is described, not counted\$"; then
+				ok "$1: $model: defined; a captured machine is not counted, command not run"
+			else nok "$1: captured $model" "rc=$rc ran=$ran err=$err"; fi
+		elif [ $ran = yes ] && [ $host_counts = yes ] && [ $rc = 0 ] &&
 		   printf '%s\n' "$out" | grep -q "^# top-down level 1, CPU model $model " &&
 		   printf '%s\n' "$out" | grep -q '^frontend_bound '; then
 			ok "$1: $model: hardware top-down counted"
