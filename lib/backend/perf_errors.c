@@ -205,3 +205,73 @@ int pmk__perf_open_error(int err, const pmk_attr *a, int pid,
 				     strerror(err));
 	}
 }
+
+int pmk__perf_sample_error(int err, const pmk_attr *a, int pid,
+			   int system_wide, pmk_diag *d)
+{
+	int hw = a->type != PMK_TYPE_SOFTWARE && a->type != PMK_TYPE_TRACEPOINT;
+	int code = PMK_ENOTSUP;
+	pmk_diag_clear(d);
+	if (!d)
+		return code;
+	d->sys_errno = err;
+	snprintf(d->input, sizeof d->input, "%s", a->name);
+	if (a->type == PMK_TYPE_TOOL) {
+		/* duration_time, user_time, system_time: pmkit's own clocks
+		 * (and perf's), read around a count; no kernel counter */
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled: it is a tool event, "
+			 "computed by 'pmkit stat' from the clock, with no "
+			 "kernel counter to interrupt on", a->name);
+		snprintf(d->hint, sizeof d->hint,
+			 "count it with 'pmkit stat -e %s'; sample time with "
+			 "-e cpu-clock (the default) or -e task-clock", a->name);
+	} else if (err == EACCES || err == EPERM) {
+		/* the real refusal: paranoid against -a or kernel space,
+		 * ptrace access to another process */
+		code = pmk__perf_perm_error(err, a->name, a->exclude_kernel,
+					    pid, system_wide, d);
+		snprintf(d->input, sizeof d->input, "%s", a->name);
+	} else if (err == ESRCH) {
+		code = PMK_ENOENT;
+		snprintf(d->message, sizeof d->message,
+			 "cannot sample '%s': no process %d", a->name, pid);
+	} else if (err == EMFILE || err == ENFILE) {
+		code = PMK_ETOOMANY;
+		snprintf(d->message, sizeof d->message,
+			 "too many open files while opening '%s'", a->name);
+		snprintf(d->hint, sizeof d->hint, "raise 'ulimit -n'");
+	} else if (hw && a->type > PMK_TYPE_RAW && err == EINVAL) {
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled here: its PMU '%s' "
+			 "refuses sampling (%s)",
+			 a->name, a->pmu[0] ? a->pmu : "?", strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "count it with 'pmkit stat' instead, or sample time: "
+			 "-e cpu-clock (the default)");
+	} else if (hw && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
+			  err == EINVAL)) {
+		snprintf(d->message, sizeof d->message,
+			 "event '%s' cannot be sampled here: %s (no hardware "
+			 "PMU for it: virtual machine?)",
+			 a->name, strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "sample time instead: -e cpu-clock (the default) or "
+			 "-e task-clock, with -F HZ or -c NANOSECONDS");
+	} else if (a->precise_ip && (err == EINVAL || err == EOPNOTSUPP)) {
+		snprintf(d->message, sizeof d->message,
+			 "precise level %u not supported for '%s': %s",
+			 a->precise_ip, a->name, strerror(err));
+		snprintf(d->hint, sizeof d->hint,
+			 "drop the :p modifiers, or try a lower level");
+	} else {
+		snprintf(d->message, sizeof d->message,
+			 "cannot sample '%s': %s", a->name, strerror(err));
+		if (hw) /* time is what a software event already samples */
+			snprintf(d->hint, sizeof d->hint,
+				 "sample time instead: -e cpu-clock (the "
+				 "default)");
+	}
+	d->code = code;
+	return code;
+}

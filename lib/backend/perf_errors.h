@@ -17,6 +17,12 @@ int pmk__paranoid_level(void);
  * caller, -1: none) or every CPU; returns the PMK_E* code. */
 int pmk__perf_open_error(int err, const pmk_attr *a, int pid,
 			 int system_wide, pmk_diag *d);
+/* The same for a sampling open (pmk_sampler_open, the record probe),
+ * whose advice differs: sample time (cpu-clock) where the event cannot be
+ * sampled, count tool events with stat. `d` is cleared first (NULL: only
+ * the code is returned). */
+int pmk__perf_sample_error(int err, const pmk_attr *a, int pid,
+			   int system_wide, pmk_diag *d);
 /* Fill `d` for a refusal (EACCES, EPERM) of event `ev`, naming the real
  * cause: the paranoid level (its value and what it allows) against -a or
  * kernel space, ptrace access to another process, or a level that allows

@@ -12,16 +12,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/backend/backend.h"
+#include "lib/backend/kernel.h"
 #include "lib/backend/perf_errors.h"
 #include "lib/backend/rdpmc.h"
-
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC (1UL << 3)
-#endif
 
 struct kev {
 	int fd;
@@ -63,15 +59,35 @@ static uint64_t arm64_user_bit(void)
 #endif
 }
 
+void pmk__perf_count_attr(const pmk_attr *a, const pmk_open_opts *o,
+			  int leader, struct perf_event_attr *pa)
+{
+	pmk__attr_to_perf(a, pa);
+	pa->freq = 0; /* counting: the sampling fields stay unset */
+	pa->sample_period = 0;
+	pa->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			  PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (!o->inherit) /* the kernel refuses the group format inherited */
+		pa->read_format |= PERF_FORMAT_GROUP;
+	pa->inherit = o->inherit;
+	if (leader) {
+		pa->disabled = o->start_disabled;
+		pa->enable_on_exec = o->enable_on_exec;
+	} else { /* members follow their leader */
+		pa->pinned = 0;
+		pa->exclusive = 0;
+	}
+}
+
 static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 		  pmk_diag *d)
 {
 	struct kernel *k = be->priv;
 	struct perf_event_attr pa;
 	struct kev *leader = NULL;
-	int fd, group_fd = -1, h;
-	unsigned long flags = PERF_FLAG_FD_CLOEXEC |
-			      (o->cgroup ? PERF_FLAG_PID_CGROUP : 0);
+	int fd = -1, group_fd = -1, h;
+	uint64_t user_bit;
+	unsigned long flags = o->cgroup ? PERF_FLAG_PID_CGROUP : 0;
 
 	if (o->leader >= 0) {
 		if (o->leader >= k->n || k->ev[o->leader].fd < 0)
@@ -81,45 +97,21 @@ static int k_open(pmk_backend *be, const pmk_attr *a, const pmk_open_opts *o,
 			return PMK_ETOOMANY;
 		group_fd = leader->fd;
 	}
-	memset(&pa, 0, sizeof pa);
-	pa.size = sizeof pa;
-	pa.type = a->type;
-	pa.config = a->config;
-	pa.config1 = a->config1;
-	pa.config2 = a->config2;
-	pa.exclude_user = a->exclude_user;
-	pa.exclude_kernel = a->exclude_kernel;
-	pa.exclude_hv = a->exclude_hv;
-	pa.exclude_idle = a->exclude_idle;
-	pa.exclude_guest = a->exclude_guest;
-	pa.exclude_host = a->exclude_host;
-	pa.precise_ip = a->precise_ip;
-	pa.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			 PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if (!o->inherit)
-		pa.read_format |= PERF_FORMAT_GROUP;
-	pa.inherit = o->inherit;
-	if (!leader) {
-		pa.disabled = o->start_disabled;
-		pa.enable_on_exec = o->enable_on_exec;
-		pa.pinned = a->pinned;
-		pa.exclusive = a->exclusive;
-	}
-	if (want_user_reads(a, o))
-		pa.config1 |= arm64_user_bit();
-	fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid, o->scope.cpu,
-			  group_fd, flags);
-	if (fd < 0 && pa.config1 != a->config1) { /* refused: plain open */
+	pmk__perf_count_attr(a, o, !leader, &pa);
+	user_bit = want_user_reads(a, o) ? arm64_user_bit() : 0;
+	if ((a->config1 | user_bit) != a->config1) {
+		/* ask for user-space reads; refused: the plain open below */
+		pmk_diag tried;
+		pa.config1 |= user_bit;
+		fd = pmk__perf_open(&pa, a, o->scope.pid, o->scope.cpu,
+				    group_fd, flags, &tried);
 		pa.config1 = a->config1;
-		fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid,
-				  o->scope.cpu, group_fd, flags);
 	}
-	if (fd < 0 && errno == EMFILE && pmk__raise_nofile())
-		fd = (int)syscall(SYS_perf_event_open, &pa, o->scope.pid,
-				  o->scope.cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
-		return pmk__perf_open_error(errno, a, o->scope.pid,
-					    o->scope.pid == -1, d);
+		fd = pmk__perf_open(&pa, a, o->scope.pid, o->scope.cpu,
+				    group_fd, flags, d);
+	if (fd < 0)
+		return fd;
 	if (k->n == k->cap) {
 		int nc = k->cap ? k->cap * 2 : 16;
 		struct kev *ne = realloc(k->ev, sizeof *ne * (size_t)nc);

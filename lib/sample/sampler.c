@@ -15,10 +15,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/backend/kernel.h"
 #include "lib/backend/perf_errors.h"
+#include "lib/sample/sampler.h"
 #include "pmkit/sample.h"
 
 #define MAX_RINGS  1024
@@ -69,100 +70,13 @@ static int ncpus(void)
 	return n > 0 && n < 4096 ? (int)n : 1;
 }
 
-static int open_error(pmk_diag *d, const pmk_attr *a, int err,
-		      const pmk_sample_opts *o)
+void pmk__sampler_attr(struct perf_event_attr *pa, const pmk_attr *a,
+		       const pmk_sample_opts *o, int first, size_t ring_bytes)
 {
-	int hw = a->type != PMK_TYPE_SOFTWARE && a->type != 2 /* tracepoint */;
-	int code = PMK_ENOTSUP;
-	pmk_diag_clear(d);
-	if (!d)
-		return code;
-	d->sys_errno = err;
-	snprintf(d->input, sizeof d->input, "%s", a->name);
-	if (a->type == PMK_TYPE_TOOL) {
-		/* duration_time, user_time, system_time: pmkit's own clocks
-		 * (and perf's), read around a count; no kernel counter */
-		snprintf(d->message, sizeof d->message,
-			 "event '%s' cannot be sampled: it is a tool event, "
-			 "computed by 'pmkit stat' from the clock, with no "
-			 "kernel counter to interrupt on", a->name);
-		snprintf(d->hint, sizeof d->hint,
-			 "count it with 'pmkit stat -e %s'; sample time with "
-			 "-e cpu-clock (the default) or -e task-clock", a->name);
-	} else if (err == EACCES || err == EPERM) {
-		/* the real refusal: paranoid against -a or kernel space,
-		 * ptrace access to another process (perf_errors.c) */
-		code = pmk__perf_perm_error(err, a->name, a->exclude_kernel,
-					    o->all_cpus ? -1 : o->pid,
-					    o->all_cpus, d);
-		snprintf(d->input, sizeof d->input, "%s", a->name);
-	} else if (err == ESRCH) {
-		code = PMK_ENOENT;
-		snprintf(d->message, sizeof d->message,
-			 "cannot sample '%s': no process %d", a->name, o->pid);
-	} else if (err == EMFILE || err == ENFILE) {
-		code = PMK_ETOOMANY;
-		snprintf(d->message, sizeof d->message,
-			 "too many open files while opening '%s'", a->name);
-		snprintf(d->hint, sizeof d->hint, "raise 'ulimit -n'");
-	} else if (hw && a->type > PMK_TYPE_RAW && err == EINVAL) {
-		snprintf(d->message, sizeof d->message,
-			 "event '%s' cannot be sampled here: its PMU '%s' "
-			 "refuses sampling (%s)",
-			 a->name, a->pmu[0] ? a->pmu : "?", strerror(err));
-		snprintf(d->hint, sizeof d->hint,
-			 "count it with 'pmkit stat' instead, or sample time: "
-			 "-e cpu-clock (the default)");
-	} else if (hw && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
-			  err == EINVAL)) {
-		snprintf(d->message, sizeof d->message,
-			 "event '%s' cannot be sampled here: %s (no hardware "
-			 "PMU for it: virtual machine?)",
-			 a->name, strerror(err));
-		snprintf(d->hint, sizeof d->hint,
-			 "sample time instead: -e cpu-clock (the default) or "
-			 "-e task-clock, with -F HZ or -c NANOSECONDS");
-	} else if (a->precise_ip && (err == EINVAL || err == EOPNOTSUPP)) {
-		snprintf(d->message, sizeof d->message,
-			 "precise level %u not supported for '%s': %s",
-			 a->precise_ip, a->name, strerror(err));
-		snprintf(d->hint, sizeof d->hint,
-			 "drop the :p modifiers, or try a lower level");
-	} else {
-		snprintf(d->message, sizeof d->message,
-			 "cannot sample '%s': %s", a->name, strerror(err));
-		if (hw) /* time is what a software event already samples */
-			snprintf(d->hint, sizeof d->hint,
-				 "sample time instead: -e cpu-clock (the "
-				 "default)");
-	}
-	d->code = code;
-	return code;
-}
-
-static void fill_attr(struct perf_event_attr *pa, const pmk_attr *a,
-		      const pmk_sample_opts *o, int first, size_t ring_bytes)
-{
-	memset(pa, 0, sizeof *pa);
-	pa->size = sizeof *pa;
-	pa->type = a->type;
-	pa->config = a->config;
-	pa->config1 = a->config1;
-	pa->config2 = a->config2;
-	pa->exclude_user = a->exclude_user;
-	pa->exclude_kernel = a->exclude_kernel;
-	pa->exclude_hv = a->exclude_hv;
-	pa->exclude_idle = a->exclude_idle;
-	pa->exclude_guest = a->exclude_guest;
-	pa->precise_ip = a->precise_ip;
+	pmk__attr_to_perf(a, pa); /* period or frequency included */
 	if (a->sample == 0) {
 		pa->freq = 1;
 		pa->sample_freq = DEFAULT_HZ;
-	} else if (a->freq) {
-		pa->freq = 1;
-		pa->sample_freq = a->sample;
-	} else {
-		pa->sample_period = a->sample;
 	}
 	pa->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
@@ -260,29 +174,26 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		struct perf_event_attr pa;
 		int opened = 0, last_err = 0;
 		pmk_rec_event re;
-		fill_attr(&pa, &attrs[e], o, e == 0, pages * psz);
+		pmk__sampler_attr(&pa, &attrs[e], o, e == 0, pages * psz);
 		for (int t = 0; t < ntid; t++)
 		for (int c = 0; c < n; c++) {
 			struct ring *r = &s->ring[s->nring];
-			int fd = (int)syscall(SYS_perf_event_open, &pa, tids[t],
-					      c, -1, PERF_FLAG_FD_CLOEXEC);
+			pmk_diag od;
+			int fd = pmk__perf_open(&pa, &attrs[e], tids[t], c, -1,
+						0, &od);
 			void *m;
-			if (fd < 0 && errno == EMFILE && pmk__raise_nofile())
-				fd = (int)syscall(SYS_perf_event_open, &pa,
-						  tids[t], c,
-						  -1, PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0 && errno == ESRCH && t > 0)
+			if (t > 0 && pmk__perf_task_ended(fd, &od))
 				continue; /* that thread ended meanwhile */
 			if (fd < 0) {
-				last_err = errno;
-				if (errno == ENODEV || errno == EINVAL) {
-					/* offline CPU: skip it, unless no CPU
-					 * takes the event at all */
-					if (errno == ENODEV)
-						continue;
-				}
+				last_err = od.sys_errno;
+				/* offline CPU: skip it, unless no CPU takes
+				 * the event at all */
+				if (last_err == ENODEV)
+					continue;
 				pmk_sampler_close(s);
-				return open_error(d, &attrs[e], last_err, o);
+				if (d)
+					*d = od;
+				return fd;
 			}
 			m = mmap(NULL, (pages + 1) * psz,
 				 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -316,8 +227,9 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		}
 		if (!opened) {
 			pmk_sampler_close(s);
-			return open_error(d, &attrs[e],
-					  last_err ? last_err : ENODEV, o);
+			return pmk__perf_sample_error(
+			    last_err ? last_err : ENODEV, &attrs[e],
+			    o->all_cpus ? -1 : o->pid, o->all_cpus, d);
 		}
 		memset(&re, 0, sizeof re);
 		re.index = (uint32_t)e;
