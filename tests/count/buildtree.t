@@ -4,9 +4,7 @@
 # (libpmkit.so.0, a link beside libpmkit.so) and runs without installing,
 # with no LD_LIBRARY_PATH: it counts task-clock in a region and writes it.
 . tests/support/t.sh
-if ! command -v pkg-config >/dev/null 2>&1; then
-	skip "build tree through pkg-config" "pkg-config is not installed (Debian package pkg-config)"; exit 0
-fi
+require cc pkg-config
 check "libpmkit.so.0 is beside libpmkit.so" test -e "$PMK_BUILD/libpmkit.so.0"
 flags=$(PKG_CONFIG_PATH="$PMK_BUILD" pkg-config --cflags --libs pmkit 2>"$T_TMP/pc.err")
 check "pkg-config finds the uninstalled build tree ($flags)" \

@@ -7,9 +7,7 @@
 prog=$(pwd)/tests/sample/prog
 cd "$T_TMP" || exit 1
 CC=${CC:-cc}
-if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
-	skip "flame graphs" "cannot sample here: $(head -1 probe.err)"; exit 0
-fi
+require sample
 F="-O0 -g -fno-omit-frame-pointer"
 $CC $F -shared -fPIC -o libspin.so "$prog/spin_lib.c" &&
 	$CC $F -o stk "$prog/spin_main.c" -L. -lspin -Wl,-rpath,"$T_TMP" ||
@@ -18,7 +16,7 @@ run_pmkit record -q -g -o a.rec -- ./stk 0.2
 run_pmkit record -q -g -o b.rec -- ./stk 0.2
 run_pmkit report -i a.rec --flamegraph fg.svg
 check "--flamegraph writes an SVG" sh -c "[ $rc = 0 ] && grep -q '<svg' fg.svg && grep -q 'data-n=\"lib_spin\"' fg.svg"
-if command -v python3 >/dev/null 2>&1; then
+if have python3; then
 	check "the SVG is well-formed XML" python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse('fg.svg')"
 fi
 echo old > fg.svg
@@ -29,10 +27,10 @@ ln -s target.svg link.svg
 run_pmkit report -i b.rec --flamegraph link.svg
 check "--flamegraph never writes through a symlink (the link is replaced, its target untouched)" sh -c "[ $rc = 0 ] && [ ! -L link.svg ] && cmp -s fg.svg target.svg"
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-	skip "flame graph in a browser" "chromium is not installed"
+if ! have chromium; then
+	skip "flame graph in a browser" "$T_WHY"
 else
+	browser=$CHROMIUM
 	cp "$prog/flame_click.html" view.html
 	flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --allow-file-access-from-files --virtual-time-budget=5000"
 	u=$(mktemp -d)
@@ -71,7 +69,7 @@ folded=$(printf '%s\n' "$out" | awk '/via_a;lib_spin [0-9]+$/ { t += $NF } END {
 check "--script stacks agree with --folded (via_a;lib_spin: $(cat via_a.n) and $folded)" [ "$(cat via_a.n)" = "$folded" ]
 
 run_pmkit report -i a.rec --speedscope prof.speedscope.json
-if command -v python3 >/dev/null 2>&1; then
+if have python3; then
 	check "--speedscope: valid JSON, a sampled profile whose weights sum to the samples" python3 - <<'PY'
 import json
 d = json.load(open('prof.speedscope.json'))
@@ -83,5 +81,5 @@ assert 'lib_spin' in names
 assert all(0 <= i < len(names) for s in p['samples'] for i in s)
 PY
 else
-	skip "--speedscope JSON check" "no python3"
+	skip "--speedscope JSON check" "$T_WHY"
 fi

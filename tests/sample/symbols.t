@@ -6,9 +6,7 @@
 . tests/support/t.sh
 prog=$(pwd)/tests/sample/prog
 cd "$T_TMP" || exit 1
-if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
-	skip "symbols" "cannot sample here: $(head -1 probe.err)"; exit 0
-fi
+require sample
 row() { printf '%s\n' "$out" | awk -v f="$1" '$3 == f { print; exit }'; }
 
 # --- the kernel
@@ -25,7 +23,7 @@ else
 fi
 
 # --- PLT, vdso, demangling
-if command -v g++ >/dev/null 2>&1 && g++ -O1 -g -fno-builtin -o pv "$prog/plt_vdso.cc"; then
+if have g++ && g++ -O1 -g -fno-builtin -o pv "$prog/plt_vdso.cc"; then
 	# 1 s at 10 kHz: the PLT stub holds about 0.2 % of the samples (10-12 here)
 	run_pmkit record -q -F 10000 -o pv.rec -- ./pv 1
 	run_pmkit report -i pv.rec
@@ -45,7 +43,7 @@ if command -v g++ >/dev/null 2>&1 && g++ -O1 -g -fno-builtin -o pv "$prog/plt_vd
 	*) skip "--annotate --asm" "capstone decoding is wired for x86-64 and arm64" ;;
 	esac
 else
-	skip "PLT, vdso and C++ names" "no g++"
+	skip "PLT, vdso and C++ names" "${T_WHY:-g++ failed to build plt_vdso.cc}"
 fi
 
 # --- a JIT's perf map
