@@ -247,6 +247,16 @@ typedef struct pmk_sample_opts {
  * `d`) when an event cannot be sampled here. Records the events into `w`. */
 int pmk_sampler_open(pmk_sampler **s, const pmk_attr *attrs, int nattr,
 		     const pmk_sample_opts *o, pmk_rec_writer *w, pmk_diag *d);
+/* Learn at once, before a command is started, whether `a` can be sampled
+ * here: open it disabled on the calling thread (only `o->all_cpus` is
+ * looked at). Returns 0 when it can. Returns 1 when kernel space was
+ * refused (perf_event_paranoid 2) but user space is allowed, and `a`
+ * neither excluded kernel space nor is `all_cpus` set: `a` is changed to
+ * exclude kernel space (sampled as with ':u', as pmkit stat counts it)
+ * and `d` holds a warning saying so (its code 0). Otherwise returns a
+ * negative PMK_E* code (PMK_EPERM for a refusal of privilege) with `d`
+ * saying why and what to sample instead, as pmk_sampler_open would. */
+int pmk_sampler_probe(pmk_attr *a, const pmk_sample_opts *o, pmk_diag *d);
 /* Write the memory maps and command name of a running process, read from
  * /proc/PID (for attaching to a process already running). */
 int pmk_sampler_synthesize(pmk_sampler *s, int pid);

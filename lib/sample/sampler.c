@@ -8,6 +8,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -19,6 +21,7 @@
 
 #include "lib/backend/kernel.h"
 #include "lib/backend/perf_errors.h"
+#include "lib/backend/task.h"
 #include "lib/sample/sampler.h"
 #include "pmkit/sample.h"
 
@@ -114,10 +117,7 @@ void pmk__sampler_attr(struct perf_event_attr *pa, const pmk_attr *a,
  * with `threads` every thread of the process now (the pid first). */
 static int task_list(const pmk_sample_opts *o, int *tids, int max)
 {
-	char path[64];
-	DIR *dir;
-	struct dirent *de;
-	int n = 1;
+	int n;
 	if (o->ntids > 0 && !o->all_cpus) {
 		for (n = 0; n < o->ntids && n < max; n++)
 			tids[n] = o->tids[n];
@@ -126,16 +126,8 @@ static int task_list(const pmk_sample_opts *o, int *tids, int max)
 	tids[0] = o->all_cpus ? -1 : o->pid;
 	if (o->all_cpus || !o->threads)
 		return 1;
-	snprintf(path, sizeof path, "/proc/%d/task", o->pid);
-	if (!(dir = opendir(path)))
-		return -1;
-	while ((de = readdir(dir)) != NULL && n < max) {
-		int t = atoi(de->d_name);
-		if (t > 0 && t != o->pid)
-			tids[n++] = t;
-	}
-	closedir(dir);
-	return n;
+	n = pmk__task_threads(o->pid, tids, max);
+	return n < 0 ? -1 : n;
 }
 
 int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
@@ -243,6 +235,82 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 	}
 	*sp = s;
 	return 0;
+}
+
+/* Why `a` cannot be sampled: the sampler's own open, the way record
+ * would open it (every CPU), into a writer that keeps nothing. 0 when
+ * that open works after all. */
+static int probe_explain(const pmk_attr *a, const pmk_sample_opts *o,
+			 pmk_diag *d)
+{
+	pmk_sample_opts so;
+	pmk_sampler *s = NULL;
+	pmk_rec_writer *w = NULL;
+	int rc = PMK_ENOTSUP, dn = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	memset(&so, 0, sizeof so);
+	so.pid = (int)getpid();
+	so.all_cpus = o->all_cpus;
+	pmk_diag_clear(d);
+	if (dn >= 0 && pmk_rec_writer_fdopen(&w, dn, "probe", d) == 0) {
+		rc = pmk_sampler_open(&s, a, 1, &so, w, d);
+		if (rc == 0)
+			pmk_sampler_close(s);
+		pmk_rec_writer_close(w);
+	}
+	if (dn >= 0)
+		close(dn);
+	if (rc == 0)
+		return 0;
+	if (!d->message[0])
+		snprintf(d->message, sizeof d->message,
+			 "cannot sample this event");
+	if (!d->code) /* no reason found: not a refusal of privilege */
+		d->code = PMK_ENOTSUP;
+	return d->code;
+}
+
+int pmk_sampler_probe(pmk_attr *a, const pmk_sample_opts *o, pmk_diag *d)
+{
+	struct perf_event_attr pa;
+	pmk_diag od;
+	int fd, user_only = 0;
+	pmk_diag_clear(d);
+	pmk__attr_to_perf(a, &pa);
+	pa.freq = 0;
+	pa.sample_period = 1000000;
+	pa.sample_type = PERF_SAMPLE_IP;
+	pa.disabled = 1;
+	fd = pmk__perf_open(&pa, a, 0, -1, -1, 0, &od);
+	if (fd < 0 && (od.sys_errno == EACCES || od.sys_errno == EPERM) &&
+	    !pa.exclude_kernel && !o->all_cpus) {
+		/* kernel space refused (perf_event_paranoid 2): sample user
+		 * space only, as pmkit stat counts it, and say so */
+		pa.exclude_kernel = 1;
+		fd = pmk__perf_open(&pa, a, 0, -1, -1, 0, &od);
+		if (fd >= 0) {
+			a->exclude_kernel = 1;
+			user_only = 1;
+			if (d) {
+				snprintf(d->input, sizeof d->input, "%s",
+					 a->name);
+				snprintf(d->message, sizeof d->message,
+					 "'%s': kernel space is not allowed "
+					 "here (perf_event_paranoid is %d): "
+					 "sampling user space only, as with "
+					 "':u'",
+					 a->name, pmk__paranoid_level());
+			}
+		}
+	}
+	if (fd >= 0) {
+		close(fd);
+		return user_only;
+	}
+	if (!d) {
+		pmk_diag scratch;
+		return probe_explain(a, o, &scratch);
+	}
+	return probe_explain(a, o, d);
 }
 
 static int ioctl_all(pmk_sampler *s, unsigned long req)
