@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +75,31 @@ static int call_graph_mode(const char *mode, struct ropts *o)
 static volatile sig_atomic_t stop_sig;
 static volatile pid_t child_pid;
 
+/* SIGINT, SIGTERM, SIGHUP: the command gets the same signal (from a
+ * terminal it has it already), pmkit waits for it and keeps the recording;
+ * a second signal, or a command still running 2 s later, gets SIGKILL. */
 static void on_signal(int sig)
 {
-	stop_sig = sig;
-	if (child_pid > 0)
+	if (stop_sig && child_pid > 0)
+		kill(child_pid, SIGKILL);
+	else if (child_pid > 0)
 		kill(child_pid, sig);
+	stop_sig = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static int add_event(const char *item, int column, void *arg)
@@ -416,6 +437,8 @@ static pid_t start_child(char **argv, int *go_fd, int *err_fd)
 		close(er[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		while ((k = read(go[0], &c, 1)) < 0 && errno == EINTR)
 			;
 		if (k != 1)
@@ -451,7 +474,8 @@ int cmd_record(int argc, char **argv)
 	pid_t pid = -1;
 	int go_fd = -1, err_fd = -1, status = 0, rc, exit_code = 0, i;
 	int write_failed = 0;
-	uint64_t t0;
+	uint64_t t0, stop_t = 0;
+	int killed = 0;
 	pmk_rec_finish fin;
 
 	memset(&o, 0, sizeof o);
@@ -505,24 +529,24 @@ int cmd_record(int argc, char **argv)
 	if (rc)
 		return rc;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	/* the new file, and whether FILE can become FILE.old, before the
+	 * command is started: a refusal costs no run */
+	if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
+				   o.no_backup ? PMK_REC_NO_BACKUP : 0,
+				   &d) < 0) {
+		cli_diag(&d);
+		return 1;
+	}
+	catch_signals();
 	if (cmd) {
 		pid = start_child(cmd, &go_fd, &err_fd);
 		if (pid < 0) {
 			cli_error("cannot start '%s': %s", cmd[0],
 				  strerror(errno));
-			return 1;
+			exit_code = 1;
+			goto out_kill;
 		}
 		child_pid = pid;
-	}
-	if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
-				   o.no_backup ? PMK_REC_NO_BACKUP : 0,
-				   &d) < 0) {
-		cli_diag(&d);
-		exit_code = 1;
-		goto out_kill;
 	}
 	memset(&so, 0, sizeof so);
 	so.all_cpus = o.all;
@@ -565,6 +589,10 @@ int cmd_record(int argc, char **argv)
 	if (!so.enable_on_exec)
 		pmk_sampler_enable(s);
 	t0 = now_ns();
+	if (cmd && stop_sig) { /* signalled before the command ran */
+		exit_code = 128 + stop_sig;
+		goto out_kill;
+	}
 	if (cmd) {
 		int e = 0;
 		ssize_t k;
@@ -626,8 +654,20 @@ int cmd_record(int argc, char **argv)
 					cmd[0], (int)pid);
 			}
 		}
+		if (cmd && stop_sig) {
+			/* the command had the signal; SIGKILL if it goes on */
+			if (!stop_t)
+				stop_t = now_ns();
+			else if (!killed && now_ns() - stop_t > 2000000000u) {
+				kill(pid, SIGKILL);
+				killed = 1;
+			}
+			if (write_failed)
+				poll(NULL, 0, 100);
+		}
 		if (cmd) {
-			pid_t r = waitpid(pid, &status, write_failed ? 0 : WNOHANG);
+			pid_t r = waitpid(pid, &status,
+					  write_failed && !stop_sig ? 0 : WNOHANG);
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r == pid) {
@@ -655,6 +695,9 @@ int cmd_record(int argc, char **argv)
 	fin.duration_ns = now_ns() - t0;
 	pmk_rec_write_finish(w, &fin);
 	pmk_sampler_close(s);
+	/* stopped by a signal: the recording is kept, the status says so */
+	if (stop_sig)
+		exit_code = 128 + stop_sig;
 	if (pmk_rec_writer_close(w) < 0 || write_failed) {
 		if (!write_failed)
 			cli_error("cannot write '%s': %s", o.out,

@@ -3,6 +3,7 @@
  * core with seed 000's PMU, driven from the command line.
  */
 /* pmkit-command: sim | run the simulated core and its PMU */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,6 +290,27 @@ static int on_sim_run_opt(int key, const char *val, void *arg)
 	return 0;
 }
 
+/* SIGINT, SIGTERM, SIGHUP stop a simulation between two steps of
+ * SIM_STEP instructions: what was simulated is printed or written, and
+ * the command exits 128+N. */
+#define SIM_STEP (1u << 20)
+static volatile sig_atomic_t stop_sig;
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static int sim_run(int argc, char **argv, int record)
 {
 	/* static: the parsed strings live as long as the run */
@@ -381,6 +403,7 @@ static int sim_run(int argc, char **argv, int record)
 			goto usage;
 		}
 	}
+	catch_signals();
 	if (pmk_sim_source_open(&src, what, kind, &d) < 0) {
 		cli_diag(&d);
 		goto usage;
@@ -431,7 +454,18 @@ static int sim_run(int argc, char **argv, int record)
 	pmk_sim_set_sampler(sim, on_sample, &ctx);
 	if (pm_int)
 		pmk_sim_profileme(sim, pm_int, (uint32_t)pair, 1);
-	c = pmk_sim_run(sim, maxn);
+	/* in steps, so that SIGINT, SIGTERM or SIGHUP stops the run between
+	 * two of them and what was simulated is still written */
+	for (uint64_t left = maxn;;) {
+		uint64_t step = SIM_STEP;
+		if (maxn && left < step)
+			step = left;
+		c = pmk_sim_run(sim, step);
+		if (maxn)
+			left -= step;
+		if (c <= 0 || stop_sig || (maxn && !left))
+			break;
+	}
 	if (c < 0) {
 		const pmk_diag *sd = pmk_sim_source_diag(src);
 		cli_diag(sd);
@@ -457,11 +491,12 @@ static int sim_run(int argc, char **argv, int record)
 		ctx.rec = NULL;
 		fprintf(stderr,
 			"sim record: %llu samples of %llu instructions, %llu "
-			"cycles, written to %s\n",
+			"cycles, written to %s%s\n",
 			(unsigned long long)n,
 			(unsigned long long)st->committed,
-			(unsigned long long)st->cycles, outfile);
-		rc = 0;
+			(unsigned long long)st->cycles, outfile,
+			stop_sig ? " (stopped by a signal)" : "");
+		rc = stop_sig ? 128 + stop_sig : 0;
 		goto out;
 	}
 	{
@@ -523,7 +558,7 @@ static int sim_run(int argc, char **argv, int record)
 						     : 0.0);
 		}
 	}
-	rc = 0;
+	rc = stop_sig ? 128 + stop_sig : 0;
 	goto out;
 usage:
 	rc = EXIT_USAGE;

@@ -78,11 +78,33 @@ struct run {
 	int nunit;
 };
 
+/* SIGINT, SIGTERM, SIGHUP: the signal (its number) that stops the count.
+ * The workload gets the same signal (from a terminal it has it already);
+ * pmkit waits for it, prints what was counted and exits 128+N. A second
+ * signal, or a workload still running 2 s later, gets SIGKILL. */
 static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig)
+static volatile pid_t child_pid;
+static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	if (interrupted && child_pid > 0)
+		kill(child_pid, SIGKILL);
+	else if (child_pid > 0)
+		kill(child_pid, sig);
+	interrupted = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static double now_s(void)
@@ -623,7 +645,8 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	double next_print = t0 + (double)o->interval_ms / 1e3;
 	struct ivl iv;
 	pmk_value *tmp = calloc((size_t)r->nev + 1, sizeof *tmp);
-	int status = 0;
+	int status = 0, killed = 0;
+	double stop_s = 0;
 	long sleep_ns = 500 * 1000; /* short first waits: quick commands end quick */
 #ifdef SYS_pidfd_open
 	int pidfd = w ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
@@ -644,8 +667,16 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 			break;
 		if (!w && (o->pid || o->tid) && stat_task_gone(o->pid ? o->pid : o->tid))
 			break;
-		if (interrupted)
+		if (interrupted && !w)
 			break;
+		if (interrupted) { /* the workload had the signal */
+			if (stop_s == 0)
+				stop_s = now_s();
+			else if (!killed && now_s() - stop_s > 2.0) {
+				kill(w->pid, SIGKILL);
+				killed = 1;
+			}
+		}
 		if (o->interval_count && iv.prints >= o->interval_count)
 			break;
 		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
@@ -1308,7 +1339,7 @@ int cmd_stat(int argc, char **argv)
 	sum = calloc((size_t)r.nev + 1, sizeof *sum);
 	sumsq = calloc((size_t)r.nev + 1, sizeof *sumsq);
 	rows = calloc(nv, sizeof *rows);
-	signal(SIGINT, on_sigint);
+	catch_signals();
 
 	for (unsigned long long rep = 0; rep < o.repeat; rep++) {
 		struct workload w, *wp = NULL;
@@ -1344,8 +1375,17 @@ int cmd_stat(int argc, char **argv)
 				pmk_eventset_start(r.set[s]);
 		t0 = now_s();
 		if (wp) {
-			int e = workload_start(&w);
+			int e;
+			if (interrupted) { /* before it ran: nothing to count */
+				kill(w.pid, SIGKILL);
+				workload_wait(&w);
+				status = 128 + interrupted;
+				goto out;
+			}
+			child_pid = w.pid;
+			e = workload_start(&w);
 			if (e) {
+				child_pid = 0;
 				workload_wait(&w);
 				cli_error("cannot run '%s': %s", o.argv[0],
 					  strerror(e));
@@ -1359,10 +1399,12 @@ int cmd_stat(int argc, char **argv)
 					pmk_eventset_start(r.set[s]);
 			}
 			status = measure(&o, &r, &w, &out, cmd, t0);
+			child_pid = 0;
 		} else if (o.argv) {
 			struct workload cw;
 			if (workload_prepare(&cw, o.argv) != 0 ||
-			    workload_start(&cw) != 0) {
+			    (child_pid = cw.pid, workload_start(&cw)) != 0) {
+				child_pid = 0;
 				cli_error("cannot run '%s'", o.argv[0]);
 				status = 127;
 				goto out;
@@ -1374,6 +1416,7 @@ int cmd_stat(int argc, char **argv)
 					pmk_eventset_start(r.set[s]);
 			}
 			status = measure(&o, &r, &cw, &out, cmd, t0);
+			child_pid = 0;
 		} else {
 			if (o.delay_ms) {
 				sleep_ms(o.delay_ms);
@@ -1468,6 +1511,8 @@ int cmd_stat(int argc, char **argv)
 	if (!o.interval_ms || o.json) /* perf: no summary after intervals */
 		emit(&out, &res);
 	emitted = 1;
+	if (interrupted) /* what was counted is printed; the status says why */
+		status = 128 + interrupted;
 out:
 	free_sets(&r);
 	free(vals);

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,11 +63,25 @@ static int create_tmp(pmk__outfile *of, pmk_diag *d)
 			     sfx) >= (int)sizeof of->tmp)
 			return fail(d, PMK_EINVAL, ENAMETOOLONG, of->path,
 				    NULL);
-		of->fd = open(
-		    of->tmp,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (of->fd >= 0)
-			return 0;
+		of->fd = open(of->tmp,
+			      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_NOCTTY | O_CLOEXEC,
+			      (of->flags & PMK__OUT_PRIVATE) ? 0600 : 0644);
+		if (of->fd >= 0) {
+			struct stat st;
+			/* new, ours, and a plain file: nothing else could
+			 * have been opened under O_EXCL, checked anyway */
+			if (fstat(of->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			    st.st_nlink == 1)
+				return 0;
+			close(of->fd);
+			unlink(of->tmp);
+			of->fd = -1;
+			of->tmp[0] = 0;
+			return fail(d, PMK_EIO, EEXIST, of->path,
+				    "the new file is not a plain file of its "
+				    "own");
+		}
 		if (errno != EEXIST) {
 			int e = errno;
 			of->tmp[0] = 0;
@@ -77,26 +94,92 @@ static int create_tmp(pmk__outfile *of, pmk_diag *d)
 		    "cannot create a new file next to it");
 }
 
-int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
-		      pmk_diag *d)
+/* The null device (1:3, wherever its node is): the one device written to,
+ * since writing it can harm nothing. */
+static int is_null_dev(const struct stat *st)
 {
-	struct stat st;
-	memset(of, 0, sizeof *of);
-	of->fd = -1;
-	of->flags = flags;
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "it is a directory";
+	if (S_ISFIFO(m))
+		return "it is a FIFO, not a regular file";
+	if (S_ISCHR(m))
+		return "it is a character device, not a regular file";
+	if (S_ISBLK(m))
+		return "it is a block device, not a regular file";
+	if (S_ISSOCK(m))
+		return "it is a socket, not a regular file";
+	return "it is not a regular file";
+}
+
+static int refuse_kind(pmk_diag *d, const char *path, mode_t m)
+{
+	return pmk__diag_file(
+	    d, PMK_EINVAL, 0, path,
+	    S_ISDIR(m) ? "name a file in it"
+		       : "pmkit writes regular files only (and -, /dev/null, "
+			 "/dev/stdout); to feed a pipe, write to - and "
+			 "redirect",
+	    "cannot write '%.180s': %s", path, kind_of(m));
+}
+
+/* Whether this process may remove or replace `st` (a file in the directory
+ * `dir`): the sticky bit of /tmp lets only the owners of the file and of
+ * the directory, and CAP_FOWNER, do it. */
+static int has_fowner(void)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct c[2];
+	memset(c, 0, sizeof c);
+	if (syscall(SYS_capget, &h, c) != 0)
+		return geteuid() == 0;
+	return (c[0].effective >> CAP_FOWNER) & 1;
+}
+
+static int may_replace(const struct stat *dir, const struct stat *st)
+{
+	uid_t u = geteuid();
+	if (!(dir->st_mode & S_ISVTX) || st->st_uid == u || dir->st_uid == u)
+		return 1;
+	return has_fowner();
+}
+
+/* The directory part of `path` ("." when it has none). */
+static void dir_of(const char *path, char *dir, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, n, ".");
+	else if (slash == path)
+		snprintf(dir, n, "/");
+	else
+		snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+enum { T_NEW, T_STDOUT, T_FD, T_NULLDEV };
+
+/* What writing `path` means, decided without opening anything at it:
+ * T_STDOUT ("-"), T_FD (a descriptor named as a file, *fd set), T_NULLDEV,
+ * or T_NEW (a new file renamed into place, after checking that it can be
+ * created and that NAME and NAME.old can be moved). Or an error. */
+static int classify(const char *path, unsigned flags, int *fd, pmk_diag *d)
+{
+	struct stat st, dst, ost;
+	char dir[PATH_MAX], old[PATH_MAX + 8];
+	int exists;
 	if (!path || !*path)
 		return fail(d, PMK_EINVAL, EINVAL, "", "no file name");
-	if (snprintf(of->path, sizeof of->path, "%s", path) >=
-	    (int)sizeof of->path)
+	if (strlen(path) >= PATH_MAX - 16)
 		return fail(d, PMK_EINVAL, ENAMETOOLONG, path, NULL);
-	if ((flags & PMK__OUT_DASH) && !strcmp(path, "-")) {
-		of->fd = STDOUT_FILENO;
-		of->in_place = 1;
-		return 0;
-	}
+	if ((flags & PMK__OUT_DASH) && !strcmp(path, "-"))
+		return T_STDOUT;
 	/* a descriptor named as a file (/dev/stdout, /dev/fd/N,
-	 * /proc/self/fd/N): written through that descriptor, whatever it
-	 * is; a rename would replace the link in /dev itself */
+	 * /proc/self/fd/N): the caller's own, written through it; a rename
+	 * would replace the link in /dev itself */
 	{
 		int n = -1;
 		char *end;
@@ -113,47 +196,111 @@ int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
 				n = (int)v;
 		}
 		if (n >= 0) {
-			of->fd = dup(n);
-			if (of->fd < 0)
-				return fail(d, code_of(errno), errno, path,
-					    NULL);
-			of->in_place = 1;
-			return 0;
+			*fd = n;
+			return T_FD;
 		}
 	}
-	/* never a rename under /dev, /proc or /sys: what exists there is
-	 * written in place, nothing new is created */
-	if (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6) ||
-	    !strncmp(path, "/sys/", 5)) {
-		of->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	/* what is at NAME itself: a link is never followed (it is moved to
+	 * NAME.old like a file), a FIFO, device or socket never opened */
+	exists = lstat(path, &st) == 0;
+	if (!exists && errno != ENOENT)
+		return fail(d, code_of(errno), errno, path, NULL);
+	if (exists && is_null_dev(&st))
+		return T_NULLDEV;
+	if (exists && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return refuse_kind(d, path, st.st_mode);
+	/* the new file is created beside NAME: the directory must be there
+	 * and writable */
+	dir_of(path, dir, sizeof dir);
+	if (stat(dir, &dst) != 0)
+		return fail(d, code_of(errno), errno, path, NULL);
+	if (!S_ISDIR(dst.st_mode))
+		return fail(d, PMK_ENOENT, ENOTDIR, path, NULL);
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+		int e = errno;
+		return pmk__diag_file(
+		    d, code_of(e), e, path,
+		    "pmkit creates the new file (and NAME.old) beside NAME; "
+		    "write elsewhere with -o",
+		    "cannot write '%.180s': %s (its directory)", path,
+		    strerror(e));
+	}
+	if (!exists)
+		return T_NEW;
+	if (!may_replace(&dst, &st))
+		return pmk__diag_file(
+		    d, PMK_EPERM, EPERM, path,
+		    "the directory is sticky (like /tmp) and the file is "
+		    "another user's; write elsewhere with -o",
+		    "cannot write '%.180s': it belongs to another user and "
+		    "cannot be replaced",
+		    path);
+	if (flags & PMK__OUT_NO_BACKUP)
+		return T_NEW;
+	snprintf(old, sizeof old, "%s.old", path);
+	if (lstat(old, &ost) == 0) {
+		if (S_ISDIR(ost.st_mode))
+			return pmk__diag_file(
+			    d, PMK_EINVAL, EISDIR, path,
+			    "remove or rename it, or write elsewhere with -o",
+			    "cannot keep the previous file as '%.180s': it is "
+			    "a directory",
+			    old);
+		if (!may_replace(&dst, &ost))
+			return pmk__diag_file(
+			    d, PMK_EPERM, EPERM, path,
+			    "write elsewhere with -o",
+			    "cannot keep the previous file as '%.180s': that "
+			    "name belongs to another user",
+			    old);
+	}
+	return T_NEW;
+}
+
+int pmk__outfile_check(const char *path, unsigned flags, pmk_diag *d)
+{
+	int fd = -1, t = classify(path, flags, &fd, d);
+	return t < 0 ? t : 0;
+}
+
+int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,
+		      pmk_diag *d)
+{
+	struct stat st;
+	int n = -1, t;
+	memset(of, 0, sizeof *of);
+	of->fd = -1;
+	of->flags = flags;
+	t = classify(path, flags, &n, d);
+	if (t < 0)
+		return t;
+	snprintf(of->path, sizeof of->path, "%s", path);
+	switch (t) {
+	case T_STDOUT:
+		of->fd = STDOUT_FILENO;
+		of->in_place = 1;
+		return 0;
+	case T_FD:
+		of->fd = dup(n);
 		if (of->fd < 0)
 			return fail(d, code_of(errno), errno, path, NULL);
 		of->in_place = 1;
 		return 0;
-	}
-	/* what is there now, following a link only to see whether it is a
-	 * stream (a link to /dev/null stays a link to /dev/null) */
-	if (stat(path, &st) == 0 &&
-	    (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
-		/* O_NONBLOCK: a FIFO nobody reads fails instead of hanging */
-		of->fd =
-		    open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
-				   (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
+	case T_NULLDEV:
+		/* O_NOFOLLOW and a second look: what was opened is the null
+		 * device, whatever was put at NAME in between */
+		of->fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY |
+					O_NONBLOCK | O_CLOEXEC);
 		if (of->fd < 0)
-			return fail(d, code_of(errno), errno, path,
-				    errno == ENXIO ? "a FIFO nobody reads"
-						   : NULL);
-		if (S_ISFIFO(st.st_mode))
-			fcntl(of->fd, F_SETFL,
-			      fcntl(of->fd, F_GETFL) & ~O_NONBLOCK);
+			return fail(d, code_of(errno), errno, path, NULL);
+		if (fstat(of->fd, &st) != 0 || !is_null_dev(&st)) {
+			close(of->fd);
+			of->fd = -1;
+			return refuse_kind(d, path, st.st_mode);
+		}
 		of->in_place = 1;
 		return 0;
 	}
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISLNK(st.st_mode))
-		return fail(d, PMK_EINVAL, 0, path,
-			    S_ISDIR(st.st_mode) ? "it is a directory"
-						: "it is not a regular file");
 	return create_tmp(of, d);
 }
 

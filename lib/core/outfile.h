@@ -4,21 +4,27 @@
  *
  * pmk__outfile_open creates a new file next to the target, named
  * "NAME.tmp-XXXXXX" in the same directory (O_CREAT|O_EXCL|O_NOFOLLOW, mode
- * 0644 under the umask), so nothing at NAME is opened, followed or
- * truncated. pmk__outfile_commit flushes it (fsync with PMK__OUT_SYNC),
- * renames an existing NAME to NAME.old (unless PMK__OUT_NO_BACKUP) and
- * renames the new file to NAME; pmk__outfile_abort removes the new file and
- * leaves NAME as it was (pmk__outfile_publish puts it in place early).
- * A symbolic link at NAME is itself replaced (and
- * kept as NAME.old): its target is never written.
+ * 0644 under the umask, 0600 with PMK__OUT_PRIVATE), checks with fstat that
+ * it is a plain file, so nothing at NAME is opened, followed or truncated.
+ * pmk__outfile_commit flushes it (fsync with PMK__OUT_SYNC), renames an
+ * existing NAME to NAME.old (unless PMK__OUT_NO_BACKUP) and renames the new
+ * file to NAME; pmk__outfile_abort removes the new file and leaves NAME as
+ * it was (pmk__outfile_publish puts it in place early). A symbolic link at
+ * NAME, whatever it points to, is itself replaced (and kept as NAME.old):
+ * it is never followed.
  *
- * Some targets are written in place instead, as streams: "-" (standard
- * output, with PMK__OUT_DASH), a descriptor named as a file (/dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N: through a dup of it), an
- * existing character device or FIFO (/dev/null, a named pipe), and
- * anything under /dev, /proc or /sys (opened as it is, never created or
- * renamed). A directory or another kind of file is refused before anything
- * is created.
+ * Before anything is created, the target is checked (pmk__outfile_check,
+ * which commands call before they start a workload, so that a refusal
+ * costs no run): a FIFO, a device (but the null device), a socket or a
+ * directory at NAME is refused; so are a directory that is not writable, a
+ * NAME that cannot be replaced (another user's file in a sticky directory
+ * such as /tmp) and a NAME.old that cannot take the previous file (a
+ * directory, another user's file in a sticky directory).
+ *
+ * Written in place, as streams: "-" (standard output, with PMK__OUT_DASH),
+ * a descriptor named as a file (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N: through a dup of it) and the null device (/dev/null,
+ * opened with O_NOFOLLOW and checked with fstat).
  */
 #ifndef PMK_CORE_OUTFILE_H
 #define PMK_CORE_OUTFILE_H
@@ -32,6 +38,7 @@ enum {
 	PMK__OUT_SYNC = 1,	/* fsync the data before it replaces NAME */
 	PMK__OUT_NO_BACKUP = 2, /* an existing NAME is replaced, no NAME.old */
 	PMK__OUT_DASH = 4,	/* "-" writes to standard output */
+	PMK__OUT_PRIVATE = 8,	/* mode 0600: record files, as perf.data */
 };
 
 typedef struct pmk__outfile {
@@ -43,6 +50,11 @@ typedef struct pmk__outfile {
 	FILE *fp; /* from pmk__outfile_stream(), or NULL */
 } pmk__outfile;
 
+/* Whether `path` can be written with `flags`, as pmk__outfile_open and
+ * pmk__outfile_commit will do it, without creating anything: 0, or a
+ * negative PMK_E* code with `d` filled. For commands, before the workload
+ * starts. */
+int pmk__outfile_check(const char *path, unsigned flags, pmk_diag *d);
 /* Start writing `path`. Returns 0, or a negative PMK_E* code with `d`
  * filled ("cannot write 'PATH': ...") and nothing created. */
 int pmk__outfile_open(pmk__outfile *of, const char *path, unsigned flags,

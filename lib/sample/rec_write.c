@@ -129,7 +129,7 @@ int pmk_rec_writer_open_ex(pmk_rec_writer **wp, const char *path,
 			   const char *producer, unsigned flags, pmk_diag *d)
 {
 	pmk__outfile *of = calloc(1, sizeof *of);
-	unsigned of_flags = PMK__OUT_SYNC | PMK__OUT_DASH;
+	unsigned of_flags = PMK__OUT_SYNC | PMK__OUT_DASH | PMK__OUT_PRIVATE;
 	int rc;
 	*wp = NULL;
 	if (!of)
