@@ -124,6 +124,8 @@ int pmk__mpi_job_put(struct pmk__mpi_job *to, const struct pmk__mpi_job *from,
 	dst->mpi_ns = src->mpi_ns;
 	dst->mpi_err_ns = src->mpi_err_ns;
 	dst->mpi_amb_ns = src->mpi_amb_ns;
+	memcpy(dst->end, src->end, sizeof dst->end);
+	dst->end[sizeof dst->end - 1] = 0;
 	for (int e = 0; e < PMK__MPI_MAX_EVENTS; e++)
 		dst->ev[e] = NAN;
 	for (int e = 0; e < from->nev; e++)
@@ -430,7 +432,7 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	struct pmk__mpi_stat wall, mpi, comp, amb;
 	const char *hosts[4];
 	int nhosts = pmk__mpi_job_hosts(job, hosts, 4);
-	int present = pmk__mpi_job_present(job);
+	int present = pmk__mpi_job_present(job), ended = 0;
 	const char **calls;
 	const struct pmk__mpi_region **regs;
 	int ncalls, nregs;
@@ -440,6 +442,8 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	pmk__mpi_stat_of(job, pmk__mpi_get_mpi, NULL, &mpi);
 	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
 	pmk__mpi_stat_of(job, get_amb, NULL, &amb);
+	for (int i = 0; i < job->size; i++)
+		ended += job->ranks[i].present && job->ranks[i].end[0];
 	pct = wall.total > 0 ? 100.0 * mpi.total / wall.total : 0;
 
 	fputs("##pmkit-mpi#################################################"
@@ -450,6 +454,11 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	if (present != job->size)
 		fprintf(f, " (%d reported, %d missing)", present,
 			job->size - present);
+	if (ended)
+		fprintf(f, "%s%d of them ended before MPI_Finalize: their records "
+			   "are partial", present != job->size ? "; " : " (", ended);
+	if (ended && present == job->size)
+		fputc(')', f);
 	fprintf(f, "\n# hosts   : %d (", nhosts);
 	for (int i = 0; i < nhosts && i < 4; i++)
 		fprintf(f, "%s%s", i ? ", " : "", hosts[i]);
@@ -472,7 +481,15 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 		for (int i = 0, shown = 0; i < job->size; i++)
 			if (!job->ranks[i].present && shown++ < 16)
 				fprintf(f, " %d", i);
-		fputc('\n', f);
+		fputs(present + 16 < job->size ? " ...\n" : "\n", f);
+	}
+	if (ended) {
+		fputs("# ended   :", f);
+		for (int i = 0, shown = 0; i < job->size; i++)
+			if (job->ranks[i].present && job->ranks[i].end[0] &&
+			    shown++ < 16)
+				fprintf(f, " %d (%s)", i, job->ranks[i].end);
+		fputs(ended > 16 ? " ...\n" : "\n", f);
 	}
 	fputs("#\n", f);
 	fprintf(f, "# %-30s %12s %12s %12s %12s %5s %5s %6s\n", "", "total",
@@ -612,6 +629,8 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 				r->wall_ns ? 100.0 * r->mpi_ns / r->wall_ns : 0);
 			if (amb.total > 0)
 				fprintf(f, " %12.6f", r->mpi_amb_ns * 1e-9);
+			if (r->end[0])
+				fprintf(f, "  (ended: %s)", r->end);
 			fputc('\n', f);
 		}
 	}
@@ -673,6 +692,10 @@ void pmk__mpi_json(FILE *f, const struct pmk__mpi_job *job)
 			(unsigned long long)r->mpi_err_ns,
 			(unsigned long long)r->mpi_amb_ns);
 		json_events(f, job, r->ev);
+		if (r->end[0]) {
+			fputs(",\"end\":", f);
+			pmk__json_str(f, r->end);
+		}
 		fputs(",\"calls\":[", f);
 		for (int c = 0; c < r->ncalls; c++) {
 			const struct pmk__mpi_call *k = &r->calls[c];

@@ -15,6 +15,7 @@
  *   {"schema":"pmkit-mpi/1","size":N,"command":"...",
  *    "events":[{"name":"task-clock","unit":"ns"},...],
  *    "ranks":[{"rank":0,"host":"...","pid":1,"wall_ns":...,"mpi_ns":...,
+ *              "end":"SIGTERM",                 (only when not MPI_Finalize)
  *              "events":{"task-clock":...},           (null: not counted)
  *              "calls":[{"name":"MPI_Send","calls":..,"ns":..,
  *                        "bytes_sent":..,"bytes_recv":..}],
@@ -59,6 +60,10 @@ struct pmk__mpi_rank {
 	/* when some calls' time is estimated (mpi/timing.c): one standard
 	 * error of mpi_ns, and time that may have been MPI or computation */
 	uint64_t mpi_err_ns, mpi_amb_ns;
+	/* "" when the rank reached MPI_Finalize; else what ended it first
+	 * ("SIGTERM", "SIGINT", "MPI_Abort", "exit"): the record is what it
+	 * had measured then (mpi/lastword.c) */
+	char end[16];
 	double ev[PMK__MPI_MAX_EVENTS]; /* per job event; NAN: not counted */
 	struct pmk__mpi_call *calls;
 	int ncalls, ccalls;

@@ -402,6 +402,7 @@ static int read_rank(struct jp *p, struct pmk__mpi_job *job,
 	     get_u64(p, o, "mpi_ns", &r->mpi_ns, 1) ||
 	     get_u64(p, o, "mpi_err_ns", &r->mpi_err_ns, 0) ||
 	     get_u64(p, o, "mpi_ambiguous_ns", &r->mpi_amb_ns, 0) ||
+	     get_str(p, o, "end", r->end, sizeof r->end) ||
 	     get_events(p, &one, o, r->ev);
 	r->pid = (long)(pid & 0x7fffffff);
 	if (!rc && r->mpi_ns > r->wall_ns)

@@ -171,6 +171,7 @@ void pmk__mpi_after_init(int provided)
 	pmk__mpi_start(rank, size, host);
 	if (provided == MPI_THREAD_MULTIPLE)
 		pmk__mpi_timing_exact();
+	pmk__mpi_lastword_arm(rank);
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -312,11 +313,15 @@ void pmk__mpi_finish(void)
 	}
 	if (!text || len > INT_MAX)
 		len = 0;
-	if (dir && *dir && len)
+	if (dir && *dir && strcmp(dir, "none") && len)
 		write_rank_file(dir, rank, text, len);
 	mylen = (int)len;
+	/* if the job dies in the gather, a signal handler writes this */
+	if (len)
+		pmk__mpi_lastword_final(text, len);
 
 	if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS) {
+		pmk__mpi_lastword_final(NULL, 0);
 		free(text);
 		return;
 	}
@@ -348,6 +353,7 @@ void pmk__mpi_finish(void)
 				     MPI_CHAR, 0, c);
 	}
 	PMPI_Comm_free(&c);
+	pmk__mpi_lastword_final(NULL, 0);
 	if (rank == 0) {
 		if (ok)
 			summarize(all, lens, displs, size, t_start);
@@ -367,10 +373,20 @@ int MPI_Finalize(void)
 	return PMPI_Finalize();
 }
 
-/* A program that never called MPI_Init: say so once, at exit. */
+/* The job ends here: this rank's record first (lastword.c). */
+int MPI_Abort(MPI_Comm comm, int code)
+{
+	pmk__mpi_lastword("MPI_Abort");
+	return PMPI_Abort(comm, code);
+}
+
+/* At exit: a rank that never reached MPI_Finalize leaves its record
+ * (lastword.c); a program that never called MPI_Init is noted. */
 __attribute__((destructor)) static void pmk_mpi_unload(void)
 {
 	char cmd[128];
+	if (pmk__mpi_on)
+		pmk__mpi_lastword("exit");
 	if (pmk__mpi_init_seen)
 		return;
 	command_line(cmd, sizeof cmd);

@@ -411,3 +411,144 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 	}
 	return 0;
 }
+
+/* ---- the record of a rank that does not reach MPI_Finalize ---------------
+ * Everything below runs in a signal handler too: no allocation, no lock,
+ * no stdio; the state is read as it stands (a call in progress in another
+ * thread may be missing from the counts). */
+
+void pmk__mpi_buf_str(struct pmk__mpi_buf *b, const char *s)
+{
+	while (*s && b->n + 1 < b->cap)
+		b->p[b->n++] = *s++;
+	b->p[b->n] = 0;
+}
+
+void pmk__mpi_buf_u64(struct pmk__mpi_buf *b, uint64_t v)
+{
+	char d[24];
+	int k = 0;
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < 23);
+	while (k > 0 && b->n + 1 < b->cap)
+		b->p[b->n++] = d[--k];
+	b->p[b->n] = 0;
+}
+
+void pmk__mpi_buf_json(struct pmk__mpi_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e[7];
+	pmk__mpi_buf_str(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			e[0] = '\\';
+			e[1] = (char)c;
+			e[2] = 0;
+		} else if (c < 0x20) {
+			memcpy(e, "\\u00", 4);
+			e[4] = hex[c >> 4];
+			e[5] = hex[c & 15];
+			e[6] = 0;
+		} else {
+			e[0] = (char)c;
+			e[1] = 0;
+		}
+		pmk__mpi_buf_str(b, e);
+	}
+	pmk__mpi_buf_str(b, "\"");
+}
+
+size_t pmk__mpi_record_now(char *out, size_t cap, const char *why)
+{
+	struct pmk__mpi_buf b = {out, 0, cap};
+	uint64_t now = pmk__mpi_now(), now_ns = pmk__mpi_mono_ns();
+	uint64_t mpi = pmk__mpi_timing_so_far(now), wall, mpi_ns;
+	/* ticks to ns as at MPI_Finalize, over the run so far */
+	double k = pmk__mpi_tsc && now > S.t0
+			   ? (double)(now_ns - S.t0_ns) / (double)(now - S.t0)
+			   : 1;
+	int first = 1;
+	if (cap < 2)
+		return 0;
+	out[0] = 0;
+	wall = (uint64_t)((double)(now - S.t0) * k + 0.5);
+	mpi_ns = (uint64_t)((double)mpi * k + 0.5);
+	if (mpi_ns > wall)
+		mpi_ns = wall;
+	pmk__mpi_buf_str(&b, "{\"schema\":\"pmkit-mpi/1\",\"size\":");
+	pmk__mpi_buf_u64(&b, (uint64_t)S.size);
+	pmk__mpi_buf_str(&b, ",\"command\":\"\",\"events\":[],\"ranks\":[\n"
+			     "{\"rank\":");
+	pmk__mpi_buf_u64(&b, (uint64_t)S.rank);
+	pmk__mpi_buf_str(&b, ",\"host\":");
+	pmk__mpi_buf_json(&b, S.host);
+	pmk__mpi_buf_str(&b, ",\"pid\":");
+	pmk__mpi_buf_u64(&b, (uint64_t)getpid());
+	pmk__mpi_buf_str(&b, ",\"wall_ns\":");
+	pmk__mpi_buf_u64(&b, wall);
+	pmk__mpi_buf_str(&b, ",\"mpi_ns\":");
+	pmk__mpi_buf_u64(&b, mpi_ns);
+	pmk__mpi_buf_str(&b, ",\"end\":");
+	pmk__mpi_buf_json(&b, why);
+	pmk__mpi_buf_str(&b, ",\"events\":{},\"calls\":[");
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
+		const struct pmk__mpi_fstat *c = &pmk__mpi_fs[f];
+		uint64_t calls = c->calls, untimed = c->untimed;
+		if (!calls)
+			continue;
+		pmk__mpi_buf_str(&b, first ? "{\"name\":\"" : ",{\"name\":\"");
+		first = 0;
+		pmk__mpi_buf_str(&b, fn_name[f]);
+		pmk__mpi_buf_str(&b, "\",\"calls\":");
+		pmk__mpi_buf_u64(&b, calls);
+		pmk__mpi_buf_str(&b, ",\"timed\":");
+		pmk__mpi_buf_u64(&b, untimed < calls ? calls - untimed : 0);
+		pmk__mpi_buf_str(&b, ",\"ns\":");
+		pmk__mpi_buf_u64(&b, (uint64_t)((double)c->ns * k + 0.5));
+		pmk__mpi_buf_str(&b, ",\"bytes_sent\":");
+		pmk__mpi_buf_u64(&b, c->sent);
+		pmk__mpi_buf_str(&b, ",\"bytes_recv\":");
+		pmk__mpi_buf_u64(&b, c->recv);
+		pmk__mpi_buf_str(&b, "}");
+	}
+	pmk__mpi_buf_str(&b, "],\"regions\":[");
+	first = 1;
+	/* the regions as they stand, those still open with the time up to
+	 * now (and flagged): while there is room for one more and the end */
+	for (int g = 0; g < S.rec.nregions && b.n + 600 < b.cap; g++) {
+		const struct pmk__mpi_region *r = &S.rec.regions[g];
+		uint64_t calls = r->calls, w = r->wall_ns, m = r->mpi_ns;
+		int open = 0;
+		for (int d = 0; d < S.depth && d < MAX_DEPTH; d++)
+			if (S.stack[d].region == g) {
+				calls++;
+				w += now - S.stack[d].t0;
+				m += mpi > S.stack[d].mpi0 ? mpi - S.stack[d].mpi0 : 0;
+				open = 1;
+			}
+		if (!calls)
+			continue;
+		pmk__mpi_buf_str(&b, first ? "{\"name\":" : ",{\"name\":");
+		first = 0;
+		pmk__mpi_buf_json(&b, r->name);
+		pmk__mpi_buf_str(&b, ",\"parent\":");
+		pmk__mpi_buf_json(&b, r->parent);
+		pmk__mpi_buf_str(&b, ",\"source\":");
+		pmk__mpi_buf_json(&b, r->source);
+		pmk__mpi_buf_str(&b, ",\"calls\":");
+		pmk__mpi_buf_u64(&b, calls);
+		pmk__mpi_buf_str(&b, ",\"wall_ns\":");
+		pmk__mpi_buf_u64(&b, (uint64_t)((double)w * k + 0.5));
+		pmk__mpi_buf_str(&b, ",\"mpi_ns\":");
+		pmk__mpi_buf_u64(&b, (uint64_t)((double)m * k + 0.5));
+		pmk__mpi_buf_str(&b, open ? ",\"open_at_finalize\":true}"
+					  : ",\"open_at_finalize\":false}");
+	}
+	pmk__mpi_buf_str(&b, "]}],\n\"missing_ranks\":[]}\n");
+	/* cut short (no room): better nothing than a record the reader
+	 * refuses */
+	return b.n + 1 < b.cap ? b.n : 0;
+}

@@ -251,6 +251,33 @@ void pmk__mpi_pcontrol(int level, const char *name);
  * crash; at most `max` bytes, up to a NUL. Returns 0 with a printable name
  * in `out`, or -1. */
 int pmk__mpi_safe_name(const char *p, size_t max, char *out, size_t size);
+/*
+ * A rank that does not reach MPI_Finalize (lastword.c): on SIGTERM,
+ * SIGINT, MPI_Abort or exit, its record as it stands is written, flagged
+ * with what ended it, without allocating or taking a lock (a signal
+ * handler may run it). pmk__mpi_buf is a bounded text in a caller's
+ * array; pmk__mpi_record_now fills one with this rank's record (the JSON
+ * of a one-rank job, "end":`why`), and returns its length.
+ */
+struct pmk__mpi_buf {
+	char *p;
+	size_t n, cap; /* cap - 1 at most: always NUL-terminated */
+};
+void pmk__mpi_buf_str(struct pmk__mpi_buf *b, const char *s);
+void pmk__mpi_buf_u64(struct pmk__mpi_buf *b, uint64_t v);
+void pmk__mpi_buf_json(struct pmk__mpi_buf *b, const char *s);
+size_t pmk__mpi_record_now(char *out, size_t cap, const char *why);
+/* At MPI_Init: where such a record goes (PMKIT_MPI_DIR, else the job's
+ * default, pmkit-mpi.d in the working directory), the handlers. */
+void pmk__mpi_lastword_arm(int rank);
+/* Write this rank's record now, once, flagged `why`, if it is still
+ * measuring (async-signal-safe). */
+void pmk__mpi_lastword(const char *why);
+/* During MPI_Finalize's gather: the rank's complete record, for the
+ * default directory if the job dies before rank 0 wrote the job's file
+ * (NULL: the gather is over, or the record is in PMKIT_MPI_DIR already). */
+void pmk__mpi_lastword_final(const char *text, size_t len);
+
 /* A note or warning line on stderr, prefixed "pmkit-mpi: ". */
 void pmk__mpi_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -2,17 +2,21 @@
  * imbalanced.c: an MPI program with a known imbalance and known messages,
  * for tests/mpi/mpi.t and docs/mpi.md. Plain MPI, no pmkit.
  *
- *   imbalanced [UNIT_MS [ROUNDS [open|die]]]
+ *   imbalanced [UNIT_MS [ROUNDS [open|die|kill|abort]]]
  * Each of ROUNDS rounds (default 3): rank k computes (k + 1) x UNIT_MS
  * (default 40) of busy work inside region "work", then all meet in
  * MPI_Barrier. Then a ring: each rank sends 10 messages of 1 KiB to the
  * next rank (MPI_Isend + MPI_Wait) and receives 10 from the previous one
  * (MPI_Recv), inside region "ring" nested in region "comm"; then 5
  * MPI_Allreduce of one double and one MPI_Iallreduce with its MPI_Wait. With "open", region "left-open" is never
- * closed; with "die", rank 1 exits without MPI_Finalize (status 3). Rank 0 prints the truth it measured itself: every rank's
+ * closed; with "die", rank 1 exits without MPI_Finalize (exit(3), at the
+ * end); with "kill", rank 2 kills itself (SIGKILL) after its first
+ * "work", while the others wait in MPI_Barrier; with "abort", rank 1
+ * calls MPI_Abort there. Rank 0 prints the truth it measured itself: every rank's
  * compute time and their imbalance (max / mean), after one MPI_Gather.
  */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +51,8 @@ int main(int argc, char **argv)
 	char buf[1024], in[1024];
 	MPI_Request req;
 
+	const char *mode = argc > 3 ? argv[3] : NULL;
+
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -56,6 +62,10 @@ int main(int argc, char **argv)
 		MPI_Pcontrol(1, "work");
 		mine += spin((rank + 1) * unit);
 		MPI_Pcontrol(-1, "work");
+		if (mode && !strcmp(mode, "kill") && rank == 2)
+			raise(SIGKILL);
+		if (mode && !strcmp(mode, "abort") && rank == 1)
+			MPI_Abort(MPI_COMM_WORLD, 4);
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
 	memset(buf, rank, sizeof buf);
@@ -97,8 +107,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		free(all);
 	}
-	if (argc > 3 && !strcmp(argv[3], "die") && rank == 1)
-		_exit(3);
+	if (mode && !strcmp(mode, "die") && rank == 1)
+		exit(3);
 	MPI_Finalize();
 	return 0;
 }
