@@ -41,7 +41,7 @@ $(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/lastword.o $(O
 # sanitizers, so that the library can be preloaded into them in any build.
 $(O)/mpi/%: tests/mpi/prog/%.c
 	@mkdir -p $(dir $@)
-	$(MPICC) -O2 -g -o $@ $< -lm
+	$(MPICC) -O2 -g -o $@ $< -lm -lpthread
 $(O)/mpi/%: bench/compare/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) -O2 -g -o $@ $< -lm

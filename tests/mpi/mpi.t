@@ -262,6 +262,28 @@ for mode in exact sample; do
 done
 unset PMKIT_MPI_TIMING
 
+# ---- MPI_THREAD_MULTIPLE: two threads inside MPI at once -----------------
+# Both threads of rank 0 wait in MPI_Recv together: each call counted once
+# per thread, the rank's MPI time the time any thread was inside (never
+# above its wall time, or the reader refuses the record).
+if mpi_run 2 "$PROG/threads" 20 1; then
+	if grep -q '^truth: provided 1' "$T_TMP/o"; then
+		run_pmkit mpi report --csv "$T_TMP/pmkit-mpi.json"
+		check "threads: the job's record reads back (exit $rc)" [ "$rc" = 0 ]
+		bad=$(for r in 0 1; do for f in MPI_Send MPI_Recv; do
+			v=$(echo "$out" | awk -F, -v r=$r -v f=$f '$1==r && $2=="call" && $3==f && $4=="calls" {print $5}')
+			[ "$v" = 40 ] || printf ' rank %s %s calls=%s;' $r $f "$v"; done; done)
+		check "threads: every call of both threads counted once${bad:+:$bad}" [ -z "$bad" ]
+		w=$(echo "$out" | awk -F, '$1==0 && $2=="rank" && $4=="wall" {print $5}')
+		m=$(echo "$out" | awk -F, '$1==0 && $2=="rank" && $4=="mpi" {print $5}')
+		check "threads: rank 0 waited in MPI nearly all its run ($m of $w ns)" awk -v m="$m" -v w="$w" 'BEGIN { exit !(w > 0 && m <= w && m > 0.9 * w) }'
+	else
+		skip "MPI_THREAD_MULTIPLE" "this MPI does not provide it"
+	fi
+else
+	nok "threads program runs" "$(tail -3 "$T_TMP/e" | tr '\n' ' ')"
+fi
+
 # ---- linked instead of preloaded ------------------------------------------
 if command -v mpicc >/dev/null 2>&1 && [ -z "${PRE##$LIB}" ]; then
 	if mpicc -O2 -o "$T_TMP/linked" "$PMK_SRC/tests/mpi/prog/imbalanced.c" \
