@@ -1,6 +1,6 @@
 /*
  * diag.h: filling a pmk_diag from the readers of files and strings.
- * Internal.
+ * Internal; error.c and diag.c.
  */
 #ifndef PMK_CORE_DIAG_H
 #define PMK_CORE_DIAG_H
@@ -22,6 +22,14 @@ int pmk__diag_at(pmk_diag *d, int code, const char *file, int line,
  * input. Returns `code`. A NULL `d` is allowed and left alone. */
 int pmk__diag_file(pmk_diag *d, int code, int e, const char *path,
 		   const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Fill `d`'s code, column (1-based; 0 for none), length (at least 1),
+ * printf-style message and hint (NULL for none), leaving its input line,
+ * file and line as they are: for a string whose caller set the input
+ * (pmk_event_parse) or will show its own. Returns `code`. A NULL `d` is
+ * allowed and left alone. (diag.c) */
+int pmk__diag_set(pmk_diag *d, int code, int column, int length,
+		  const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
 #endif

@@ -25,16 +25,15 @@
  * Pure: no system calls, no globals written.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "lib/core/diag.h"
+#include "lib/core/num.h"
 #include "lib/event/models.h"
 #include "lib/event/native.h"
-#include "lib/event/source.h"
-#include "lib/event/parse.h"
 #include "lib/event/tbl.h"
 
 const pmk__model *const pmk__models[] = {
@@ -184,26 +183,6 @@ static int add_umask(struct state *st, const pmk__umask *u, int col, size_t len,
 	return 0;
 }
 
-static int parse_value(const char *s, size_t len, uint64_t *out)
-{
-	char buf[32], *end;
-	if (len == 0 || len >= sizeof buf || !isdigit((unsigned char)s[0]))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	*out = strtoull(buf, &end, 0);
-	if (*end)
-		return -1;
-	/* strtoull saturates on overflow; reject anything that long */
-	if (len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
-		if (len - 2 > 16)
-			return -1;
-	} else if (len > 19) {
-		return -1;
-	}
-	return 0;
-}
-
 /* One ":token" after the event name. */
 static int parse_token(struct state *st, const char *tok, size_t len, int col,
 		       pmk_diag *d)
@@ -259,7 +238,7 @@ static int parse_token(struct state *st, const char *tok, size_t len, int col,
 			    modtab[id].name, st->ev->name);
 	}
 	if (eq) {
-		if (parse_value(eq + 1, len - nlen - 1, &v) < 0)
+		if (pmk__parse_u64(eq + 1, len - nlen - 1, &v) != 0)
 			return pmk__diag_set(
 			    d, PMK_ESYNTAX, col + (int)nlen + 1,
 			    (int)(len - nlen - 1) ? (int)(len - nlen - 1) : 1,
@@ -493,8 +472,46 @@ int pmk__native_parse_model(const pmk__model *model, const char *core_pmu,
 	return encode(&st, core_pmu, ev, col_event, d);
 }
 
-int pmk__model_known(const char *model)
+int pmk__native_foreach_model(const pmk__model *m,
+			      int (*fn)(const pmk_event_info *info, void *arg),
+			      void *arg)
 {
-	return pmk__source_for(model, NULL) != NULL ||
-	       pmk__model_name_known(model);
+	char name[PMK_EVENT_NAME_MAX], desc[320];
+	pmk_event_info info;
+	int rc;
+
+	if (!m)
+		return 0;
+	info.kind = PMK_KIND_NATIVE;
+	info.pmu = m->name;
+	info.name = name;
+	for (int i = 0; i < m->nev; i++) {
+		const pmk__nevent *e = &m->ev[i];
+		if (!e->numask) {
+			snprintf(name, sizeof name, "%s", e->name);
+			info.desc = e->desc;
+			if (e->alias) {
+				snprintf(desc, sizeof desc, "%s (also %s)",
+					 e->desc, e->alias);
+				info.desc = desc;
+			}
+			if ((rc = fn(&info, arg)))
+				return rc;
+			continue;
+		}
+		for (int j = 0; j < e->numask; j++) {
+			snprintf(name, sizeof name, "%s:%s", e->name,
+				 e->umask[j].name);
+			info.desc = e->umask[j].desc;
+			if (e->alias && e->umask[j].alias) {
+				snprintf(desc, sizeof desc, "%s (also %s.%s)",
+					 e->umask[j].desc, e->alias,
+					 e->umask[j].alias);
+				info.desc = desc;
+			}
+			if ((rc = fn(&info, arg)))
+				return rc;
+		}
+	}
+	return 0;
 }

@@ -13,6 +13,7 @@
 #ifndef PMK_EVENT_NATIVE_H
 #define PMK_EVENT_NATIVE_H
 
+#include "lib/event/source.h"
 #include "pmkit/event.h"
 
 /*
@@ -45,8 +46,6 @@ int pmk__preset_foreach(const pmk_target *t,
 			int (*fn)(const pmk_event_info *info, void *arg),
 			void *arg);
 
-/* Whether `model` names a model some source knows, or one the detection
- * table names (a model with no native events here: generic names only). */
-int pmk__model_known(const char *model);
+/* pmk__model_known() is source.c's (source.h, included above). */
 
 #endif

@@ -6,50 +6,20 @@
  * `[PMU::]EVENT:UMASK:MOD=VAL` syntax.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "lib/core/diag.h"
+#include "lib/core/num.h"
 #include "lib/core/strdist.h"
 #include "lib/event/generic.h"
 #include "lib/event/native.h"
-#include "lib/event/parse.h"
 #include "lib/event/source.h"
 #include "lib/event/trace.h"
 #include "lib/event/target.h"
 #include "lib/event/user.h"
-
-int pmk__diag_set(pmk_diag *d, int code, int column, int length,
-		  const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-	if (!d)
-		return code;
-	d->code = code;
-	d->column = column;
-	d->length = length > 0 ? length : 1;
-	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
-	va_end(ap);
-	snprintf(d->hint, sizeof d->hint, "%s", hint ? hint : "");
-	return code;
-}
-
-/* Parse a whole unsigned number (decimal, 0x hex, 0 octal). */
-int pmk__parse_u64(const char *s, size_t n, uint64_t *out)
-{
-	char buf[40], *end;
-	if (n == 0 || n >= sizeof buf || !isdigit((unsigned char)s[0]))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	errno = 0;
-	*out = strtoull(buf, &end, 0);
-	return (*end || errno) ? -1 : 0;
-}
 
 /* Does `s` (n chars) look like a raw event: r followed by hex digits? */
 static int parse_raw(const char *s, size_t n, uint64_t *config)

@@ -1,19 +1,14 @@
 /*
- * parse.h: helpers the event parser shares with the model tables. Internal.
+ * parse.h: what the event parser once shared with the rest of the library.
+ * Internal. The helpers live in lib/core now (pmk__diag_set in diag.h,
+ * pmk__parse_u64 in num.h); this header only forwards to them for the
+ * callers outside lib/event that still include it. New code includes the
+ * lib/core headers.
  */
 #ifndef PMK_EVENT_PARSE_H
 #define PMK_EVENT_PARSE_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "pmkit/error.h"
-
-/* Fill a diagnostic (message printf-style) and return `code`. */
-int pmk__diag_set(pmk_diag *d, int code, int column, int length,
-		  const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-/* Parse exactly `n` chars as an unsigned number (dec, 0x hex); 0 or -1. */
-int pmk__parse_u64(const char *s, size_t n, uint64_t *out);
+#include "lib/core/diag.h"
+#include "lib/core/num.h"
 
 #endif

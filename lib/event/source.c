@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/event/models.h"
 #include "lib/event/source.h"
 
 static const pmk__source *const order[] = {
@@ -125,4 +126,10 @@ int pmk__source_event_elsewhere(const char *name, size_t len,
 			return 0;
 	}
 	return PMK_ENOENT;
+}
+
+int pmk__model_known(const char *model)
+{
+	return pmk__source_for(model, NULL) != NULL ||
+	       pmk__model_name_known(model);
 }

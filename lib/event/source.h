@@ -73,5 +73,9 @@ int pmk__source_models(int (*fn)(const char *model, const char *desc,
 int pmk__source_event_elsewhere(const char *name, size_t len,
 				const char *except, char *model,
 				size_t size);
+/* Whether `model` names a model some source knows, or one the detection
+ * table (models.c) names: a model with no native events here, generic
+ * and sysfs names only. */
+int pmk__model_known(const char *model);
 
 #endif

@@ -23,7 +23,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lib/event/parse.h"
+#include "lib/core/diag.h"
+#include "lib/core/num.h"
 #include "lib/event/source.h"
 
 #if PMK_HAVE_PFM

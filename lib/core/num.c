@@ -1,0 +1,21 @@
+/*
+ * num.c: whole numbers written in strings (num.h). Pure.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/core/num.h"
+
+int pmk__parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	char buf[40], *end;
+	if (n == 0 || n >= sizeof buf || !isdigit((unsigned char)s[0]))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	errno = 0;
+	*out = strtoull(buf, &end, 0);
+	return (*end || errno) ? -1 : 0;
+}
