@@ -26,5 +26,6 @@ void pmk__attr_to_perf(const pmk_attr *a, struct perf_event_attr *pa)
 	pa->exclusive = a->exclusive;
 	pa->precise_ip = a->precise_ip;
 	pa->freq = a->freq;
-	pa->sample_period = a->sample; /* sample_freq, the same union, with freq */
+	/* with freq, the same union is sample_freq */
+	pa->sample_period = a->sample;
 }

@@ -9,11 +9,10 @@
 #include "lib/backend/kernel.h"
 #include "lib/backend/perf_errors.h"
 
-static int sys_open(struct perf_event_attr *pa, int pid, int cpu,
-		    int group_fd, unsigned long flags)
+static int sys_open(struct perf_event_attr *pa, int pid, int cpu, int group_fd,
+		    unsigned long flags)
 {
-	return (int)syscall(SYS_perf_event_open, pa, pid, cpu, group_fd,
-			    flags);
+	return (int)syscall(SYS_perf_event_open, pa, pid, cpu, group_fd, flags);
 }
 
 int pmk__perf_open(struct perf_event_attr *pa, const pmk_attr *a, int pid,
