@@ -62,11 +62,13 @@ fi
 
 # The cycles of the files of directory $2 under the object tree $1: for
 # each, one line "cycle FILE FILE..." then "edge FROM TO SYMBOL" for the
-# calls inside it.
+# calls inside it. With a source tree $3, an object whose source is gone
+# (left in the build directory) is left out.
 cycles() {
 	for o in "$1/$2"/*.o; do
 		[ -f "$o" ] || continue
 		f=${o#"$1"/}
+		[ -z "$3" ] || [ -f "$3/${f%.o}.c" ] || continue
 		nm -g "$o" | awk -v f="${f%.o}.c" '
 			NF == 2 && $1 == "U" { print "U", f, $2 }
 			NF == 3 && $2 ~ /^[TDBRCGiu]$/ { print "D", f, $3 }
@@ -160,7 +162,7 @@ within() {
 }
 
 for d in $(cd "$OBJ" && ls -d lib/*/ cli/ 2>/dev/null | sed 's|/$||'); do
-	out=$(cycles "$OBJ" "$d")
+	out=$(cycles "$OBJ" "$d" "$PMK_SRC")
 	if [ -z "$out" ]; then
 		ok "no cycle of calls in $d"
 		continue
