@@ -3,6 +3,7 @@
  * core with seed 000's PMU, driven from the command line.
  */
 /* pmkit-command: sim | run the simulated core and its PMU */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,10 +484,17 @@ static int sim_run(int argc, char **argv, int record)
 		f.samples = n;
 		f.duration_ns = st->cycles * 1000 / cfg.freq_mhz;
 		pmk_rec_write_finish(ctx.rec, &f);
-		if (pmk_rec_writer_close(ctx.rec) < 0 || ctx.write_err) {
+		{
+			int werr = pmk_rec_writer_errno(ctx.rec), bad;
+			bad = pmk_rec_writer_close(ctx.rec) < 0 || ctx.write_err;
+			if (!werr)
+				werr = errno;
 			ctx.rec = NULL;
-			cli_error("cannot write '%s'", outfile);
-			goto out;
+			if (bad) { /* the reason named: ENOSPC, EDQUOT, EIO ... */
+				cli_error("cannot write '%s': %s", outfile,
+					  strerror(werr ? werr : EIO));
+				goto out;
+			}
 		}
 		ctx.rec = NULL;
 		fprintf(stderr,

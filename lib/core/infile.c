@@ -8,44 +8,76 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "lib/core/diag.h"
 #include "lib/core/infile.h"
 
+/* PMK_INPUT_MAX: BYTES with an optional K, M or G; 0 when it is set but
+ * not such a size (or too large for this machine), so that callers refuse
+ * it instead of guessing. */
 size_t pmk__infile_max(void)
 {
-	const char *s = getenv("PMK_INPUT_MAX");
+	const char *s = secure_getenv("PMK_INPUT_MAX");
 	char *end;
 	unsigned long long v;
+	unsigned shift = 0;
 	if (!s || !*s)
 		return PMK__INFILE_MAX_DEFAULT;
+	if (*s < '0' || *s > '9')
+		return 0;
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || end == s)
-		return PMK__INFILE_MAX_DEFAULT;
+		return 0;
 	switch (*end) {
 	case 'k':
 	case 'K':
-		v <<= 10;
+		shift = 10;
 		end++;
 		break;
 	case 'm':
 	case 'M':
-		v <<= 20;
+		shift = 20;
 		end++;
 		break;
 	case 'g':
 	case 'G':
-		v <<= 30;
+		shift = 30;
 		end++;
 		break;
 	}
-	if (*end || v == 0 || v > (unsigned long long)(SIZE_MAX / 2))
-		return PMK__INFILE_MAX_DEFAULT;
-	return (size_t)v;
+	/* checked before the shift: 18014398509481985K wrapped to 1 KiB */
+	if (*end || v == 0 || v > (unsigned long long)(SIZE_MAX / 2) >> shift)
+		return 0;
+	return (size_t)(v << shift);
 }
 
+/* Kernel pseudo-file systems: their "regular files" may never end
+ * (tracefs's trace_pipe blocks forever) or change as they are read. */
+static const char *pseudo_fs(int fd)
+{
+	struct statfs sf;
+	if (fstatfs(fd, &sf) != 0)
+		return NULL;
+	switch ((unsigned long)sf.f_type) {
+	case 0x9fa0: /* PROC_SUPER_MAGIC */
+		return "procfs";
+	case 0x62656572: /* SYSFS_MAGIC */
+		return "sysfs";
+	case 0x74726163: /* TRACEFS_MAGIC */
+		return "tracefs";
+	case 0x64626720: /* DEBUGFS_MAGIC */
+		return "debugfs";
+	case 0x27e0eb: /* CGROUP_SUPER_MAGIC */
+	case 0x63677270: /* CGROUP2_SUPER_MAGIC */
+		return "cgroupfs";
+	case 0x73636673: /* SECURITYFS_MAGIC */
+		return "securityfs";
+	}
+	return NULL;
+}
 
 static const char *kind_of(mode_t m)
 {
@@ -91,6 +123,18 @@ int pmk__infile_open(const char *path, unsigned flags, pmk_diag *d)
 		    "cannot read: it is %s, not a regular file",
 		    kind_of(st.st_mode));
 	}
+	if (!(flags & PMK__IN_PSEUDO)) {
+		const char *fs = pseudo_fs(fd);
+		if (fs) {
+			close(fd);
+			return pmk__diag_file(
+			    d, PMK_EFORMAT, 0, path,
+			    "copy it to a file first (cp FILE copy)",
+			    "cannot read: it is a %s pseudo-file, not a "
+			    "regular file (it may never end)",
+			    fs);
+		}
+	}
 	/* reads block as usual from here */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
@@ -103,8 +147,12 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 	size_t n = 0, cap = 0;
 	int fd;
 	*out = NULL;
-	if (!max)
-		max = pmk__infile_max();
+	if (!max && !(max = pmk__infile_max()))
+		return pmk__diag_file(
+		    d, PMK_EINVAL, 0, path,
+		    "PMK_INPUT_MAX=BYTES, with an optional K, M or G suffix, "
+		    "at most 8 EiB; unset it for 64 MiB",
+		    "cannot read: PMK_INPUT_MAX is not a size in bytes");
 	fd = pmk__infile_open(path, flags & ~(unsigned)PMK__IN_STREAM, d);
 	if (fd < 0)
 		return fd;

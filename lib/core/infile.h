@@ -6,7 +6,9 @@
  *
  * A directory, a device or a socket is refused with a message naming what
  * it is; a FIFO is refused too, except where the caller streams
- * (PMK__IN_STREAM: traces). The open never blocks on a FIFO (O_NONBLOCK,
+ * (PMK__IN_STREAM: traces); so is a file of a kernel pseudo-file system
+ * (procfs, sysfs, tracefs, debugfs, cgroupfs, securityfs: trace_pipe never
+ * ends) unless PMK__IN_PSEUDO says it may be read. The open never blocks on a FIFO (O_NONBLOCK,
  * cleared afterwards). A whole-file read is capped at pmk__infile_max()
  * bytes (64 MiB unless PMK_INPUT_MAX=BYTES[K|M|G] says otherwise); a NUL
  * byte in a text file is an error naming file:offset; read errors are
@@ -24,10 +26,12 @@
 enum {
 	PMK__IN_STREAM = 1, /* a FIFO or pipe may be read */
 	PMK__IN_BINARY = 2, /* NUL bytes are data, not an error */
+	PMK__IN_PSEUDO = 4, /* a file in procfs, sysfs, tracefs... may be read */
 };
 
-/* The size cap of whole-file reads: PMK_INPUT_MAX when it is set and valid,
- * else PMK__INFILE_MAX_DEFAULT. */
+/* The size cap of whole-file reads: PMK_INPUT_MAX when it is set (read
+ * with secure_getenv), else PMK__INFILE_MAX_DEFAULT; 0 when PMK_INPUT_MAX
+ * is set but not a size (pmk__infile_read then refuses, naming it). */
 size_t pmk__infile_max(void);
 
 /* Open `path` read-only (close-on-exec), refusing what is not a regular

@@ -42,11 +42,20 @@ struct total {
 	pid_t tid;
 	uint64_t calls;
 	double sum[MAX_REGION_EVENTS * 2]; /* per native */
+	int next; /* the next entry of the same name (another thread), or -1 */
+	int tail; /* in the first entry of a name: the last one, else -1 */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct total *totals;
 static int ntotals, ctotals;
+/* names -> the first entry of that name: open addressing, a power of two
+ * at least twice the number of names, -1 for a free slot. A name's entries
+ * (one per thread) are chained from it in order, so that region_end and
+ * the output take constant time per name, not a scan of every name
+ * (60,000 names added 77 s to a program before). */
+static int *name_slot;
+static unsigned name_cap, nnames;
 static int atexit_done;
 
 struct frame {
@@ -146,7 +155,12 @@ static void configure_default(void)
 	if (env && *env) {
 		if (pmk_region_set_events(env, &d) == 0)
 			return;
-		/* a bad variable must not kill the program: fall back */
+		/* a bad variable must not kill the program: it falls back to
+		 * the default, and says so (it was silent before) */
+		fprintf(stderr,
+			"pmkit: warning: PMK_REGION_EVENTS ignored: %.200s; "
+			"counting the default events\n",
+			d.message[0] ? d.message : "not a list of events");
 	}
 	pmk_region_set_events("task-clock,page-faults", &d);
 	{
@@ -166,10 +180,25 @@ static void configure_default(void)
 	}
 }
 
+static int region_write(const char *path, pmk_diag *d);
+
+/* At exit: the results go to PMK_REGION_OUTPUT (read with secure_getenv:
+ * a set-user-ID program does not write where its caller says) or
+ * pmkit-regions.json. When they cannot be written (a directory, a full
+ * disk) the program is told on standard error: they were lost silently
+ * before. */
 static void write_at_exit(void)
 {
-	const char *path = getenv("PMK_REGION_OUTPUT");
-	pmk_region_write(path && *path ? path : "pmkit-regions.json");
+	const char *path = secure_getenv("PMK_REGION_OUTPUT");
+	pmk_diag d;
+	if (!path || !*path)
+		path = "pmkit-regions.json";
+	memset(&d, 0, sizeof d);
+	if (region_write(path, &d) != 0)
+		fprintf(stderr,
+			"pmkit: warning: the region results were not written: "
+			"%.300s\n",
+			d.message[0] ? d.message : "cannot write them");
 }
 
 static struct thread_state *thread_state(void)
@@ -238,11 +267,51 @@ int pmk_region_begin(const char *name)
 	return 0;
 }
 
+static unsigned name_hash(const char *name)
+{
+	unsigned h = 2166136261u; /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/* The slot of `name`: where it is, or the free slot where it goes. */
+static unsigned name_find(const char *name)
+{
+	unsigned i = name_hash(name) & (name_cap - 1);
+	while (name_slot[i] >= 0 && strcmp(totals[name_slot[i]].name, name))
+		i = (i + 1) & (name_cap - 1);
+	return i;
+}
+
+static int name_grow(void)
+{
+	unsigned nc = name_cap ? name_cap * 2 : 64, oc = name_cap;
+	int *old = name_slot, *ns = malloc(sizeof *ns * nc);
+	if (!ns)
+		return -1;
+	for (unsigned i = 0; i < nc; i++)
+		ns[i] = -1;
+	name_slot = ns;
+	name_cap = nc;
+	for (unsigned i = 0; i < oc; i++)
+		if (old[i] >= 0)
+			name_slot[name_find(totals[old[i]].name)] = old[i];
+	free(old);
+	return 0;
+}
+
 static struct total *find_total(const char *name, pid_t tid)
 {
-	for (int i = 0; i < ntotals; i++)
-		if (totals[i].tid == tid && !strcmp(totals[i].name, name))
-			return &totals[i];
+	unsigned slot;
+	int head, j;
+	if ((nnames + 1) * 2 > name_cap && name_grow() != 0)
+		return NULL;
+	slot = name_find(name);
+	head = name_slot[slot];
+	for (j = head; j >= 0; j = totals[j].next)
+		if (totals[j].tid == tid)
+			return &totals[j];
 	if (ntotals == ctotals) {
 		int nc = ctotals ? ctotals * 2 : 16;
 		struct total *nt = realloc(totals, sizeof *nt * (size_t)nc);
@@ -254,6 +323,16 @@ static struct total *find_total(const char *name, pid_t tid)
 	memset(&totals[ntotals], 0, sizeof totals[0]);
 	snprintf(totals[ntotals].name, NAME_MAX_LEN, "%s", name);
 	totals[ntotals].tid = tid;
+	totals[ntotals].next = -1;
+	totals[ntotals].tail = -1;
+	if (head < 0) { /* a new name */
+		name_slot[slot] = ntotals;
+		totals[ntotals].tail = ntotals;
+		nnames++;
+	} else {
+		totals[totals[head].tail].next = ntotals;
+		totals[head].tail = ntotals;
+	}
 	return &totals[ntotals++];
 }
 
@@ -294,17 +373,15 @@ static double event_value(int e, const double *sum)
  * the threads; returns 0 for entries whose name came earlier. */
 static int sum_region(int i, double *sum, uint64_t *calls)
 {
-	for (int j = 0; j < i; j++)
-		if (!strcmp(totals[j].name, totals[i].name))
-			return 0;
+	if (totals[i].tail < 0) /* not the first entry of its name */
+		return 0;
 	memset(sum, 0, sizeof(double) * (size_t)cfg.nleaf);
 	*calls = 0;
-	for (int j = i; j < ntotals; j++)
-		if (!strcmp(totals[j].name, totals[i].name)) {
-			*calls += totals[j].calls;
-			for (int k = 0; k < cfg.nleaf; k++)
-				sum[k] += totals[j].sum[k];
-		}
+	for (int j = i; j >= 0; j = totals[j].next) {
+		*calls += totals[j].calls;
+		for (int k = 0; k < cfg.nleaf; k++)
+			sum[k] += totals[j].sum[k];
+	}
 	return 1;
 }
 
@@ -318,6 +395,11 @@ static void json_num(FILE *f, double v)
 
 int pmk_region_write(const char *path)
 {
+	return region_write(path, NULL);
+}
+
+static int region_write(const char *path, pmk_diag *d)
+{
 	FILE *f;
 	if (!path)
 		return PMK_EINVAL;
@@ -326,7 +408,7 @@ int pmk_region_write(const char *path)
 		pthread_mutex_unlock(&lock);
 		return 0;
 	}
-	f = pmk__out_fopen(path, 0, NULL); /* new file, renamed into place */
+	f = pmk__out_fopen(path, 0, d); /* new file, renamed into place */
 	if (!f) {
 		pthread_mutex_unlock(&lock);
 		return PMK_EIO;
@@ -354,9 +436,7 @@ int pmk_region_write(const char *path)
 			json_num(f, event_value(e, sum));
 		}
 		fprintf(f, "},\"threads\":[");
-		for (int j = i, tfirst = 1; j < ntotals; j++) {
-			if (strcmp(totals[j].name, totals[i].name))
-				continue;
+		for (int j = i, tfirst = 1; j >= 0; j = totals[j].next) {
 			fprintf(f, "%s{\"tid\":%d,\"calls\":%llu,\"values\":{",
 				tfirst ? "" : ",", (int)totals[j].tid,
 				(unsigned long long)totals[j].calls);
@@ -373,7 +453,7 @@ int pmk_region_write(const char *path)
 	}
 	fprintf(f, "\n]}\n");
 	pthread_mutex_unlock(&lock);
-	return pmk__out_fclose(f, 1, NULL) == 0 ? 0 : PMK_EIO;
+	return pmk__out_fclose(f, 1, d) == 0 ? 0 : PMK_EIO;
 }
 
 int pmk_region_foreach(int (*fn)(const pmk_region_stats *s, void *arg),

@@ -184,9 +184,22 @@ static pmk_diag env_diag;
  * printed: the library does not print. */
 __attribute__((constructor)) static void load_env(void)
 {
-	const char *p = getenv("PMK_USER_EVENTS_FILE");
-	if (p && *p)
-		env_rc = pmk_defs_load(p, &env_diag);
+	/* secure_getenv: not in a set-user-ID or capability-raised process */
+	const char *p = secure_getenv("PMK_USER_EVENTS_FILE");
+	if (!p || !*p)
+		return;
+	env_rc = pmk_defs_load(p, &env_diag);
+	/* The file is named by the environment, maybe not by the user who
+	 * reads the warning (PMK_USER_EVENTS_FILE=/etc/shadow): its text is
+	 * never shown. Where it went wrong (file:line:column) is. */
+	if (env_rc < 0 && (env_diag.input[0] || strchr(env_diag.message, '\''))) {
+		env_diag.input[0] = 0;
+		env_diag.length = 0;
+		snprintf(env_diag.message, sizeof env_diag.message,
+			 "not a valid definition file (its text is not shown)");
+		snprintf(env_diag.hint, sizeof env_diag.hint,
+			 "pmkit metric check FILE says what is wrong");
+	}
 }
 
 int pmk_defs_env_status(pmk_diag *d)

@@ -156,6 +156,53 @@ static void test_devices_are_written_in_place_directories_refused(void)
 	T_EQ_INT(temps(), 0);
 }
 
+/* Only the null device is written in place: a FIFO or another device at
+ * NAME is refused by the check and the open, before anything is created;
+ * a link to a FIFO is not followed (the new file replaces the link); a
+ * NAME.old that is a directory is found by the check, not at the rename. */
+static void test_fifos_devices_and_old_directories_refused_first(void)
+{
+	pmk__outfile of;
+	pmk_diag d;
+	struct stat st;
+	FILE *f;
+	T_ASSERT(mkfifo(at("ff"), 0644) == 0);
+	T_CHECK(pmk__outfile_check(at("ff"), 0, &d) < 0);
+	T_CHECK(strstr(d.message, "FIFO") != NULL);
+	T_CHECK(pmk__outfile_open(&of, at("ff"), 0, &d) < 0);
+	T_ASSERT(symlink(at("ff"), at("lf")) == 0);
+	T_EQ_INT(pmk__outfile_check(at("lf"), 0, &d), 0);
+	f = pmk__out_fopen(at("lf"), 0, NULL); /* would block if followed */
+	T_ASSERT(f != NULL);
+	fputs("data\n", f);
+	T_EQ_INT(pmk__out_fclose(f, 1, NULL), 0);
+	T_CHECK(lstat(at("lf"), &st) == 0 && S_ISREG(st.st_mode));
+	T_CHECK(lstat(at("lf.old"), &st) == 0 && S_ISLNK(st.st_mode));
+	T_CHECK(lstat(at("ff"), &st) == 0 && S_ISFIFO(st.st_mode));
+	T_CHECK(pmk__outfile_open(&of, "/dev/zero", 0, &d) < 0);
+	T_CHECK(strstr(d.message, "character device") != NULL);
+	f = pmk__out_fopen(at("o"), 0, NULL);
+	T_ASSERT(f != NULL);
+	T_EQ_INT(pmk__out_fclose(f, 1, NULL), 0);
+	mkdir(at("o.old"), 0755);
+	T_CHECK(pmk__outfile_check(at("o"), 0, &d) < 0);
+	T_CHECK(strstr(d.message, "o.old") != NULL);
+	T_EQ_INT(pmk__outfile_check(at("o"), PMK__OUT_NO_BACKUP, &d), 0);
+	T_EQ_INT(temps(), 0);
+}
+
+/* PMK__OUT_PRIVATE (record files): 0600, whatever the umask allows. */
+static void test_private_files_are_0600(void)
+{
+	pmk__outfile of;
+	pmk_diag d;
+	struct stat st;
+	T_ASSERT(pmk__outfile_open(&of, at("priv"), PMK__OUT_PRIVATE, &d) == 0);
+	T_EQ_INT(pmk__outfile_commit(&of, &d), 0);
+	T_CHECK(stat(at("priv"), &st) == 0);
+	T_EQ_INT((int)(st.st_mode & 0777), 0600);
+}
+
 static void test_mode_follows_the_umask(void)
 {
 	FILE *f;
@@ -226,14 +273,42 @@ static void test_reader_caps_and_finds_nul(void)
 	free(t);
 }
 
+/* PMK_INPUT_MAX: a size is taken; anything else (junk, a sign, a size
+ * that overflows once multiplied: 18014398509481985K wrapped to 1 KiB
+ * before) is 0, and a read then fails naming the variable. */
 static void test_input_max_from_the_environment(void)
 {
+	pmk_diag d;
+	char *t = NULL;
 	setenv("PMK_INPUT_MAX", "3K", 1);
 	T_EQ_U64(pmk__infile_max(), 3072);
 	setenv("PMK_INPUT_MAX", "junk", 1);
-	T_EQ_U64(pmk__infile_max(), PMK__INFILE_MAX_DEFAULT);
+	T_EQ_U64(pmk__infile_max(), 0);
+	setenv("PMK_INPUT_MAX", "-5", 1);
+	T_EQ_U64(pmk__infile_max(), 0);
+	setenv("PMK_INPUT_MAX", "18014398509481985K", 1);
+	T_EQ_U64(pmk__infile_max(), 0);
+	T_CHECK(pmk__infile_read(at("nul"), PMK__IN_BINARY, 0, &t, NULL, &d) < 0);
+	T_CHECK(t == NULL);
+	T_CHECK(strstr(d.message, "PMK_INPUT_MAX") != NULL);
 	unsetenv("PMK_INPUT_MAX");
 	T_EQ_U64(pmk__infile_max(), PMK__INFILE_MAX_DEFAULT);
+}
+
+/* A file of procfs (or sysfs, tracefs: trace_pipe never ends) is refused
+ * by the whole-file reader at once, with a message; PMK__IN_PSEUDO lets a
+ * caller that means it read one. */
+static void test_reader_refuses_pseudo_files(void)
+{
+	pmk_diag d;
+	char *t = NULL;
+	T_CHECK(pmk__infile_read("/proc/self/status", 0, 0, &t, NULL, &d) < 0);
+	T_CHECK(strstr(d.message, "procfs pseudo-file") != NULL);
+	T_EQ_INT(pmk__infile_read("/proc/self/status", PMK__IN_PSEUDO, 0, &t,
+				  NULL, &d),
+		 0);
+	T_CHECK(t && strstr(t, "Name:") != NULL);
+	free(t);
 }
 
 /* Periods near 2^63 (a damaged or crafted record file): the sums hold at
@@ -283,11 +358,14 @@ int main(void)
 	T_RUN(test_planted_link_target_is_never_written);
 	T_RUN(test_publish_puts_the_file_in_place_early);
 	T_RUN(test_devices_are_written_in_place_directories_refused);
+	T_RUN(test_fifos_devices_and_old_directories_refused_first);
+	T_RUN(test_private_files_are_0600);
 	T_RUN(test_mode_follows_the_umask);
 	T_RUN(test_reader_refuses_what_is_not_a_file);
 	T_RUN(test_reader_streams_a_fifo_only_when_asked);
 	T_RUN(test_reader_caps_and_finds_nul);
 	T_RUN(test_input_max_from_the_environment);
+	T_RUN(test_reader_refuses_pseudo_files);
 	T_RUN(test_report_sums_do_not_wrap);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
