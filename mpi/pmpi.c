@@ -12,7 +12,7 @@
  * part, MPI_IN_PLACE counts nothing for that side).
  *
  * With the library preloaded into a program that never calls MPI_Init,
- * nothing is measured and one note is printed at exit.
+ * nothing is measured and a note is printed at exit, once per job.
  */
 #include <limits.h>
 #include <mpi.h>
@@ -380,17 +380,61 @@ int MPI_Abort(MPI_Comm comm, int code)
 	return PMPI_Abort(comm, code);
 }
 
+/*
+ * A program that never calls MPI_Init is noted at exit, once per job: with
+ * LD_PRELOAD exported, every process a job starts loads the library (a
+ * script's every command, a python3's helpers), and one note each would
+ * bury the output. So the first process of a tree to load it marks the
+ * environment its children inherit (PMKIT_MPI_LOADED=its pid), and only
+ * it (also after exec), and under a launcher only rank 0, notes; a shell
+ * that exits without running destructors notes nothing. PMKIT_MPI_NOTE=0: never; =all:
+ * every process, as before.
+ */
+__attribute__((constructor)) static void pmk_mpi_load(void)
+{
+	/* the first process's pid: it stays the first through exec (a
+	 * shell script, or pyenv's python3, exec'ing the program), not in
+	 * a child forked without exec (checked at exit) */
+	if (!getenv("PMKIT_MPI_LOADED")) {
+		char pid[24];
+		snprintf(pid, sizeof pid, "%ld", (long)getpid());
+		setenv("PMKIT_MPI_LOADED", pid, 1);
+	}
+}
+
+static int note_wanted(void)
+{
+	static const char *const rank_env[] = {"OMPI_COMM_WORLD_RANK",
+					       "PMI_RANK", "PMIX_RANK",
+					       "SLURM_PROCID"};
+	const char *want = getenv("PMKIT_MPI_NOTE");
+	const char *first = getenv("PMKIT_MPI_LOADED");
+	if (want && !strcmp(want, "all"))
+		return 1;
+	if ((want && !strcmp(want, "0")) ||
+	    (first && strtol(first, NULL, 10) != (long)getpid()))
+		return 0;
+	for (size_t i = 0; i < sizeof rank_env / sizeof rank_env[0]; i++) {
+		const char *r = getenv(rank_env[i]);
+		if (r && *r)
+			return !strcmp(r, "0");
+	}
+	return 1;
+}
+
 /* At exit: a rank that never reached MPI_Finalize leaves its record
- * (lastword.c); a program that never called MPI_Init is noted. */
+ * (lastword.c); a program that never called MPI_Init is noted (above). */
 __attribute__((destructor)) static void pmk_mpi_unload(void)
 {
 	char cmd[128];
 	if (pmk__mpi_on)
 		pmk__mpi_lastword("exit");
-	if (pmk__mpi_init_seen)
+	if (pmk__mpi_init_seen || !note_wanted())
 		return;
 	command_line(cmd, sizeof cmd);
-	pmk__mpi_note("note: '%s' never called MPI_Init: nothing measured", cmd);
+	pmk__mpi_note("note: '%s' never called MPI_Init: nothing measured "
+		      "(noted once per job; PMKIT_MPI_NOTE=0: never)",
+		      cmd);
 }
 
 /* ---- point to point --------------------------------------------------- */

@@ -413,6 +413,19 @@ unset PMKIT_MPI_DIR
 LD_PRELOAD="$PRE" "$PROG/nompi" >"$T_TMP/o" 2>"$T_TMP/e"; rc=$?
 check "no MPI_Init: program runs untouched (output, exit 3)" sh -c "[ $rc = 3 ] && [ \"\$(cat '$T_TMP/o')\" = untouched ]"
 check "no MPI_Init: one note" sh -c "[ \$(wc -l < '$T_TMP/e') = 1 ] && grep -q 'never called MPI_Init' '$T_TMP/e'"
+# once per job: a process that starts others (their environment marked)
+# notes, they do not; under mpirun only rank 0; PMKIT_MPI_NOTE=0 never
+if command -v python3 >/dev/null 2>&1; then
+	LD_PRELOAD="$PRE" python3 -c 'import subprocess, sys
+for i in range(3): subprocess.run([sys.argv[1]], stdout=subprocess.DEVNULL)' "$PROG/nompi" 2>"$T_TMP/e"
+	n=$(grep -c 'never called MPI_Init' "$T_TMP/e")
+	check "no MPI_Init: python3 and 3 children, one note ($n)" [ "$n" = 1 ]
+fi
+(cd "$T_TMP" && $RUN -np 3 -x LD_PRELOAD="$PRE" -x ASAN_OPTIONS "$PROG/nompi" >/dev/null 2>"$T_TMP/e")
+n=$(grep -c 'never called MPI_Init' "$T_TMP/e")
+check "no MPI_Init: 3 ranks under mpirun, one note ($n)" [ "$n" = 1 ]
+LD_PRELOAD="$PRE" PMKIT_MPI_NOTE=0 "$PROG/nompi" >/dev/null 2>"$T_TMP/e"
+check "no MPI_Init: PMKIT_MPI_NOTE=0, no note" [ ! -s "$T_TMP/e" ]
 
 # ---- bad input to the report --------------------------------------------
 run_pmkit mpi report "$T_TMP"
