@@ -165,7 +165,10 @@ against_truth() { # NP PROGRAM ARGS...
 			else if (dc > 0.05 || dc < -0.05 || dm > 0.05 || dm < -0.05)
 				printf " rank %d: compute %.4f s, MPI %.4f s, program %.4f, %.4f of %.4f s;", r, v[r, "compute"], v[r, "mpi"], c, m, w }
 		END { if (n != np) printf " %d truth lines for %d ranks;", n, np }' np="$np" "$T_TMP/t.csv" "$T_TMP/o")
-	check "$prog, $np ranks: compute and MPI time of each rank within 5 % of its wall time of the program's${bad:+:$bad}" [ -z "$bad" ]
+	# the figures: per rank, compute and MPI time off by what % of wall
+	fig=$(awk 'NR == FNR { split($0, f, ","); if (f[2] == "rank") v[f[1], f[4]] = f[5] * 1e-9; next }
+		$1 == "truth:" { r = $3; c = $5; w = $7; printf " %d:%+.2f/%+.2f", r, (v[r, "compute"] - c) / w * 100, (v[r, "mpi"] - w + c) / w * 100 }' "$T_TMP/t.csv" "$T_TMP/o" | tr ' ' '\n' | sort | tr '\n' ' ')
+	check "$prog, $np ranks: compute and MPI time of each rank within 5 % of its wall time of the program's (rank:compute/MPI off, % of wall:$fig)${bad:+:$bad}" [ -z "$bad" ]
 	# the ranks the banner names (rmax of "compute (s)" and "MPI (s)")
 	bad=$(awk 'NR == FNR { if ($2 == "compute" && $3 == "(s)") rc = $(NF - 1); if ($2 == "MPI" && $3 == "(s)") rm = $(NF - 1); next }
 		$1 == "truth:" { c[$3] = $5; m[$3] = $7 - $5; w[$3] = $7 }
