@@ -1,9 +1,10 @@
 /*
  * native_target.c: native strings and presets for a pmk_target. Picks the
  * PMU and its model ("cpu_core::X" and "adl_glc::X" address a hybrid's
- * PMU; a bare "X" the core PMU), asks source.c which source serves the
- * model, and hands the string down. Pure; calls only downward (sources,
- * preset.c).
+ * PMU; a bare "X" the core PMU), has the model resolved to its sources
+ * once per target (pmk__target_resolve), and hands the string down to the
+ * source (pmk__source_encode). A preset's natives take the same way
+ * (preset.c). Pure; calls only downward.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,42 +16,28 @@
 #include "lib/event/target.h"
 #include "lib/event/tbl.h"
 
-static const struct pmk__pmu *core_pmu(const pmk_target *t)
-{
-	const char *name = pmk_target_core_pmu(t);
-	return name ? pmk__target_pmu(t, name) : NULL;
-}
-
-static const char *pmu_model(const pmk_target *t, const struct pmk__pmu *p)
-{
-	if (p && p->model[0])
-		return p->model;
-	return t ? t->model : "";
-}
-
-/* The core PMU whose model is `canon`, else the first core PMU. */
+/* The core PMU whose model resolves to `canon`, else the core PMU. */
 static const struct pmk__pmu *pmu_for_model(const pmk_target *t,
 					    const char *canon)
 {
 	for (int i = 0; t && i < t->npmu; i++) {
-		const char *m, *c = NULL;
+		const char *m = pmk__pmu_model(t, &t->pmu[i]);
+		pmk__model_res r;
 		if (!t->pmu[i].is_core)
 			continue;
-		m = pmu_model(t, &t->pmu[i]);
-		if (pmk__source_for(m, &c) && c && !strcasecmp(c, canon))
+		if (pmk__target_resolve(t, m, &r) == 0 &&
+		    !strcasecmp(r.canon, canon))
 			return &t->pmu[i];
 	}
-	return core_pmu(t);
+	return pmk__target_core(t);
 }
 
 int pmk__native_parse(const pmk_target *t, const char *s, int col0,
 		      pmk_event *ev, pmk_diag *d)
 {
-	const char *sep = strstr(s, "::"), *rest = s, *model, *canon = NULL;
+	const char *sep = strstr(s, "::"), *rest = s, *model;
 	const struct pmk__pmu *p = NULL;
-	const pmk__source *src, *second;
-	pmk_diag d2;
-	int rc, rc2;
+	pmk__model_res r;
 
 	if (sep) {
 		char pre[64];
@@ -60,87 +47,65 @@ int pmk__native_parse(const pmk_target *t, const char *s, int col0,
 		memcpy(pre, s, pl);
 		pre[pl] = 0;
 		rest = sep + 2;
-		p = pmk__target_pmu(t, pre);
-		if (p) {
-			model = pmu_model(t, p);
-		} else {
-			if (!pmk__source_for(pre, &canon))
+		if ((p = pmk__target_pmu(t, pre)) != NULL) {
+			model = pmk__pmu_model(t, p);
+			if (pmk__target_resolve(t, model, &r) != 0)
 				return PMK_ENOEVENT;
-			model = canon;
-			p = pmu_for_model(t, canon);
+		} else {
+			if (pmk__target_resolve(t, pre, &r) != 0)
+				return PMK_ENOEVENT;
+			p = pmu_for_model(t, r.canon);
 		}
 	} else {
-		p = core_pmu(t);
-		model = pmu_model(t, p);
+		p = pmk__target_core(t);
+		model = pmk__pmu_model(t, p);
+		if (pmk__target_resolve(t, model, &r) != 0)
+			return PMK_ENOEVENT;
 	}
-	src = pmk__source_for(model, &canon);
-	if (!src)
-		return PMK_ENOEVENT;
-	{
-		const char *pname = p ? p->name : "cpu";
-		uint32_t type = p ? p->type : PMK_TYPE_RAW;
-		int c = col0 + (int)(rest - s);
-		rc = src->encode(canon, pname, type, rest, c, ev, d);
-		if (rc == 0)
-			return 0;
-		second = pmk__source_second(model, &canon);
-		if (!second)
-			return rc;
-		pmk_diag_clear(&d2);
-		if (d)
-			d2 = *d;
-		rc2 = second->encode(canon, pname, type, rest, c, ev,
-				     d ? &d2 : NULL);
-		if (rc2 == 0 || rc2 != PMK_ENOEVENT) {
-			if (d && rc2)
-				*d = d2;
-			return rc2;
-		}
-	}
-	return rc;
+	return pmk__source_encode(&r, p ? p->name : "cpu",
+				  p ? p->type : PMK_TYPE_RAW, rest,
+				  col0 + (int)(rest - s), ev, d);
 }
 
 int pmk__preset_resolve(const pmk_target *t, const char *name, int col0,
 			pmk_event *ev, pmk_diag *d)
 {
-	const struct pmk__pmu *p = core_pmu(t);
-	return pmk__preset_resolve_model(pmk__model_find(pmu_model(t, p)),
-					 p ? p->name : "cpu", name, col0, ev,
-					 d);
-}
-
-static const char *target_model_name(const pmk_target *t, int i)
-{
-	return pmu_model(t, &t->pmu[i]);
+	const struct pmk__pmu *p = pmk__target_core(t);
+	const char *model = pmk__pmu_model(t, p);
+	pmk__model_res r;
+	/* the model's mapping (pmkit's tables hold them), its natives
+	 * encoded by the source that serves the model, as the same strings
+	 * would be alone */
+	pmk__target_resolve(t, model, &r);
+	return pmk__preset_encode(pmk__model_find(model), &r,
+				  p ? p->name : "cpu",
+				  p ? p->type : PMK_TYPE_RAW, name, col0, ev, d);
 }
 
 int pmk__native_foreach(const pmk_target *t,
 			int (*fn)(const pmk_event_info *info, void *arg),
 			void *arg)
 {
+	pmk__model_res r;
 	/* each distinct model of the core PMUs, once */
 	for (int i = 0; t && i < t->npmu; i++) {
-		const char *m, *canon = NULL;
-		const pmk__source *src;
+		const char *m;
 		int seen = 0, rc;
 		if (!t->pmu[i].is_core)
 			continue;
-		m = target_model_name(t, i);
+		m = pmk__pmu_model(t, &t->pmu[i]);
 		for (int j = 0; j < i; j++)
 			if (t->pmu[j].is_core &&
-			    !strcmp(target_model_name(t, j), m))
+			    !strcmp(pmk__pmu_model(t, &t->pmu[j]), m))
 				seen = 1;
-		if (seen || !(src = pmk__source_for(m, &canon)))
+		if (seen || pmk__target_resolve(t, m, &r) != 0)
 			continue;
-		if ((rc = src->foreach(canon, fn, arg)))
+		if ((rc = r.src->foreach(r.canon, fn, arg)))
 			return rc;
 	}
-	if (t && !core_pmu(t) && t->model[0]) {
-		const char *canon = NULL;
-		const pmk__source *src = pmk__source_for(t->model, &canon);
-		if (src)
-			return src->foreach(canon, fn, arg);
-	}
+	if (t && !pmk__target_core(t) && t->model[0] &&
+	    pmk__target_resolve(t, t->model, &r) == 0)
+		return r.src->foreach(r.canon, fn, arg);
 	return 0;
 }
 
@@ -149,15 +114,15 @@ int pmk__preset_foreach(const pmk_target *t,
 			void *arg)
 {
 	return pmk__preset_foreach_model(
-		pmk__model_find(pmu_model(t, core_pmu(t))), fn, arg);
+		pmk__model_find(pmk__pmu_model(t, pmk__target_core(t))), fn, arg);
 }
 
 int pmk_event_describe(const pmk_target *t, const char *str, char *buf,
 		       unsigned long size)
 {
-	const char *sep, *rest = str, *model, *canon = NULL;
+	const char *sep, *rest = str, *model;
 	const struct pmk__pmu *p;
-	const pmk__source *src;
+	pmk__model_res r;
 	char pre[64];
 	size_t len;
 	if (!t || !str || !buf || !size)
@@ -171,15 +136,15 @@ int pmk_event_describe(const pmk_target *t, const char *str, char *buf,
 		pre[pl] = 0;
 		rest = sep + 2;
 		p = pmk__target_pmu(t, pre);
-		model = p ? pmu_model(t, p) : pre;
+		model = p ? pmk__pmu_model(t, p) : pre;
 	} else {
-		model = pmu_model(t, core_pmu(t));
+		model = pmk__pmu_model(t, pmk__target_core(t));
 	}
 	len = strcspn(rest, ":.");
-	if (!(src = pmk__source_for(model, &canon)))
+	if (pmk__target_resolve(t, model, &r) != 0)
 		return PMK_ENOEVENT;
-	if (src->describe(canon, rest, len, buf, size) == 0)
+	if (r.src->describe(r.canon, rest, len, buf, size) == 0)
 		return 0;
-	src = pmk__source_second(model, &canon);
-	return src ? src->describe(canon, rest, len, buf, size) : PMK_ENOEVENT;
+	return r.second ? r.second->describe(r.canon2, rest, len, buf, size)
+			: PMK_ENOEVENT;
 }

@@ -2,11 +2,14 @@
  * preset.c: PAPI preset names, resolved per PMU model.
  *
  * Each model table maps presets to one native or to a small reverse-Polish
- * formula over natives (tbl.h). Every other model (those libpfm4 serves,
- * the Arm cores, a machine with no model) gets the presets that have a
- * generic perf equivalent (PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE
- * encodings from <linux/perf_event.h>), which the kernel maps per model;
- * the others are "not supported on this target", with the reason. Pure.
+ * formula over natives (tbl.h). The natives are encoded by the source that
+ * serves the model (pmk__source_encode: libpfm4 where it knows the model,
+ * pmkit's tables otherwise or behind it), so a preset's native encodes
+ * exactly as the same string alone. Every other model (the Arm cores, the
+ * models only libpfm4 knows, a machine with no model) gets the presets
+ * that have a generic perf equivalent, encoded from generic.c's table,
+ * which the kernel maps per model; the others are "not supported on this
+ * target", with the reason. Pure.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -14,7 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lib/event/native.h"
+#include "lib/event/generic.h"
+#include "lib/event/source.h"
 #include "lib/event/tbl.h"
 
 /* Every preset this layer knows, with its meaning and, when there is one,
@@ -65,32 +69,6 @@ static const struct preset {
     {"PAPI_MEM_WCY", "cycles stalled waiting for memory", NULL},
 };
 
-/* The generic perf events the fallback formulas use. */
-static const struct generic {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-} generics[] = {
-    {"cycles", PMK_TYPE_HARDWARE, 0},
-    {"instructions", PMK_TYPE_HARDWARE, 1},
-    {"cache-references", PMK_TYPE_HARDWARE, 2},
-    {"cache-misses", PMK_TYPE_HARDWARE, 3},
-    {"branches", PMK_TYPE_HARDWARE, 4},
-    {"branch-misses", PMK_TYPE_HARDWARE, 5},
-    {"stalled-cycles-frontend", PMK_TYPE_HARDWARE, 7},
-    {"stalled-cycles-backend", PMK_TYPE_HARDWARE, 8},
-    {"ref-cycles", PMK_TYPE_HARDWARE, 9},
-    /* hardware-cache: cache id | op << 8 | result << 16 */
-    {"L1-dcache-loads", PMK_TYPE_HW_CACHE, 0x00000},
-    {"L1-dcache-load-misses", PMK_TYPE_HW_CACHE, 0x10000},
-    {"L1-dcache-stores", PMK_TYPE_HW_CACHE, 0x00100},
-    {"L1-icache-load-misses", PMK_TYPE_HW_CACHE, 0x10001},
-    {"LLC-load-misses", PMK_TYPE_HW_CACHE, 0x10002},
-    {"dTLB-load-misses", PMK_TYPE_HW_CACHE, 0x10003},
-    {"dTLB-store-misses", PMK_TYPE_HW_CACHE, 0x10103},
-    {"iTLB-load-misses", PMK_TYPE_HW_CACHE, 0x10004},
-};
-
 static const struct preset *find_preset(const char *name)
 {
 	for (int i = 0; i < PMK__N(presets); i++)
@@ -107,24 +85,26 @@ static const pmk__preset_map *find_map(const pmk__model *m, const char *name)
 	return NULL;
 }
 
+/* A generic name of a fallback formula as a leaf on the core PMU: the
+ * kernel's encoding, from generic.c's table. */
 static int leaf_generic(const char *tok, const char *core_pmu, pmk_attr *a)
 {
-	for (int i = 0; i < PMK__N(generics); i++) {
-		if (strcmp(tok, generics[i].name))
-			continue;
-		memset(a, 0, sizeof *a);
-		snprintf(a->pmu, sizeof a->pmu, "%s", core_pmu);
-		snprintf(a->name, sizeof a->name, "%.120s", tok);
-		a->type = generics[i].type;
-		a->config = generics[i].config;
-		return 0;
-	}
-	return PMK_ENOEVENT;
+	struct pmk__generic g;
+	if (pmk__generic_find(tok, &g) != 0)
+		return PMK_ENOEVENT;
+	memset(a, 0, sizeof *a);
+	snprintf(a->pmu, sizeof a->pmu, "%s", core_pmu);
+	snprintf(a->name, sizeof a->name, "%.120s", tok);
+	a->type = g.type;
+	a->config = g.config;
+	return 0;
 }
 
-/* Compile a reverse-Polish formula into ev. */
-static int compile(const pmk__model *m, const char *core_pmu, const char *rpn,
-		   const char *preset, int col0, pmk_event *ev, pmk_diag *d)
+/* Compile a reverse-Polish formula into ev: natives through the sources
+ * `r` (NULL: the formula is over generic names). */
+static int compile(const pmk__model_res *r, const char *core_pmu,
+		   uint32_t type, const char *rpn, const char *preset, int col0,
+		   pmk_event *ev, pmk_diag *d)
 {
 	char tok[512];
 	const char *p = rpn;
@@ -164,8 +144,8 @@ static int compile(const pmk__model *m, const char *core_pmu, const char *rpn,
 			if (ev->nleaf == PMK_LEAF_MAX)
 				return PMK_ETOOMANY;
 			memset(&tmp, 0, sizeof tmp);
-			rc = m ? pmk__native_parse_model(m, core_pmu, tok, col0,
-							 &tmp, d)
+			rc = r ? pmk__source_encode(r, core_pmu, type, tok, col0,
+						    &tmp, d)
 			       : leaf_generic(tok, core_pmu, &tmp.leaf[0]);
 			if (rc) {
 				/* a table error, not the user's */
@@ -200,10 +180,11 @@ static int compile(const pmk__model *m, const char *core_pmu, const char *rpn,
 	return 0;
 }
 
-int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
-			      const char *name, int col0, pmk_event *ev,
-			      pmk_diag *d)
+int pmk__preset_encode(const pmk__model *m, const pmk__model_res *r,
+		       const char *core_pmu, uint32_t type, const char *name,
+		       int col0, pmk_event *ev, pmk_diag *d)
 {
+	pmk__model_res tables;
 	const struct preset *pr;
 	const pmk__preset_map *map;
 	const char *rpn;
@@ -242,13 +223,31 @@ int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
 		}
 		return PMK_ENOTSUP;
 	}
-	rc = compile(map ? m : NULL, core_pmu, rpn, pr ? pr->name : name, col0, ev, d);
+	if (map && (!r || !r->src)) {
+		/* no source resolved: the tables that hold the mapping */
+		memset(&tables, 0, sizeof tables);
+		tables.src = &pmk__source_tables;
+		tables.canon = m->name;
+		r = &tables;
+	}
+	rc = compile(map ? r : NULL, core_pmu, type, rpn, pr ? pr->name : name,
+		     col0, ev, d);
 	if (rc)
 		return rc;
 	snprintf(ev->name, sizeof ev->name, "%s", pr ? pr->name : map->preset);
 	ev->kind = PMK_KIND_PRESET;
 	ev->unit[0] = 0;
 	return 0;
+}
+
+int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
+			      const char *name, int col0, pmk_event *ev,
+			      pmk_diag *d)
+{
+	pmk__model_res tables = {&pmk__source_tables, m ? m->name : NULL,
+				 NULL, NULL};
+	return pmk__preset_encode(m, m ? &tables : NULL, core_pmu,
+				  PMK_TYPE_RAW, name, col0, ev, d);
 }
 
 int pmk__preset_foreach_model(const pmk__model *m,

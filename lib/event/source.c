@@ -18,35 +18,93 @@ static const pmk__source *const order[] = {
 };
 #define NSRC ((int)(sizeof order / sizeof *order))
 
-const pmk__source *pmk__source_for(const char *model, const char **canon)
+/* The first source (in `order`) that knows `model`, from index `from`. */
+static int first_knowing(const char *model, int from, const char **canon)
 {
-	for (int i = 0; model && *model && i < NSRC; i++) {
+	for (int i = from; model && *model && i < NSRC; i++) {
 		const char *c = order[i]->model(model);
 		if (c) {
-			if (canon)
-				*canon = c;
-			return order[i];
+			*canon = c;
+			return i;
 		}
 	}
-	return NULL;
+	return -1;
+}
+
+int pmk__source_resolve(const char *model, pmk__model_res *r)
+{
+	const char *canon = NULL, *c2 = NULL;
+	int i, j;
+	memset(r, 0, sizeof *r);
+	/* a name one source knows ("zen4": the tables' short name) is
+	 * resolved by its canonical name ("amd64_fam19h_zen4"), so that one
+	 * model has one encoder whatever it is called */
+	if ((i = first_knowing(model, 0, &canon)) < 0)
+		return PMK_ENOENT;
+	if ((j = first_knowing(canon, 0, &c2)) >= 0 && j < i) {
+		i = j;
+		canon = c2;
+	}
+	r->src = order[i];
+	r->canon = canon;
+	for (j = 0; j < NSRC; j++) {
+		const char *c = NULL;
+		if (j == i)
+			continue;
+		if ((c = order[j]->model(canon)) ||
+		    (c = order[j]->model(model))) {
+			r->second = order[j];
+			r->canon2 = c;
+			break;
+		}
+	}
+	return 0;
+}
+
+const pmk__source *pmk__source_for(const char *model, const char **canon)
+{
+	pmk__model_res r;
+	if (pmk__source_resolve(model, &r) != 0)
+		return NULL;
+	if (canon)
+		*canon = r.canon;
+	return r.src;
 }
 
 const pmk__source *pmk__source_second(const char *model, const char **canon)
 {
-	int first = 1;
-	for (int i = 0; model && *model && i < NSRC; i++) {
-		const char *c = order[i]->model(model);
-		if (!c)
-			continue;
-		if (first) {
-			first = 0;
-			continue;
-		}
-		if (canon)
-			*canon = c;
-		return order[i];
+	pmk__model_res r;
+	if (pmk__source_resolve(model, &r) != 0 || !r.second)
+		return NULL;
+	if (canon)
+		*canon = r.canon2;
+	return r.second;
+}
+
+int pmk__source_encode(const pmk__model_res *r, const char *pmu,
+		       uint32_t type, const char *s, int col0, pmk_event *ev,
+		       pmk_diag *d)
+{
+	pmk_diag d2;
+	int rc, rc2;
+	if (!r || !r->src)
+		return PMK_ENOEVENT;
+	rc = r->src->encode(r->canon, pmu, type, s, col0, ev, d);
+	if (rc == 0 || !r->second)
+		return rc;
+	/* the tables behind libpfm4: the vendors' dotted names, pmkit's own
+	 * unit masks; their diagnostic only when they know the event */
+	pmk_diag_clear(&d2);
+	if (d)
+		d2 = *d;
+	rc2 = r->second->encode(r->canon2, pmu, type, s, col0, ev,
+				d ? &d2 : NULL);
+	if (rc2 == 0 || rc2 != PMK_ENOEVENT) {
+		if (d && rc2)
+			*d = d2;
+		return rc2;
 	}
-	return NULL;
+	return rc;
 }
 
 struct each {

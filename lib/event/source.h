@@ -57,11 +57,32 @@ typedef struct pmk__source {
 extern const pmk__source pmk__source_pfm;
 extern const pmk__source pmk__source_tables;
 
-/* The source that serves `model`, and the model's canonical name in it
- * (written to `canon`, may be NULL). NULL when no source knows it. */
+/* A model resolved: the source that serves it, the model's canonical name
+ * there, and the source standing behind it (the tables behind libpfm4)
+ * with its name for the model. */
+typedef struct pmk__model_res {
+	const pmk__source *src;	   /* NULL when no source knows the model */
+	const char *canon;
+	const pmk__source *second; /* NULL when none */
+	const char *canon2;
+} pmk__model_res;
+
+/* Resolve `model`: the first source (libpfm4, then the tables) that knows
+ * its canonical name, so that "zen4" and "amd64_fam19h_zen4" get the same
+ * encoder. 0, or PMK_ENOENT (`r` cleared) when no source knows it. Scans
+ * libpfm4's PMU list: a target caches the answer (pmk__target_resolve). */
+int pmk__source_resolve(const char *model, pmk__model_res *r);
+/* Encode native string `s` (no "MODEL::") through r->src, and through
+ * r->second when the first refuses it: the second's answer when it knows
+ * the event, else the first's. The source contract's returns. */
+int pmk__source_encode(const pmk__model_res *r, const char *pmu,
+		       uint32_t type, const char *s, int col0, pmk_event *ev,
+		       pmk_diag *d);
+/* pmk__source_resolve()'s source and canonical name (`canon` may be
+ * NULL); NULL when no source knows the model. */
 const pmk__source *pmk__source_for(const char *model, const char **canon);
-/* The other source that knows the model too (the tables behind libpfm4),
- * or NULL. */
+/* pmk__source_resolve()'s second source and its name for the model, or
+ * NULL. */
 const pmk__source *pmk__source_second(const char *model, const char **canon);
 /* Every model any source knows, each once. */
 int pmk__source_models(int (*fn)(const char *model, const char *desc,

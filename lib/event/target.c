@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/event/native.h"
 #include "lib/event/source.h"
 #include "lib/event/target.h"
 
@@ -16,6 +15,10 @@ pmk_target *pmk_target_new(void)
 	pmk_target *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
+	if (pthread_mutex_init(&t->lock, NULL) != 0) {
+		free(t);
+		return NULL;
+	}
 	/* The kernel's fixed PMUs exist on every Linux machine. */
 	pmk_target_add_pmu(t, "software", PMK_TYPE_SOFTWARE, 0);
 	pmk_target_add_pmu(t, "tracepoint", PMK_TYPE_TRACEPOINT, 0);
@@ -29,6 +32,7 @@ void pmk_target_free(pmk_target *t)
 		return;
 	for (int i = 0; i < t->npmu; i++)
 		free(t->pmu[i].alias);
+	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
@@ -275,4 +279,45 @@ int pmk__format_apply(const struct pmk__format *f, uint64_t value,
 		value = width == 64 ? 0 : value >> width;
 	}
 	return 0;
+}
+
+int pmk__target_resolve(const pmk_target *t, const char *model,
+			pmk__model_res *r)
+{
+	/* the cache is the target's own memory (pmk_target_new), so writing
+	 * it through a const pointer is sound; the lock orders the writers */
+	pmk_target *w = (pmk_target *)t;
+	int rc, i;
+	if (!t || !model || !*model || strlen(model) >= sizeof t->res[0].model)
+		return pmk__source_resolve(model, r);
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < w->nres; i++)
+		if (!strcmp(w->res[i].model, model)) {
+			*r = w->res[i].r;
+			rc = w->res[i].found ? 0 : PMK_ENOENT;
+			pthread_mutex_unlock(&w->lock);
+			return rc;
+		}
+	rc = pmk__source_resolve(model, r);
+	if (w->nres < PMK__RES_MAX) {
+		i = w->nres++;
+		strcpy(w->res[i].model, model);
+		w->res[i].found = rc == 0;
+		w->res[i].r = *r;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return rc;
+}
+
+const struct pmk__pmu *pmk__target_core(const pmk_target *t)
+{
+	const char *name = pmk_target_core_pmu(t);
+	return name ? pmk__target_pmu(t, name) : NULL;
+}
+
+const char *pmk__pmu_model(const pmk_target *t, const struct pmk__pmu *p)
+{
+	if (p && p->model[0])
+		return p->model;
+	return t ? t->model : "";
 }

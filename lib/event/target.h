@@ -4,9 +4,14 @@
 #ifndef PMK_EVENT_TARGET_H
 #define PMK_EVENT_TARGET_H
 
+#include <pthread.h>
+
+#include "lib/event/source.h"
 #include "pmkit/event.h"
 
 #define PMK__PMU_MAX 48
+#define PMK__RES_MAX 8 /* models resolved per target: each core PMU's and
+			  the ones named with "MODEL::" */
 #define PMK__FMT_MAX 32
 
 struct pmk__format {
@@ -42,8 +47,30 @@ struct pmk_target {
 	char cpu[96];	     /* "GenuineIntel family 6 model 0x8f", for messages */
 	char sysfs[256];     /* the sysfs root discovery read ("" = none) */
 	int captured;	     /* discovered under $PMK_SYSROOT, not this host */
+	/* Each model name this target has met, resolved once to its
+	 * sources (pmk__target_resolve); keyed by the name, so a model
+	 * changed afterwards (pmk_target_set_model, discovery) is resolved
+	 * anew. Written under `lock`: parsing with one target from several
+	 * threads (the host's) is allowed. */
+	pthread_mutex_t lock;
+	int nres;
+	struct {
+		char model[64];
+		int found;
+		pmk__model_res r;
+	} res[PMK__RES_MAX];
 };
 
+/* `model` resolved to its sources (pmk__source_resolve), once per target:
+ * later calls for the same name answer from the target's cache without
+ * scanning libpfm4 again. 0, or PMK_ENOENT with `r` cleared. */
+int pmk__target_resolve(const pmk_target *t, const char *model,
+			pmk__model_res *r);
+/* The core PMU (pmk_target_core_pmu()) as a PMU, or NULL. */
+const struct pmk__pmu *pmk__target_core(const pmk_target *t);
+/* The native-event model of PMU `p`: its own (hybrids), else the
+ * target's; "" when none. `p` may be NULL (a target without core PMU). */
+const char *pmk__pmu_model(const pmk_target *t, const struct pmk__pmu *p);
 /* The PMU called `name`, or NULL. */
 const struct pmk__pmu *pmk__target_pmu(const pmk_target *t, const char *name);
 /* The format term `term` of `pmu`, or NULL. */

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/event/source.h"
 #include "pmkit/event.h"
 
 /* Modifiers an event accepts (pmk__nevent.mods). */
@@ -158,9 +159,19 @@ int pmk__native_parse_model(const pmk__model *model, const char *core_pmu,
 			    pmk_diag *d);
 
 /*
- * Resolve a PAPI preset for `model` (NULL: the generic perf events where
- * the preset has a generic equivalent). Same contract as
- * pmk__preset_resolve().
+ * Resolve a PAPI preset by the mapping of table `model` (NULL: the generic
+ * perf events where the preset has a generic equivalent), the mapping's
+ * natives encoded through the sources `r` (pmk__source_encode; NULL or
+ * unresolved: pmkit's tables) for PMU `core_pmu` of perf type `type`.
+ * Same contract as pmk__preset_resolve(), which calls it with the
+ * target's resolved model. (preset.c)
+ */
+int pmk__preset_encode(const pmk__model *model, const pmk__model_res *r,
+		       const char *core_pmu, uint32_t type, const char *name,
+		       int col0, pmk_event *ev, pmk_diag *d);
+/*
+ * The same through pmkit's tables alone (type PERF_TYPE_RAW): the tables'
+ * own mapping and encoder, for their tests.
  */
 int pmk__preset_resolve_model(const pmk__model *model, const char *core_pmu,
 			      const char *name, int col0, pmk_event *ev,
