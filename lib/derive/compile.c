@@ -22,6 +22,12 @@
 #define PROG_MAX  4096 /* steps of one definition after inlining */
 #define STACK_MAX 256  /* evaluation stack depth */
 #define NEST_MAX  256  /* definitions inlined within each other */
+/* Inlining copies a definition into every one that names it: a chain of
+ * definitions each naming the one before grows as the square of the file
+ * (0.93 MB took 2.6 GB). The steps of all programs together are held to
+ * PROG_PER_BYTE per byte of text (plus PROG_MAX x 16 for small files);
+ * shipped metric files load with one per byte. */
+#define PROG_PER_BYTE 2
 
 /* ---- a small string -> index hash table ---- */
 
@@ -373,6 +379,26 @@ static int compile_def(struct cc *c, struct ddef *x)
 	if (rc == 0 && x->is_const) {
 		/* Only numbers and constants: folded to one value. */
 		x->value = p.n == 1 ? p.op[0].value : 0;
+	}
+	if (rc == 0) {
+		size_t budget = (size_t)PROG_MAX * 16 +
+				c->defs->text_bytes * PROG_PER_BYTE;
+		c->defs->total_steps += (size_t)p.n + (size_t)x->nbases;
+		if (c->defs->total_steps > budget) {
+			pmk__defs_error(
+			    c->d, PMK_ERANGE, c->defs, x->file, x->line,
+			    x->input, x->col, (int)strlen(x->name),
+			    "the definitions expand to more than %zu steps in "
+			    "all (%d per byte of the file): '%s' is where the "
+			    "limit was reached",
+			    budget, PROG_PER_BYTE, x->name);
+			rc = PMK_ERANGE;
+		}
+	}
+	if (rc == 0 && p.n > 0 && p.n < p.cap) { /* no spare capacity kept */
+		struct dop *sh = realloc(p.op, sizeof *sh * (size_t)p.n);
+		if (sh)
+			p.op = sh;
 	}
 	c->nest--;
 	x->prog = p.op;

@@ -65,6 +65,10 @@ struct pmk_defs {
 	int nevents;
 	struct dbase *bases;
 	int nbases, capbases;
+	/* the text read (includes too), and the steps and base references
+	 * of every compiled program: memory stays within a constant of the
+	 * input (PROG_PER_BYTE in compile.c) */
+	size_t text_bytes, total_steps;
 };
 
 /* read.c: parse `text` as file `fileidx` into defs (appending); handles

@@ -176,6 +176,18 @@ int pmk_defs_load_string(const char *name, const char *text, pmk_diag *d)
 	return rc;
 }
 
+/* Whether `msg` holds a quoted span of more than 2 characters. */
+static int quotes_text(const char *msg)
+{
+	const char *q = strchr(msg, '\''), *e;
+	while (q && (e = strchr(q + 1, '\'')) != NULL) {
+		if (e - q - 1 > 2)
+			return 1;
+		q = strchr(e + 1, '\'');
+	}
+	return 0;
+}
+
 static int env_rc;
 static pmk_diag env_diag;
 
@@ -192,13 +204,18 @@ __attribute__((constructor)) static void load_env(void)
 	/* The file is named by the environment, maybe not by the user who
 	 * reads the warning (PMK_USER_EVENTS_FILE=/etc/shadow): its text is
 	 * never shown. Where it went wrong (file:line:column) is. */
-	if (env_rc < 0 && (env_diag.input[0] || strchr(env_diag.message, '\''))) {
-		env_diag.input[0] = 0;
+	if (env_rc < 0) {
+		env_diag.input[0] = 0; /* the source line */
 		env_diag.length = 0;
-		snprintf(env_diag.message, sizeof env_diag.message,
-			 "not a valid definition file (its text is not shown)");
-		snprintf(env_diag.hint, sizeof env_diag.hint,
-			 "pmkit metric check FILE says what is wrong");
+		/* a message that quotes a name of the file goes too (an
+		 * operator, '+', says nothing) */
+		if (quotes_text(env_diag.message)) {
+			snprintf(env_diag.message, sizeof env_diag.message,
+				 "not a valid definition file (its text is "
+				 "not shown)");
+			snprintf(env_diag.hint, sizeof env_diag.hint,
+				 "pmkit metric check FILE says what is wrong");
+		}
 	}
 }
 

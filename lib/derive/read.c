@@ -769,6 +769,7 @@ int pmk__defs_read(pmk_defs *defs, int fi, const char *text, int depth,
 	size_t cap = 0;
 	int rc = 0, in_cpu = 0, base_active = active;
 
+	defs->text_bytes += strlen(text); /* the budget of compile.c */
 	while (*p && rc == 0) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
