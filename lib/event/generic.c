@@ -3,8 +3,10 @@
  * events, with the names perf uses for them (the kernel ABI's
  * PERF_COUNT_HW_*, PERF_COUNT_HW_CACHE_* and PERF_COUNT_SW_* values).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/event/generic.h"
 
@@ -136,4 +138,54 @@ int pmk__generic_foreach(int (*fn)(const struct pmk__generic *g, void *arg),
 					return rc;
 			}
 	return 0;
+}
+
+/* PAPI's perf:: spellings that are not perf's names with another case */
+static const char *const papi_special[][2] = {
+	{"ref-cpu-cycles", "ref-cycles"},
+	{"page-faults-min", "minor-faults"},
+	{"page-faults-maj", "major-faults"},
+};
+
+struct ci_find {
+	const char *want;
+	char *found;
+	size_t size;
+};
+
+static int ci_cb(const struct pmk__generic *g, void *arg)
+{
+	struct ci_find *f = arg;
+	if (strcasecmp(g->name, f->want))
+		return 0;
+	snprintf(f->found, f->size, "%s", g->name);
+	return 1;
+}
+
+int pmk__generic_papi_name(const char *s, size_t len, char *name, size_t size)
+{
+	char want[128];
+	struct pmk__generic g;
+	struct ci_find f = {want, name, size};
+	if (len == 0 || len >= sizeof want || size == 0)
+		return PMK_ENOEVENT;
+	for (size_t i = 0; i <= len; i++)
+		want[i] = i == len      ? 0
+			  : s[i] == '_' ? '-'
+					: (char)tolower((unsigned char)s[i]);
+	if (!strncmp(want, "perf-count-hw-cache-", 20))
+		memmove(want, want + 20, strlen(want + 20) + 1);
+	else if (!strncmp(want, "perf-count-hw-", 14) ||
+		 !strncmp(want, "perf-count-sw-", 14))
+		memmove(want, want + 14, strlen(want + 14) + 1);
+	for (size_t i = 0; i < sizeof papi_special / sizeof *papi_special; i++)
+		if (!strcmp(want, papi_special[i][0]))
+			snprintf(want, sizeof want, "%s", papi_special[i][1]);
+	if (pmk__generic_find(want, &g) == 0) {
+		snprintf(name, size, "%s", want);
+		return 0;
+	}
+	name[0] = 0;
+	pmk__generic_foreach(ci_cb, &f);
+	return name[0] ? 0 : PMK_ENOEVENT;
 }

@@ -487,63 +487,24 @@ static int unknown_event(const pmk_target *t, const char *name, size_t n,
 }
 
 /* PAPI's names for the kernel's generic events: perf::TASK-CLOCK,
- * perf::PERF_COUNT_HW_CPU_CYCLES, perf::L1-DCACHE-LOAD-MISSES. */
-struct ci_find {
-	const char *want;
-	char found[PMK_EVENT_NAME_MAX];
-};
-
-static int ci_cb(const struct pmk__generic *g, void *arg)
-{
-	struct ci_find *f = arg;
-	if (strcasecmp(g->name, f->want))
-		return 0;
-	snprintf(f->found, sizeof f->found, "%s", g->name);
-	return 1;
-}
-
+ * perf::PERF_COUNT_HW_CPU_CYCLES, perf::L1-DCACHE-LOAD-MISSES (generic.c
+ * knows the spellings). */
 static int parse_perf_ns(const pmk_target *t, const char *str, pmk_event *ev,
 			 pmk_diag *d)
 {
-	static const char *const special[][2] = {
-	    {"ref-cpu-cycles", "ref-cycles"},
-	    {"page-faults-min", "minor-faults"},
-	    {"page-faults-maj", "major-faults"},
-	};
 	const char *b = str + 6;
 	size_t bl = base_len(b);
 	char name[PMK_EVENT_NAME_MAX], buf[PMK_EVENT_NAME_MAX * 2];
-	struct pmk__generic g;
-	struct ci_find f;
 	int rc;
 	if (bl == 0 || bl >= sizeof name)
 		return pmk__diag_set(d, PMK_ESYNTAX, 7, 1,
 				     "perf::TASK-CLOCK, perf::CYCLES",
 				     "missing event name after 'perf::'");
-	for (size_t i = 0; i <= bl; i++)
-		name[i] = i == bl ? 0
-			  : b[i] == '_'
-			      ? '-'
-			      : (char)tolower((unsigned char)b[i]);
-	if (!strncmp(name, "perf-count-hw-cache-", 20))
-		memmove(name, name + 20, strlen(name + 20) + 1);
-	else if (!strncmp(name, "perf-count-hw-", 14) ||
-		 !strncmp(name, "perf-count-sw-", 14))
-		memmove(name, name + 14, strlen(name + 14) + 1);
-	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
-		if (!strcmp(name, special[i][0]))
-			snprintf(name, sizeof name, "%s", special[i][1]);
-	f.want = name;
-	f.found[0] = 0;
-	if (pmk__generic_find(name, &g) != 0) {
-		pmk__generic_foreach(ci_cb, &f);
-		if (!f.found[0]) {
-			rc = unknown_event(t, b, bl, d);
-			if (d)
-				d->column += 6;
-			return rc;
-		}
-		snprintf(name, sizeof name, "%s", f.found);
+	if (pmk__generic_papi_name(b, bl, name, sizeof name) != 0) {
+		rc = unknown_event(t, b, bl, d);
+		if (d)
+			d->column += 6;
+		return rc;
 	}
 	snprintf(buf, sizeof buf, "%s%s", name, b + bl);
 	if (strlen(buf) >= PMK_EVENT_NAME_MAX)
