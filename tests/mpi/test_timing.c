@@ -75,8 +75,7 @@ static void call(int fn, uint64_t gap, uint64_t dur)
 		timed_calls++;
 	} else {
 		pmk__mpi_fs[fn].untimed++;
-		if (!local[fn])
-			pmk__mpi_waited = 1;
+		pmk__mpi_waited = 1;
 	}
 	if (local[fn])
 		pmk__mpi_wrun = 0;
@@ -404,12 +403,14 @@ static void test_computation_after_a_burst(void)
 		 (unsigned long long)truth);
 }
 
-static void test_polling_then_computation_is_not_ambiguous(void)
+static void test_polling_then_computation_is_flagged(void)
 {
 	struct pmk__mpi_timing tm;
 	start(0);
-	/* MPI_Iprobe and MPI_Test cannot wait for another rank: a long span
-	 * after them is the program's own work, not a hidden wait */
+	/* MPI_Iprobe and MPI_Test cannot wait for another rank, but the CPU
+	 * may be taken away inside one (a loaded machine): a long span after
+	 * untimed polls is reported as time that may have been MPI, no more
+	 * than the pauses; the estimate itself stays right */
 	for (int round = 0; round < 5; round++) {
 		for (int i = 0; i < 4000; i++)
 			call(i % 2 ? PMK__MPI_TEST : PMK__MPI_IPROBE,
@@ -419,7 +420,8 @@ static void test_polling_then_computation_is_not_ambiguous(void)
 	pmk__mpi_timing_finish(clk, &tm);
 	T_CHECKF(tm.untimed > 15000, "%llu untimed",
 		 (unsigned long long)tm.untimed);
-	T_CHECKF(tm.amb_ticks == 0, "ambiguous %.0f", tm.amb_ticks);
+	T_CHECKF(tm.amb_ticks > 0 && tm.amb_ticks <= 5 * 20000000.0 + 5 * 64 * 200,
+		 "ambiguous %.0f", tm.amb_ticks);
 	check_estimate(&tm, 4.5);
 }
 
@@ -611,7 +613,7 @@ int main(void)
 	T_RUN(test_slow_first_calls_are_not_the_sample);
 	T_RUN(test_long_calls_are_never_sampled);
 	T_RUN(test_computation_after_a_burst);
-	T_RUN(test_polling_then_computation_is_not_ambiguous);
+	T_RUN(test_polling_then_computation_is_flagged);
 	T_RUN(test_wait_after_polling_is_timed);
 	T_RUN(test_barrier_after_a_burst_is_timed);
 	T_RUN(test_long_untimed_call_is_flagged);
