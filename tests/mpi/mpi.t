@@ -321,9 +321,10 @@ if [ -x "$PROG/imbalanced_f" ]; then
 			"call MPI_Recv bytes_recv 2000" "call MPI_Barrier calls 2" \
 			"call MPI_Allreduce calls 1" "region work calls 2")
 		check "Fortran: calls, bytes and regions per rank${bad:+:$bad}" [ -z "$bad" ]
-		h=$(awk -F, 'NR==2 {print $3}' "$T_TMP/f.csv")
-		a=$(csv "$T_TMP/f.csv" 0 rank "$h" compute); b=$(csv "$T_TMP/f.csv" 1 rank "$h" compute)
-		check "Fortran: rank 1 computes longer than rank 0 ($a < $b)" awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && a < b) }'
+		# against the program's own figure (under load a rank's 30 ms
+		# of spinning may take longer than another's 60: no order)
+		compute_near Fortran "$T_TMP/f.csv" 0 5
+		compute_near Fortran "$T_TMP/f.csv" 1 5
 	else
 		nok "Fortran program runs" "$(tail -3 "$T_TMP/e" | tr '\n' ' ')"
 	fi
