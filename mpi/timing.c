@@ -425,7 +425,7 @@ int pmk__mpi_enter(int fn, int is_local, uint64_t *t0)
 		pmk__mpi_skip--;
 		return 2;
 	}
-	*t0 = pmk__mpi_now();
+	pmk__mpi_in_t0 = *t0 = pmk__mpi_now();
 	return 1;
 }
 
@@ -447,6 +447,7 @@ void pmk__mpi_leave(int fn, int is_local, int on, uint64_t t0, uint64_t sent,
 	}
 	if (on == 1) {
 		uint64_t t1 = pmk__mpi_now();
+		pmk__mpi_in_t0 = 0;
 		s->calls++;
 		s->sent += sent;
 		s->recv += recv;
