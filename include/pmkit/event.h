@@ -165,13 +165,72 @@ int pmk_event_parse(const pmk_target *t, const char *str, pmk_event *ev,
 		    pmk_diag *d);
 
 /*
- * Split a comma-separated event list into its events, keeping commas inside
+ * Split a comma-separated event list into its items, keeping commas inside
  * `pmu/.../` terms together. Calls `fn` for each item with its text and its
- * 1-based column in `list`. Stops at the first non-zero return and returns it.
+ * 1-based column in `list`. Stops at the first non-zero return and returns
+ * it. Group braces are left in the items ("{a:MODS", "b:MODS}") and globs
+ * unexpanded: pmk_event_list_walk() below is the whole grammar.
  */
 int pmk_event_list_foreach(const char *list,
 			   int (*fn)(const char *item, int column, void *arg),
 			   void *arg);
+
+/*
+ * The event-list grammar of `-e` (docs/events.md), for every caller: stat,
+ * record, the region API, the MPI and PAPI libraries. Items are separated
+ * by commas (those inside `pmu/.../` terms belong to the terms);
+ * `{a,b}` is one kernel group and `{a,b}:MODS` gives MODS to each member,
+ * as perf does; groups do not nest; a tracepoint glob
+ * ("syscalls:sys_enter_*", "sched:sched_*:u") becomes one event per
+ * matching tracepoint of the target's tracefs, in name order, in its group
+ * if it is in one (a glob matching nothing is left to the event's parser,
+ * which names the error). Spaces around items are ignored.
+ */
+typedef struct pmk_event_item {
+	const char *str;  /* the event string: braces gone, the group's
+			     modifiers appended, a glob expanded */
+	int column;	  /* 1-based column in the list of the text str comes
+			     from (after a '{') */
+	int mods_column;  /* column of the group's modifiers after "}:", or 0 */
+	int group;	  /* 0-based index of its {group} in the list, -1 for
+			     an event outside any */
+	int group_first;  /* 1 for the first event of its group */
+	int group_last;	  /* 1 for the last event of its group */
+} pmk_event_item;
+
+/*
+ * Walk `list`, calling `fn` for each event in order. `fn` encodes the
+ * string as it likes (pmk_event_parse, a simulator's parser) and returns
+ * 0 to go on; anything else stops the walk and is returned. When `fn`
+ * fills its `d` (columns of item->str; `d` is cleared for it), the
+ * columns are moved onto the whole list and d->input becomes the list, so
+ * the caller prints one marker under the whole `-e` argument; `d` is the
+ * caller's `d`, or a scratch one when that is NULL. A grammar error
+ * ("groups do not nest", "'}' without '{'", "'{' without '}'", an empty
+ * event) returns PMK_ESYNTAX with `d` filled likewise. `t` may be NULL:
+ * then no glob is expanded. Reads the target's tracefs for globs only.
+ */
+int pmk_event_list_walk(const pmk_target *t, const char *list,
+			int (*fn)(const pmk_event_item *item, void *arg,
+				  pmk_diag *d),
+			void *arg, pmk_diag *d);
+
+/* A parsed event list: each event by pmk_event_parse() for one target,
+ * with its group. */
+typedef struct pmk_event_list pmk_event_list;
+/* Parse a whole list (pmk_event_list_walk + pmk_event_parse). 0 with
+ * `*out` set (free it with pmk_event_list_free), or an error code with
+ * `d` filled, its column counted over the whole list, and `*out` NULL. */
+int pmk_event_list_parse(const pmk_target *t, const char *list,
+			 pmk_event_list **out, pmk_diag *d);
+/* Number of events (globs expanded). */
+int pmk_event_list_count(const pmk_event_list *l);
+/* Event `i` and its group (-1: none; `group` may be NULL), or NULL. */
+const pmk_event *pmk_event_list_event(const pmk_event_list *l, int i,
+				      int *group);
+/* Number of {groups}; a group's events are consecutive. */
+int pmk_event_list_groups(const pmk_event_list *l);
+void pmk_event_list_free(pmk_event_list *l);
 
 /* Evaluate a derived event's program over its leaves' values. Division by
  * zero and empty stacks give NaN. */
