@@ -220,6 +220,8 @@ typedef struct pmk_sim_config {
 	uint32_t pmu_counters;	   /* programmable counters */
 	uint32_t pmu_skid;	   /* cycles from overflow to interrupt */
 	uint32_t pmu_skid_jitter;  /* + 0..jitter more cycles, pseudo-random */
+	uint32_t pmu_rotate; /* cycles between multiplexing rotations (sim
+				backend), like the kernel's mux interval */
 	uint32_t pcmap_max; /* entries of the static PC map (wrong path) */
 	uint32_t freq_mhz;  /* for times in ns */
 } pmk_sim_config;
@@ -452,6 +454,13 @@ struct pmk_backend;
 int pmk_sim_backend_new(struct pmk_backend **be, const pmk_sim_config *cfg,
 			const char *workload, pmk_diag *d);
 int pmk_sim_backend_run(struct pmk_backend *be, pmk_diag *d);
+/* Run `cycles` more simulated cycles (0: to the end), so that the event set
+ * can be read in between, as the kernel path reads every 10 ms: each read
+ * closes a slice for the error model (docs/counting.md). Multiplexing
+ * rotates every pmu.rotate cycles whatever the reads. Returns 1 while the
+ * workload has more, 0 at its end, negative on error (d says why). */
+int pmk_sim_backend_step(struct pmk_backend *be, uint64_t cycles,
+			 pmk_diag *d);
 /* The core behind a sim backend (for its stats). */
 pmk_sim *pmk_sim_backend_core(struct pmk_backend *be);
 

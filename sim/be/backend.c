@@ -5,11 +5,14 @@
  * Each open() is a virtual counter. Unqualified `inst_retired` and `cycles`
  * go to the fixed counters; the rest need programmable ones. When the
  * groups need more programmable counters than the core has, they are
- * time-multiplexed like the kernel does: the run is cut into slices of
- * SLICE cycles and the groups take turns on the counters, each counting its
- * enabled and running time (in ns at freq_mhz), so the event-set layer
- * scales them and estimates their error exactly as on hardware. Counting
- * state (edge, threshold history) restarts when a counter is reprogrammed.
+ * time-multiplexed like the kernel does: every pmu.rotate cycles (20,000 by
+ * default) the groups move on by one, as many as fit taking the counters,
+ * each counting its enabled and running time (in ns at freq_mhz), so the
+ * event-set layer scales them and estimates their error as on hardware.
+ * pmk_sim_backend_step() runs a given number of cycles, so that the set
+ * can be read in the middle of the run (the kernel path's periodic reads);
+ * rotations do not depend on reads. Counting state (edge, threshold
+ * history) restarts when a counter is reprogrammed.
  *
  * Sampling (attr.sample) is not done through this backend yet.
  */
@@ -21,7 +24,6 @@
 #include "pmkit/sim.h"
 
 #define VMAX  64
-#define SLICE 20000
 
 typedef struct vctr {
 	int used, leader, fixed, enabled;
@@ -38,7 +40,9 @@ typedef struct simbe {
 	pmk_sim *sim;
 	pmk_sim_source *src;
 	vctr v[VMAX];
-	int nv, ran, turn;
+	int nv, ran, turn, done;
+	int lead[VMAX], ng, fits; /* groups needing programmable counters */
+	uint64_t rotate, rotate_left; /* cycles per rotation, and to the next */
 } simbe;
 
 static simbe *SB(pmk_backend *be)
@@ -278,51 +282,87 @@ static void schedule(simbe *s, const int *lead, int ng)
 		pmk_sim_counter_clear(s->sim, i);
 }
 
-int pmk_sim_backend_run(struct pmk_backend *be, pmk_diag *d)
+/* Add the `dc` cycles just simulated to every enabled counter's times and
+ * its scheduled counter's count. */
+static void account(simbe *s, uint64_t dc)
+{
+	int nprog = (int)s->cfg.pmu_counters;
+	for (int i = 0; i < s->nv; i++) {
+		vctr *v = &s->v[i];
+		if (!v->used || !v->enabled)
+			continue;
+		v->enabled_cyc += dc;
+		if (v->phys < 0)
+			continue;
+		/* a group counts together: running time of its leader is
+		 * the group's */
+		v->running_cyc += dc;
+		v->value += pmk_sim_counter_read(s->sim, v->phys);
+		if (!v->fixed)
+			pmk_sim_counter_clear(s->sim, v->phys);
+	}
+	for (int i = nprog; i < pmk_sim_counter_total(s->sim); i++)
+		pmk_sim_counter_clear(s->sim, i);
+}
+
+int pmk_sim_backend_step(struct pmk_backend *be, uint64_t cycles,
+			 pmk_diag *d)
 {
 	simbe *s = SB(be);
-	int lead[VMAX], ng, rc, fits, nprog = (int)s->cfg.pmu_counters;
-	int need = 0;
+	int rc = 1;
+	uint64_t left = cycles;
 	if (!be || be->ops != &sim_ops)
 		return PMK_EINVAL;
-	if (s->ran)
-		return PMK_ESTATE;
-	s->ran = 1;
-	ng = prog_groups(s, lead);
-	for (int k = 0; k < ng; k++)
-		need += group_size(s, lead[k]);
-	fits = need <= nprog;
-	schedule(s, lead, ng);
-	do {
-		uint64_t c0 = pmk_sim_stats_get(s->sim)->cycles, dc;
-		rc = fits ? pmk_sim_run(s->sim, 0)
-			  : pmk_sim_run_cycles(s->sim, SLICE);
+	if (s->done)
+		return 0;
+	if (!s->ran) {
+		/* the first step fixes the schedule: the groups enabled now */
+		int need = 0;
+		s->ran = 1;
+		s->ng = prog_groups(s, s->lead);
+		for (int k = 0; k < s->ng; k++)
+			need += group_size(s, s->lead[k]);
+		s->fits = need <= (int)s->cfg.pmu_counters;
+		s->rotate = s->cfg.pmu_rotate ? s->cfg.pmu_rotate : 20000;
+		s->rotate_left = s->rotate;
+		schedule(s, s->lead, s->ng);
+	}
+	while (rc > 0 && (cycles == 0 || left > 0)) {
+		uint64_t c0 = pmk_sim_stats_get(s->sim)->cycles, dc, want;
+		want = cycles ? left : UINT64_MAX;
+		if (!s->fits && want > s->rotate_left)
+			want = s->rotate_left;
+		rc = want == UINT64_MAX ? pmk_sim_run(s->sim, 0)
+					: pmk_sim_run_cycles(s->sim, want);
 		dc = pmk_sim_stats_get(s->sim)->cycles - c0;
-		for (int i = 0; i < s->nv; i++) {
-			vctr *v = &s->v[i];
-			if (!v->used || !v->enabled)
-				continue;
-			v->enabled_cyc += dc;
-			if (v->phys < 0)
-				continue;
-			/* a group counts together: running time of its
-			 * leader is the group's */
-			v->running_cyc += dc;
-			v->value += pmk_sim_counter_read(s->sim, v->phys);
-			if (!v->fixed)
-				pmk_sim_counter_clear(s->sim, v->phys);
+		account(s, dc);
+		left -= dc < left ? dc : left;
+		if (s->fits)
+			continue;
+		s->rotate_left -= dc < s->rotate_left ? dc : s->rotate_left;
+		if (s->rotate_left == 0 && rc > 0) {
+			s->turn = (s->turn + 1) % (s->ng ? s->ng : 1);
+			schedule(s, s->lead, s->ng);
+			s->rotate_left = s->rotate;
 		}
-		for (int i = nprog; i < pmk_sim_counter_total(s->sim); i++)
-			pmk_sim_counter_clear(s->sim, i);
-		if (!fits && rc > 0) {
-			s->turn = (s->turn + 1) % (ng ? ng : 1);
-			schedule(s, lead, ng);
-		}
-	} while (rc > 0);
+	}
 	if (rc < 0) {
 		if (d)
 			*d = *pmk_sim_source_diag(s->src);
 		return rc;
 	}
-	return 0;
+	if (rc == 0)
+		s->done = 1;
+	return rc;
+}
+
+int pmk_sim_backend_run(struct pmk_backend *be, pmk_diag *d)
+{
+	int rc;
+	if (!be || be->ops != &sim_ops)
+		return PMK_EINVAL;
+	if (SB(be)->ran)
+		return PMK_ESTATE;
+	rc = pmk_sim_backend_step(be, 0, d);
+	return rc < 0 ? rc : 0;
 }

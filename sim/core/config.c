@@ -73,6 +73,7 @@ static const struct ckey {
     {"pmu.counters", F(pmu_counters)},
     {"pmu.skid", F(pmu_skid)},
     {"pmu.skid_jitter", F(pmu_skid_jitter)},
+    {"pmu.rotate", F(pmu_rotate)},
     {"pcmap.max", F(pcmap_max)},
     {"freq_mhz", F(freq_mhz)},
 };
@@ -118,6 +119,7 @@ void pmk_sim_config_default(pmk_sim_config *c)
 	c->pmu_counters = 4;
 	c->pmu_skid = 6;
 	c->pmu_skid_jitter = 8;
+	c->pmu_rotate = 20000;
 	c->pcmap_max = 1u << 19;
 	c->freq_mhz = 2000;
 }
@@ -270,6 +272,8 @@ int pmk_sim_config_check(const pmk_sim_config *c, pmk_diag *d)
 	BAD(c->pmu_counters > 16, "pmu.counters must be at most 16");
 	BAD(c->pmu_skid > 100000 || c->pmu_skid_jitter > 100000,
 	    "pmu.skid and pmu.skid_jitter must be at most 100000");
+	BAD(c->pmu_rotate && c->pmu_rotate < 100,
+	    "pmu.rotate must be at least 100 cycles (0: 20000)");
 	BAD(c->pcmap_max < 16 || c->pcmap_max > (1u << 24),
 	    "pcmap.max must be 16..16M");
 	BAD(!c->freq_mhz, "freq_mhz must be positive");
