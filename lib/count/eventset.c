@@ -44,9 +44,15 @@ struct leaf {
 	int alias;           /* leaf whose counter this one reads, or -1 */
 	uint64_t raw, enabled, running;       /* last read (since base) */
 	uint64_t base_raw, base_en, base_run; /* reset point */
-	uint64_t slice_raw, slice_run;        /* previous read, for slices */
+	uint64_t slice_raw, slice_run, slice_en; /* previous read, for slices */
 	double w, mean, m2;  /* weighted rate statistics */
 	int nslices;
+	int nwin, ngap;      /* runs of slices counted, and not (mpx.c) */
+	int last_seen, last_part; /* the previous slice: counted some, and
+				     missed some of it (-1: none yet) */
+	uint64_t lead_ns;    /* enabled time before it first counted */
+	uint64_t start_raw, start_ns; /* the first slice, when it counted all
+					 of it; start_ns 0 otherwise */
 	int tool;            /* perf's tool events: 1 + config, else 0 */
 };
 
@@ -81,6 +87,7 @@ struct pmk_eventset {
 	int ngroup, cgroup;
 	struct group *grp;
 	double common_rel_sd; /* the set's phases (mpx.c), at the last read */
+	double start_rel;     /* the set's start phase (mpx.c), same */
 	int may_mpx;          /* more counter-limited natives than counters */
 	/* perf's tool events (duration_time, user_time, system_time): the
 	 * clock and the CPU times at start and at stop, measured here */
@@ -557,8 +564,11 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		}
 	}
 	es->opened = 1;
+	/* the simulated core multiplexes its own natives (sim/be), which
+	 * the host's counter count says nothing about */
 	es->may_mpx = (es->flags & PMK_ES_MULTIPLEX) &&
-		      set_limited(es) > pmk__core_counters();
+		      (set_limited(es) > pmk__core_counters() ||
+		       strcmp(es->be->ops->name, "kernel") != 0);
 	es->time_edges = es->may_mpx && es->scope.pid == 0 &&
 			 !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
 			 strcmp(es->be->ops->name, "kernel") == 0;
@@ -737,8 +747,33 @@ static int read_groups(pmk_eventset *es)
 static void update_slices(struct leaf *l)
 {
 	uint64_t draw = l->raw - l->slice_raw, drun = l->running - l->slice_run;
+	uint64_t den = l->enabled - l->slice_en;
 	if (l->running < l->slice_run || l->raw < l->slice_raw)
 		drun = 0;
+	if (l->enabled < l->slice_en)
+		den = 0;
+	/* windows (runs of slices in which the native counted) and gaps (runs
+	 * of slices with time it did not count): the phases of a program last
+	 * longer than a slice, so these, not the slices, are the independent
+	 * looks at its rate (mpx.c) */
+	if (den > 0) {
+		int seen = drun > 0, part = drun < den;
+		if (seen && l->last_seen != 1)
+			l->nwin++;
+		if (part && l->last_part != 1)
+			l->ngap++;
+		if (seen && l->nwin == 1 && l->last_seen != 1) {
+			/* its first count: the time before it unseen */
+			l->lead_ns = (l->enabled - l->base_en) -
+				     (l->running - l->base_run);
+			if (l->nslices == 0 && !part) {
+				l->start_raw = draw;
+				l->start_ns = drun;
+			}
+		}
+		l->last_seen = seen;
+		l->last_part = part;
+	}
 	if (drun > 0) {
 		double w = (double)drun, rate = (double)draw / (double)drun;
 		double wn = l->w + w, delta = rate - l->mean;
@@ -749,6 +784,7 @@ static void update_slices(struct leaf *l)
 	}
 	l->slice_raw = l->raw;
 	l->slice_run = l->running;
+	l->slice_en = l->enabled;
 }
 
 /* The median relative rate variability of the multiplexed natives that have
@@ -763,6 +799,28 @@ static double common_rel_sd(const pmk_eventset *es)
 		if (l->handle >= 0 && l->nslices >= 2 && l->mean > 0 &&
 		    l->running - l->base_run < l->enabled - l->base_en)
 			rel[n++] = sqrt(l->m2 / l->w) / l->mean;
+	}
+	return pmk__mpx_common_rel_sd(rel, n);
+}
+
+/* The start of counting is a phase every program has (exec and its first
+ * page faults; cold caches, predictors and TLBs): the median, over the
+ * natives that counted all of the first slice, of how far their rate there
+ * was from their rate since, relative to the latter (mpx.c). */
+static double start_rel(const pmk_eventset *es)
+{
+	double rel[256];
+	int n = 0;
+	for (int i = 0; i < es->nleaf && n < 256; i++) {
+		const struct leaf *l = &es->leaf[i];
+		uint64_t raw = l->raw - l->base_raw, run = l->running - l->base_run;
+		if (l->handle < 0 || !l->start_ns || l->nslices < 2 ||
+		    run <= l->start_ns || raw <= l->start_raw)
+			continue;
+		double r1 = (double)l->start_raw / (double)l->start_ns;
+		double r2 = (double)(raw - l->start_raw) /
+			    (double)(run - l->start_ns);
+		rel[n++] = fabs(r1 / r2 - 1);
 	}
 	return pmk__mpx_common_rel_sd(rel, n);
 }
@@ -807,9 +865,7 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 		uint64_t raw = l->raw - l->base_raw;
 		uint64_t en = l->enabled - l->base_en;
 		uint64_t run = l->running - l->base_run;
-		double sd = l->w > 0 ? sqrt(l->m2 / l->w) : 0;
-		if (run < en && l->nslices >= 2 && sd < es->common_rel_sd * l->mean)
-			sd = es->common_rel_sd * l->mean;
+		double sd = l->w > 0 && l->nslices >= 2 ? sqrt(l->m2 / l->w) : 0;
 		if (i == 0) {
 			v->raw = raw;
 			v->enabled_ns = en;
@@ -824,8 +880,11 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 		} else {
 			double f = en ? (double)run / (double)en : 1;
 			val[i] = f > 0 && run < en ? (double)raw / f : (double)raw;
-			err[i] = pmk_mpx_error(raw, en, run, sd, l->nslices,
-					       leaf_edge(es, l));
+			pmk__mpx_in in = {raw,	      en,	   run,
+					  leaf_edge(es, l), sd, es->common_rel_sd,
+					  l->nslices, l->nwin, l->ngap,
+					  l->lead_ns, es->start_rel};
+			err[i] = pmk__mpx_estimate(&in);
 			if (run < en) {
 				v->flags |= PMK_VALUE_MULTIPLEXED;
 				if (f < running)
@@ -876,6 +935,7 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 		/* only in a set that multiplexes: exact counts keep a fixed
 		 * read cost (a region's counts include it) */
 		es->common_rel_sd = es->may_mpx ? common_rel_sd(es) : 0;
+		es->start_rel = es->may_mpx ? start_rel(es) : 0;
 		for (int e = 0; e < es->nev && e < n; e++)
 			event_value(es, e, &vals[e]);
 		rc = es->nev;
@@ -891,8 +951,12 @@ static void set_base(pmk_eventset *es)
 		l->base_raw = l->slice_raw = l->raw;
 		l->base_en = l->enabled;
 		l->base_run = l->slice_run = l->running;
+		l->slice_en = l->enabled;
 		l->w = l->mean = l->m2 = 0;
 		l->nslices = 0;
+		l->nwin = l->ngap = 0;
+		l->last_seen = l->last_part = -1;
+		l->lead_ns = l->start_raw = l->start_ns = 0;
 	}
 	for (int g = 0; g < es->ngroup; g++)
 		es->grp[g].edge_ns = 0;

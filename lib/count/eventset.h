@@ -15,6 +15,19 @@ void pmk__value_add(pmk_value *a, const pmk_value *b);
 /* The set-wide floor on relative rate variability: the median of `rel`
  * (n values, sorted in place); 0 when n < 2. */
 double pmk__mpx_common_rel_sd(double *rel, int n);
+/* What the set knows of one native's count (mpx.c, docs/counting.md). */
+typedef struct pmk__mpx_in {
+	uint64_t raw, enabled_ns, running_ns, edge_ns;
+	double rate_sd;       /* sd of its slice rates (per ns), weighted */
+	double common_rel_sd; /* the set's floor on sd / mean rate */
+	int nslices;          /* reads that saw it count */
+	int nwin, ngap;       /* runs of slices counted, and missed */
+	uint64_t lead_ns;     /* enabled time before it first counted */
+	double start_rel;     /* the set's start phase: relative rate change */
+} pmk__mpx_in;
+/* The error estimate of a multiplexed native's scaled count; 0 when it was
+ * counted all the time. */
+double pmk__mpx_estimate(const pmk__mpx_in *in);
 /* Whether event i fell back to user-space counting (paranoid level). */
 int pmk_eventset_user_only(const pmk_eventset *es, int i);
 

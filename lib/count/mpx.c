@@ -64,3 +64,42 @@ double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
 	edge = edge_error(raw, running_ns, f, edge_ns);
 	return sqrt(poisson * poisson + var * var + edge * edge);
 }
+
+/*
+ * What the event set reports (docs/counting.md, measured against the
+ * simulated core's truth by tests/sim/test_mpx_calib.c):
+ *  - counting noise with one count added, sqrt((raw + 1)(1 - f)) / f, so
+ *    that a native that counted nothing while it ran, and may have missed
+ *    a few while it waited, does not claim an exact zero;
+ *  - rate variability from the native's own slices, at least the set's
+ *    common relative variability, for the unseen time; a program's phases
+ *    outlast a slice, so the independent looks at its rate are the runs of
+ *    slices it counted (nwin) and the runs it missed (ngap), not the
+ *    slices: unseen * sd * sqrt(1/nwin + 1/ngap);
+ *  - the start: a native that first counted `lead_ns` after the set was
+ *    enabled extrapolates its later rate over the start, where the set's
+ *    natives that counted it ran at a rate start_rel (relative) away:
+ *    lead * rate * start_rel;
+ *  - edges, as pmk_mpx_error.
+ */
+double pmk__mpx_estimate(const pmk__mpx_in *in)
+{
+	double f, unseen, rate, sd, poisson, var, start, edge;
+	uint64_t edge_ns = in->edge_ns;
+	int nwin = in->nwin > 0 ? in->nwin : 1, ngap = in->ngap > 0 ? in->ngap : 1;
+	if (in->enabled_ns == 0 || in->running_ns == 0 ||
+	    in->running_ns >= in->enabled_ns)
+		return 0;
+	f = (double)in->running_ns / (double)in->enabled_ns;
+	unseen = (double)(in->enabled_ns - in->running_ns);
+	rate = (double)in->raw / (double)in->running_ns;
+	poisson = sqrt(((double)in->raw + 1) * (1 - f)) / f;
+	sd = fmax(in->rate_sd, in->common_rel_sd * rate);
+	var = unseen * sd * sqrt(1.0 / nwin + 1.0 / ngap);
+	start = (double)in->lead_ns * rate * in->start_rel;
+	if (edge_ns > in->enabled_ns)
+		edge_ns = in->enabled_ns;
+	edge = edge_error(in->raw, in->running_ns, f, edge_ns);
+	return sqrt(poisson * poisson + var * var + start * start +
+		    edge * edge);
+}
