@@ -1,8 +1,13 @@
 /*
  * pmkit/event.h: event strings and their encodings.
  *
- * Everything declared here except pmk_target_discover() and pmk_target_host()
- * is pure: it makes no system calls, so any machine can test any encoding.
+ * Encoding makes no system call, so any machine can test any encoding,
+ * with these exceptions: pmk_target_discover() and pmk_target_host() read
+ * the machine (sysfs, /proc/cpuinfo); tracepoint names and globs read the
+ * target's tracefs (pmk_event_parse of "SUB:NAME", pmk_tracepoint_foreach,
+ * pmk_event_list_walk's globs); libpfm4 is initialised once per process
+ * (LIBPFM_ENCODE_INACTIVE=1 set unless set; libpfm4 reads /proc/mounts);
+ * user-defined events are one process-wide registry (docs/events.md).
  *
  * One grammar covers every event string (docs/events.md has the full text):
  *   generic perf names     cycles, instructions, L1-dcache-load-misses, ...

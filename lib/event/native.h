@@ -1,9 +1,12 @@
 /*
- * native.h: PMU model tables (native events and PAPI presets). Internal.
+ * native.h: native strings and PAPI presets for a target
+ * (native_target.c). Internal.
  *
  * The generic parser (parse.c) handles perf's generic names, software
  * events, raw `rNNNN` and sysfs `pmu/terms/` itself, and asks this layer for
- * everything else. All of it is pure: tables in, encodings out.
+ * native strings and presets, which it encodes through the source that
+ * serves the target's model (source.h). Pure: no system call but
+ * libpfm4's one-time initialisation (src_pfm.c).
  *
  * Model names follow libpfm4's PMU names where one exists ("skl", "icl",
  * "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",

@@ -1,9 +1,11 @@
 /*
- * parse.c: the one grammar of event strings (pure; see pmkit/event.h and
- * docs/events.md). The order names are tried in: user-defined events,
- * PAPI presets, generic perf names, raw rNNNN, sysfs `pmu/terms/`, and
- * finally the model tables (native.c), which own the libpfm4-style
- * `[PMU::]EVENT:UMASK:MOD=VAL` syntax.
+ * parse.c: the one grammar of event strings (see pmkit/event.h and
+ * docs/events.md). The order names are tried in: PAPI's perf:: names,
+ * sysfs `pmu/terms/`, user-defined events, PAPI presets, generic perf
+ * names (generic.c), raw rNNNN, then the native events of the model
+ * (native_target.c hands `[PMU::]EVENT:UMASK:MOD=VAL` to the source that
+ * serves the model), a tracepoint (src_trace.c: reads the tracefs), and a
+ * core PMU's sysfs event by its bare name. The list grammar is evlist.c.
  */
 #include <ctype.h>
 #include <stdio.h>

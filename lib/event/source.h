@@ -1,5 +1,6 @@
 /*
- * source.h: one interface for a source of native events. Internal, pure.
+ * source.h: one interface for a source of native events. Internal; pure
+ * but for libpfm4's one-time initialisation (src_pfm.c).
  *
  * A source knows the native events of some PMU models and can look a
  * string up, encode it, list its events and describe one. Implementations:
@@ -12,9 +13,11 @@
  * per model: sysfs event aliases (parse.c's pmu/terms/ and bare alias
  * names) and tracepoints (src_trace.c).
  *
- * source.c is the one place that decides which source serves a model. The
- * parser (parse.c) and the preset resolver (preset.c) call down into the
- * sources; no source calls the parser.
+ * source.c is the one place that decides which source serves a model
+ * (pmk__source_resolve; a target caches the answer). Native strings
+ * (native_target.c) and the natives of presets (preset.c) are encoded
+ * through pmk__source_encode; the sources call only lib/core and libpfm4,
+ * never the parser.
  */
 #ifndef PMK_EVENT_SOURCE_H
 #define PMK_EVENT_SOURCE_H

@@ -11,8 +11,9 @@
  *
  * libpfm4 is initialised once, with LIBPFM_ENCODE_INACTIVE=1 (unless the
  * environment already sets it) so that any model encodes on any machine,
- * as `pmkit encode --model` promises. libpfm4 itself makes no perf system
- * call for core PMUs; this source reads no file.
+ * as `pmkit encode --model` promises. That setenv() and libpfm4's own
+ * initialisation (4.13's pfm_initialize() reads /proc/mounts) are this
+ * source's only touches of the system; encoding makes no system call.
  *
  * Without libpfm4 (a build without libpfm4-dev) the source knows no model.
  */
