@@ -13,20 +13,18 @@
 /* pmkit-command: record | sample a command into a record file (profile) */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "lib/backend/perf_errors.h"
+#include "lib/backend/task.h"
 
 #define MAX_TIDS 64 /* record -t */
 
@@ -226,36 +224,13 @@ static int tid_list(const char *val, struct ropts *o)
 	}
 }
 
-/* The process a thread belongs to (Tgid in /proc/TID/status). */
-static int thread_group(int tid)
-{
-	char path[64], line[128];
-	int tg = tid;
-	FILE *f;
-	snprintf(path, sizeof path, "/proc/%d/status", tid);
-	if (!(f = fopen(path, "re")))
-		return tid;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			tg = atoi(line + 5);
-			break;
-		}
-	fclose(f);
-	return tg > 0 ? tg : tid;
-}
-
 /* Whether any of the -t threads still runs (a thread's /proc entry goes
  * with it once it is reaped). */
 static int threads_alive(const struct ropts *o)
 {
-	for (int t = 0; t < o->ntids; t++) {
-		char path[64];
-		struct stat st;
-		snprintf(path, sizeof path, "/proc/%d/task/%d",
-			 thread_group(o->tids[t]), o->tids[t]);
-		if (stat(path, &st) == 0)
+	for (int t = 0; t < o->ntids; t++)
+		if (pmk__task_alive(o->tids[t]))
 			return 1;
-	}
 	return 0;
 }
 
@@ -343,77 +318,25 @@ static int on_opt(int key, const char *val, void *arg)
 }
 
 /* Open each event on ourselves, disabled, to learn at once whether it can be
- * sampled here. */
+ * sampled here: pmk_sampler_probe, which samples user space only where
+ * kernel space is refused (said once), and explains a refusal. */
 static int probe_events(struct ropts *o)
 {
+	pmk_sample_opts so;
+	memset(&so, 0, sizeof so);
+	so.all_cpus = (unsigned)o->all;
 	for (int i = 0; i < o->nev; i++) {
-		struct perf_event_attr pa;
-		int fd;
-		memset(&pa, 0, sizeof pa);
-		pa.size = sizeof pa;
-		pa.type = o->ev[i].type;
-		pa.config = o->ev[i].config;
-		pa.sample_period = 1000000;
-		pa.sample_type = PERF_SAMPLE_IP;
-		pa.disabled = 1;
-		pa.exclude_kernel = o->ev[i].exclude_kernel;
-		pa.exclude_user = o->ev[i].exclude_user;
-		pa.exclude_hv = o->ev[i].exclude_hv;
-		pa.precise_ip = o->ev[i].precise_ip;
-		fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
-				  PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
-		    !pa.exclude_kernel && !o->all) {
-			/* kernel space refused (perf_event_paranoid 2): sample
-			 * user space only, as pmkit stat counts it, and say so */
-			pa.exclude_kernel = 1;
-			fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1,
-					  PERF_FLAG_FD_CLOEXEC);
-			if (fd >= 0) {
-				o->ev[i].exclude_kernel = 1;
-				if (!o->user_only_said)
-					cli_warn("'%s': kernel space is not "
-						 "allowed here "
-						 "(perf_event_paranoid is %d): "
-						 "sampling user space only, as "
-						 "with ':u'",
-						 o->ev[i].name,
-						 pmk__paranoid_level());
-				o->user_only_said = 1;
-			}
-		}
-		if (fd >= 0) {
-			close(fd);
-			continue;
-		}
-		{
-			/* Let the sampler explain the errno. */
-			pmk_sample_opts so = {.pid = (int)getpid(),
-					      .all_cpus = (unsigned)o->all};
-			pmk_sampler *s = NULL;
-			pmk_rec_writer *w = NULL;
-			pmk_diag d;
-			int dn = open("/dev/null", O_WRONLY | O_CLOEXEC);
-			pmk_diag_clear(&d);
-			if (dn >= 0 &&
-			    pmk_rec_writer_fdopen(&w, dn, "probe", &d) == 0) {
-				if (pmk_sampler_open(&s, &o->ev[i], 1, &so, w,
-						     &d) == 0) {
-					pmk_sampler_close(s);
-					pmk_rec_writer_close(w);
-					close(dn);
-					continue;
-				}
-				pmk_rec_writer_close(w);
-			}
-			if (dn >= 0)
-				close(dn);
-			cli_error("%s", d.message[0]
-					    ? d.message
-					    : "cannot sample this event");
+		pmk_diag d;
+		int rc = pmk_sampler_probe(&o->ev[i], &so, &d);
+		if (rc > 0 && !o->user_only_said) {
+			cli_warn("%s", d.message);
+			o->user_only_said = 1;
+		} else if (rc < 0) {
+			cli_error("%s", d.message[0] ? d.message
+						     : "cannot sample this event");
 			if (d.hint[0])
 				fprintf(stderr, "hint: %s\n", d.hint);
-			return d.code == PMK_EPERM ? 1 : EXIT_USAGE;
+			return rc == PMK_EPERM ? 1 : EXIT_USAGE;
 		}
 	}
 	return 0;
@@ -578,9 +501,9 @@ int cmd_record(int argc, char **argv)
 		pmk_sampler_synthesize(s, (int)o.pid);
 	for (int t = 0; t < o.ntids; t++) {
 		/* the maps of each thread's process, once */
-		int tg = thread_group(o.tids[t]), seen = 0;
+		int tg = pmk__task_tgid(o.tids[t]), seen = 0;
 		for (int u = 0; u < t; u++)
-			seen |= thread_group(o.tids[u]) == tg;
+			seen |= pmk__task_tgid(o.tids[u]) == tg;
 		if (!seen)
 			pmk_sampler_synthesize(s, tg);
 	}
