@@ -61,11 +61,23 @@ fi
 "$PMKIT" mpi report --csv "$J" > "$T_TMP/c.csv"
 c0=$(csv "$T_TMP/c.csv" 0 rank "$(awk -F, 'NR==2 {print $3}' "$T_TMP/c.csv")" compute)
 host=$(awk -F, 'NR==2 {print $3}' "$T_TMP/c.csv")
+# same_order "LIBRARY VALUES" "PROGRAM VALUES": the library orders the
+# ranks as the program's own figures do, wherever those differ by more
+# than 5 % (the program asks rank k for k + 1 units of busy work, but on a
+# loaded machine a rank's spinning can overrun a later rank's)
+same_order() {
+	echo "$1 | $2" | awk '{ n = 0; for (i = 1; $i != "|"; i++) l[++n] = $i
+		if (n != 4) exit 1
+		for (k = 1; k <= n; k++) t[k] = $(n + 1 + k)
+		for (a = 1; a <= n; a++) for (b = 1; b <= n; b++)
+			if (t[b] - t[a] > 0.05 * t[b] && !(l[b] > l[a])) exit 1 }'
+}
 order=$(for r in 0 1 2 3; do csv "$T_TMP/c.csv" $r rank "$host" compute; done | tr '\n' ' ')
-if echo "$order" | awk '{ for (i = 2; i <= NF; i++) if ($i <= $(i-1)) exit 1; exit NF != 4 }'; then
-	ok "per-rank compute time grows with the rank ($order)"
+ptruth=$(sed -n 's/^truth: compute //p' "$T_TMP/o")
+if same_order "$order" "$ptruth"; then
+	ok "per-rank compute time in the program's order ($order; program $ptruth)"
 else
-	nok "per-rank compute order" "$order"
+	nok "per-rank compute order" "$order; program $ptruth"
 fi
 [ -n "$c0" ] || nok "csv rank rows" "none for rank 0"
 bad=
@@ -84,17 +96,21 @@ for r in 0 1 2 3; do
 done
 check "call counts and bytes per rank and function${bad:+:$bad}" [ -z "$bad" ]
 w=$(for r in 0 1 2 3; do csv "$T_TMP/c.csv" $r region work wall; done | tr '\n' ' ')
-check "region 'work' wall time grows with the rank ($w)" sh -c "echo '$w' | awk '{ for (i = 2; i <= NF; i++) if (\$i <= \$(i-1)) exit 1; exit NF != 4 }'"
+pwork=$(sed -n 's/^truth: work //p' "$T_TMP/o")
+check "region 'work' wall time in the program's order ($w; program $pwork)" same_order "$w" "$pwork"
 # Absolute times, not only ratios: the calls are timed with the CPU's
 # counter (the TSC where the kernel uses it) and converted to ns at
 # MPI_Finalize; each rank's compute time and its 'work' region must match
-# the program's own clock_gettime figure ("truth: compute S0 S1 S2 S3").
+# the program's own clock_gettime figures ("truth: compute S0 S1 S2 S3",
+# its time outside MPI calls, and "truth: work ...", its busy work alone).
 truth=$(sed -n 's/^truth: compute //p' "$T_TMP/o")
+work=$(sed -n 's/^truth: work //p' "$T_TMP/o")
 bad=
 for r in 0 1 2 3; do
-	t=$(echo "$truth" | awk -v r=$r '{print $(r + 1)}')
 	for q in "rank $host compute" "region work wall"; do
 		set -- $q
+		t=$(echo "$truth" | awk -v r=$r '{print $(r + 1)}')
+		[ "$1" = region ] && t=$(echo "$work" | awk -v r=$r '{print $(r + 1)}')
 		v=$(csv "$T_TMP/c.csv" $r "$1" "$2" "$3")
 		awk -v v="$v" -v t="$t" 'BEGIN { d = v / (t * 1e9) - 1; exit !(t > 0 && d < 0.05 && d > -0.05) }' ||
 			bad="$bad rank $r $2 $3 ${v} ns vs ${t} s;"

@@ -12,8 +12,16 @@
  * closed; with "die", rank 1 exits without MPI_Finalize (exit(3), at the
  * end); with "kill", rank 2 kills itself (SIGKILL) after its first
  * "work", while the others wait in MPI_Barrier; with "abort", rank 1
- * calls MPI_Abort there. Rank 0 prints the truth it measured itself: every rank's
- * compute time and their imbalance (max / mean), after one MPI_Gather.
+ * calls MPI_Abort there. Rank 0 prints the truth it measured itself,
+ * after MPI_Finalize: every rank's compute time, the time outside MPI
+ * calls from MPI_Init to the last MPI_Barrier (each round from the return
+ * of the previous call to the call of MPI_Barrier, so the time the rank
+ * waits for a CPU after a call returns, on a loaded machine, is in it as
+ * it is in the library's), their imbalance (max / mean), and each rank's
+ * time in its busy work alone (region "work"):
+ *   truth: compute S0 S1 ...
+ *   truth: imbalance X
+ *   truth: work S0 S1 ...
  */
 #include <mpi.h>
 #include <signal.h>
@@ -47,13 +55,14 @@ int main(int argc, char **argv)
 {
 	int rank, size, rounds = argc > 2 ? atoi(argv[2]) : 3;
 	double unit = (argc > 1 ? atof(argv[1]) : 40) * 1e-3, mine = 0, sum = 0;
-	double *all = NULL;
+	double *all = NULL, *works = NULL, out = 0, last;
 	char buf[1024], in[1024];
 	MPI_Request req;
 
 	const char *mode = argc > 3 ? argv[3] : NULL;
 
 	MPI_Init(&argc, &argv);
+	last = now();
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (argc > 3 && !strcmp(argv[3], "open"))
@@ -66,7 +75,9 @@ int main(int argc, char **argv)
 			raise(SIGKILL);
 		if (mode && !strcmp(mode, "abort") && rank == 1)
 			MPI_Abort(MPI_COMM_WORLD, 4);
+		out += now() - last;
 		MPI_Barrier(MPI_COMM_WORLD);
+		last = now();
 	}
 	memset(buf, rank, sizeof buf);
 	MPI_Pcontrol(1, "comm");
@@ -91,9 +102,19 @@ int main(int argc, char **argv)
 	}
 	MPI_Pcontrol(-1, "comm");
 
-	if (rank == 0)
+	if (rank == 0) {
 		all = malloc(sizeof *all * (size_t)size);
-	MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		works = malloc(2 * sizeof *works * (size_t)size);
+	}
+	{
+		double two[2] = {out, mine};
+		MPI_Gather(two, 2, MPI_DOUBLE, works, 2, MPI_DOUBLE, 0,
+			   MPI_COMM_WORLD);
+	}
+	for (int i = 0; rank == 0 && i < size; i++) {
+		all[i] = works[2 * i];
+		works[i] = works[2 * i + 1];
+	}
 	if (mode && !strcmp(mode, "die") && rank == 1)
 		exit(3);
 	MPI_Finalize();
@@ -108,9 +129,13 @@ int main(int argc, char **argv)
 			if (all[i] > max)
 				max = all[i];
 		}
-		printf("\ntruth: imbalance %.4f\n", max / (sum / size));
+		printf("\ntruth: imbalance %.4f\ntruth: work", max / (sum / size));
+		for (int i = 0; i < size; i++)
+			printf(" %.6f", works[i]);
+		printf("\n");
 		fflush(stdout);
 		free(all);
+		free(works);
 	}
 	return 0;
 }
