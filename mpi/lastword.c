@@ -53,8 +53,8 @@ static const char *volatile final_text;
 static volatile size_t final_len;
 static struct sigaction old_term, old_int;
 
-static int put(char *out, size_t cap, const char *a, const char *b,
-	       uint64_t n, const char *c)
+static int put(char *out, size_t cap, const char *a, const char *b, uint64_t n,
+	       const char *c)
 {
 	struct pmk__mpi_buf x = {out, 0, cap};
 	pmk__mpi_buf_str(&x, a);
@@ -89,8 +89,10 @@ void pmk__mpi_lastword_arm(int rank)
 	else if (!getcwd(cwd, sizeof cwd))
 		return;
 	if (put(dir, sizeof dir, cwd, cwd[0] ? "/" : "", 0, NULL) ||
-	    put(dir + strlen(dir), sizeof dir - strlen(dir), env, "", 0, NULL) ||
-	    put(path, sizeof path, dir, "/pmkit-mpi.", (uint64_t)rank, ".json") ||
+	    put(dir + strlen(dir), sizeof dir - strlen(dir), env, "", 0,
+		NULL) ||
+	    put(path, sizeof path, dir, "/pmkit-mpi.", (uint64_t)rank,
+		".json") ||
 	    put(tmp, sizeof tmp, path, ".new.", (uint64_t)getpid(), ""))
 		return;
 	memset(&sa, 0, sizeof sa);
@@ -165,12 +167,14 @@ void pmk__mpi_lastword(const char *why)
 		return;
 	if (pmk__mpi_on) {
 		done = 1;
-		pmk__mpi_on = 0; /* stop counting: the record is this moment's */
+		/* stop counting: the record is this moment's */
+		pmk__mpi_on = 0;
 		n = pmk__mpi_record_now(rec, sizeof rec, why);
 		/* rank 0 says where the records are; a rank that ended the
 		 * job itself says so too */
 		if (n && write_record(rec, n) == 0 &&
-		    (rank0 || (strcmp(why, "SIGTERM") && strcmp(why, "SIGINT"))))
+		    (rank0 ||
+		     (strcmp(why, "SIGTERM") && strcmp(why, "SIGINT"))))
 			say(why, 0);
 		return;
 	}

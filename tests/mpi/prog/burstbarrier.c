@@ -43,8 +43,8 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	for (int s = 0; s < steps; s++) {
 		for (int i = 0; i < burst; i++) {
-			MPI_Irecv(&in, 1, MPI_DOUBLE, (rank + size - 1) % size, 0,
-				  MPI_COMM_WORLD, &rq[0]);
+			MPI_Irecv(&in, 1, MPI_DOUBLE, (rank + size - 1) % size,
+				  0, MPI_COMM_WORLD, &rq[0]);
 			MPI_Isend(&out, 1, MPI_DOUBLE, (rank + 1) % size, 0,
 				  MPI_COMM_WORLD, &rq[1]);
 			MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 	}
 	t1 = MPI_Wtime();
 	MPI_Finalize();
-	printf("truth: rank %d compute %.6f wall %.6f\n", rank, compute, t1 - t0);
+	printf("truth: rank %d compute %.6f wall %.6f\n", rank, compute,
+	       t1 - t0);
 	return 0;
 }

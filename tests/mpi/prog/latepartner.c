@@ -51,19 +51,22 @@ int main(int argc, char **argv)
 			compute += spin(late);
 		for (int i = 0; partner < size && i < trips; i++) {
 			if (rank % 2 == 0) {
-				MPI_Send(&v, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
-				MPI_Recv(&v, 1, MPI_INT, partner, 0, MPI_COMM_WORLD,
-					 MPI_STATUS_IGNORE);
+				MPI_Send(&v, 1, MPI_INT, partner, 0,
+					 MPI_COMM_WORLD);
+				MPI_Recv(&v, 1, MPI_INT, partner, 0,
+					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			} else {
-				MPI_Recv(&v, 1, MPI_INT, partner, 0, MPI_COMM_WORLD,
-					 MPI_STATUS_IGNORE);
-				MPI_Send(&v, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
+				MPI_Recv(&v, 1, MPI_INT, partner, 0,
+					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				MPI_Send(&v, 1, MPI_INT, partner, 0,
+					 MPI_COMM_WORLD);
 			}
 		}
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	}
 	t1 = MPI_Wtime();
 	MPI_Finalize();
-	printf("truth: rank %d compute %.6f wall %.6f\n", rank, compute, t1 - t0);
+	printf("truth: rank %d compute %.6f wall %.6f\n", rank, compute,
+	       t1 - t0);
 	return 0;
 }

@@ -48,15 +48,16 @@ int main(int argc, char **argv)
 			MPI_Status st;
 			int flag = 0;
 			do
-				MPI_Iprobe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &flag,
-					   &st);
+				MPI_Iprobe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
+					   &flag, &st);
 			while (!flag);
-			MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 1, MPI_COMM_WORLD,
-				 MPI_STATUS_IGNORE);
+			MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 1,
+				 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			compute += spin(mwork);
 			v = --left[st.MPI_SOURCE] > 0;
 			busy -= !v;
-			MPI_Send(&v, 1, MPI_INT, st.MPI_SOURCE, 2, MPI_COMM_WORLD);
+			MPI_Send(&v, 1, MPI_INT, st.MPI_SOURCE, 2,
+				 MPI_COMM_WORLD);
 		}
 		free(left);
 	} else {
@@ -69,6 +70,7 @@ int main(int argc, char **argv)
 	}
 	t1 = MPI_Wtime();
 	MPI_Finalize();
-	printf("truth: rank %d compute %.6f wall %.6f\n", rank, compute, t1 - t0);
+	printf("truth: rank %d compute %.6f wall %.6f\n", rank, compute,
+	       t1 - t0);
 	return 0;
 }
