@@ -16,7 +16,6 @@
  * the machine counts. The exit status is the workload's own.
  */
 /* pmkit-command: stat | count events while a command runs */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -38,6 +37,7 @@
 #include "cli/stat_scope.h"
 #include "cli/workload.h"
 #include "lib/backend/backend.h"
+#include "lib/backend/task.h"
 #include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
@@ -1105,9 +1105,7 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 		return 0;
 	}
 	if (o->pid || o->tid) {
-		char path[64];
-		DIR *d;
-		struct dirent *e;
+		int tids[MAX_SETS], n;
 		pid_t pid = o->pid ? o->pid : o->tid;
 		if (o->aggr != STAT_AGGR_THREAD)
 			cpu_unit(r, STAT_AGGR_GLOBAL, 0);
@@ -1120,24 +1118,19 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 				       ? 1
 				       : 0;
 		}
-		snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
-		d = opendir(path);
-		if (!d) {
+		n = pmk__task_threads((int)pid, tids, MAX_SETS);
+		if (n < 0) {
 			cli_error("no process %d", (int)pid);
 			return 1;
 		}
-		while ((e = readdir(d)) != NULL) {
-			pid_t t = (pid_t)atoi(e->d_name);
-			if (t <= 0)
-				continue;
-			snprintf(label, sizeof label, "%d", (int)t);
+		for (int i = 0; i < n; i++) {
+			snprintf(label, sizeof label, "%d", tids[i]);
 			r->set_unit[r->nset] = o->aggr == STAT_AGGR_THREAD
-						   ? thread_unit(r, pid, t)
+						   ? thread_unit(r, pid, tids[i])
 						   : 0;
-			if (add_set(r, (pmk_scope){t, -1}, flags, label))
+			if (add_set(r, (pmk_scope){tids[i], -1}, flags, label))
 				break;
 		}
-		closedir(d);
 		return r->nset ? 0 : 1;
 	}
 	cpu_unit(r, STAT_AGGR_GLOBAL, 0);
