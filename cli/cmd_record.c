@@ -100,67 +100,74 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int add_event(const char *item, int column, void *arg)
+/* One -e list being added: the column of its first {group}, 0 for none. */
+struct rec_list {
+	struct ropts *o;
+	int group_col;
+};
+
+/* One event of -e: parsed for the host, else by the sampler's own names.
+ * The list's grammar is pmk_event_list_walk's, as stat's, so a bad list or
+ * a bad event gets the same diagnostic and column as in stat. */
+static int add_event(const pmk_event_item *it, void *arg, pmk_diag *d)
 {
-	struct ropts *o = arg;
-	pmk_diag d, d2;
+	struct rec_list *l = arg;
+	struct ropts *o = l->o;
+	pmk_diag d2;
 	pmk_event ev;
 	pmk_attr *a = &o->ev[o->nev];
+	int rc;
+	if (it->group_first && !l->group_col)
+		l->group_col = it->column - 1; /* its '{' */
 	if (o->nev >= PMK_REC_MAX_EVENTS) {
 		cli_error("too many events (at most %d)", PMK_REC_MAX_EVENTS);
 		return EXIT_USAGE;
 	}
-	(void)column;
-	pmk_diag_clear(&d);
-	if (pmk_event_parse(pmk_target_host(), item, &ev, &d) == 0) {
+	if ((rc = pmk_event_parse(pmk_target_host(), it->str, &ev, d)) == 0) {
 		if (ev.nleaf != 1 || ev.nops > 1) {
 			cli_error(
 			    "'%s' is derived from %d events and cannot be "
 			    "sampled as one",
-			    item, ev.nleaf);
+			    it->str, ev.nleaf);
 			fprintf(stderr, "hint: sample one of the events it is "
 					"made of, or time (-e cpu-clock)\n");
 			return EXIT_USAGE;
 		}
 		*a = ev.leaf[0];
-		snprintf(a->name, sizeof a->name, "%s", item);
-	} else if (pmk_sample_event_lookup(item, a, &d2) < 0) {
-		cli_diag(&d);
-		return EXIT_USAGE;
+		snprintf(a->name, sizeof a->name, "%s", it->str);
+	} else if (pmk_sample_event_lookup(it->str, a, &d2) < 0) {
+		return rc; /* `d`: the event parser's diagnostic */
 	}
 	o->nev++;
 	return 0;
 }
 
-/* Comma-separated list; commas inside pmu/.../ stay with their event. */
-static int split_events(const char *list, struct ropts *o)
+/* Every event of one -e list. A well-formed {group} is refused at its
+ * '{': record samples each event on its own. */
+static int add_events(const char *list, struct ropts *o)
 {
-	char item[PMK_EVENT_NAME_MAX];
-	size_t n = 0;
-	int slash = 0, col = 1;
-	for (const char *p = list;; p++) {
-		if (*p == '/')
-			slash = !slash;
-		if (*p == 0 || (*p == ',' && !slash)) {
-			int rc;
-			item[n] = 0;
-			if (n == 0) {
-				cli_error("empty event in '%s'", list);
-				return EXIT_USAGE;
-			}
-			rc = add_event(item, col, o);
-			if (rc || *p == 0)
-				return rc;
-			n = 0;
-			col = (int)(p - list) + 2;
-			continue;
-		}
-		if (n + 1 >= sizeof item) {
-			cli_error("event name too long in '%s'", list);
-			return EXIT_USAGE;
-		}
-		item[n++] = *p;
+	struct rec_list l = {o, 0};
+	pmk_diag d;
+	if (pmk_event_list_walk(pmk_target_host(), list, add_event, &l, &d)) {
+		if (d.code)
+			cli_diag(&d);
+		return EXIT_USAGE;
 	}
+	if (l.group_col) {
+		pmk_diag_clear(&d);
+		d.code = PMK_ENOTSUP;
+		d.column = l.group_col;
+		d.length = 1;
+		snprintf(d.input, sizeof d.input, "%s", list);
+		snprintf(d.message, sizeof d.message,
+			 "record samples each event on its own: no groups");
+		snprintf(d.hint, sizeof d.hint,
+			 "count a group with pmkit stat -e '{...}'; record its "
+			 "events without the braces");
+		cli_diag(&d);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 enum { OPT_NO_BACKUP = 256, OPT_ON_ERROR, OPT_CALL_GRAPH };
@@ -241,7 +248,7 @@ static int on_opt(int key, const char *val, void *arg)
 	unsigned long long p;
 	switch (key) {
 	case 'e':
-		return split_events(val, o);
+		return add_events(val, o);
 	case 'c':
 		if (cli_opt_u64(a, val, &o->period))
 			return EXIT_USAGE;
@@ -438,7 +445,7 @@ int cmd_record(int argc, char **argv)
 				"PID, or -t TID, or -a\n");
 		return EXIT_USAGE;
 	}
-	if (o.nev == 0 && add_event("cpu-clock", 1, &o))
+	if (o.nev == 0 && add_events("cpu-clock", &o))
 		return 1;
 	for (int e = 0; e < o.nev; e++) {
 		if (o.period)

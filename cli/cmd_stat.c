@@ -114,152 +114,34 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Parse every event of one -e list; on error print it with the column of
- * the whole list and return EXIT_USAGE. */
+/* One event of a -e list into the run, with its {group}: the list's
+ * grammar (groups, :mods on groups, tracepoint globs, the column over the
+ * whole -e) is pmk_event_list_walk's; the string is parsed here, by the
+ * simulator's parser under --sim. */
 struct parse_ctx {
 	struct run *run;
-	const char *list;
-	int failed;
 	int sim;
-	int group_open; /* index of the first event of an open {group}, or -1 */
 };
 
-static int parse_one(struct parse_ctx *c, const char *item, int column);
-
-/* A tracepoint glob, "syscalls:sys_enter_*" or "sched:sched_*:u": every
- * matching tracepoint, one event each in name order, as perf expands it. */
-struct tp_glob {
-	char (*name)[PMK_EVENT_NAME_MAX];
-	int n, cap;
-};
-
-static int tp_glob_add(const char *name, uint64_t id, void *arg)
-{
-	struct tp_glob *g = arg;
-	(void)id;
-	if (g->n < g->cap)
-		snprintf(g->name[g->n], sizeof g->name[0], "%s", name);
-	g->n++;
-	return 0;
-}
-
-static int tp_name_cmp(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-/* 1 when `item` is a tracepoint glob that matched (parsed or failed:
- * c->failed tells), 0 when it is not one (left to the parser). */
-static int expand_tp_glob(struct parse_ctx *c, const char *item, int column)
-{
-	const char *colon = strchr(item, ':'), *end;
-	char pat[PMK_EVENT_NAME_MAX], buf[PMK_EVENT_NAME_MAX * 2];
-	struct tp_glob g = {NULL, 0, 0};
-	if (c->sim || !colon || colon == item)
-		return 0;
-	end = strchr(colon + 1, ':');
-	if (!end)
-		end = colon + strlen(colon);
-	if (!memchr(item, '*', (size_t)(end - item)) &&
-	    !memchr(item, '?', (size_t)(end - item)) &&
-	    !memchr(item, '[', (size_t)(end - item)))
-		return 0;
-	if ((size_t)(end - item) >= sizeof pat)
-		return 0;
-	snprintf(pat, sizeof pat, "%.*s", (int)(end - item), item);
-	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_add, &g);
-	if (g.n == 0)
-		return 0; /* the parser names the error */
-	if (c->run->nev + g.n > MAX_EVENTS) {
-		cli_error("'%s' matches %d tracepoints: more than %d events", pat,
-			  g.n, MAX_EVENTS);
-		c->failed = 1;
-		return 1;
-	}
-	g.cap = g.n;
-	g.n = 0;
-	if (!(g.name = calloc((size_t)g.cap, sizeof *g.name))) {
-		cli_error("out of memory");
-		c->failed = 1;
-		return 1;
-	}
-	pmk_tracepoint_foreach(pmk_target_host(), pat, tp_glob_add, &g);
-	if (g.n > g.cap)
-		g.n = g.cap; /* tracefs grew between the two walks */
-	qsort(g.name, (size_t)g.n, sizeof *g.name, tp_name_cmp);
-	for (int i = 0; i < g.n && !c->failed; i++) {
-		snprintf(buf, sizeof buf, "%s%s", g.name[i], end);
-		parse_one(c, buf, column);
-	}
-	free(g.name);
-	return 1;
-}
-
-static int parse_item(const char *item, int column, void *arg)
+static int parse_item(const pmk_event_item *it, void *arg, pmk_diag *d)
 {
 	struct parse_ctx *c = arg;
-	char buf[PMK_EVENT_NAME_MAX * 2];
-	size_t n = strlen(item);
-	int closes = 0;
-	/* {a,b}: events counted as one kernel group, as in perf */
-	if (item[0] == '{') {
-		if (c->group_open >= 0) {
-			cli_error("groups do not nest: '{' at column %d", column);
-			c->failed = 1;
-			return 1;
-		}
-		c->group_open = c->run->nev;
-		item++, n--, column++;
-	}
-	if (n && item[n - 1] == '}') {
-		if (c->group_open < 0) {
-			cli_error("'}' without '{' at column %d",
-				  column + (int)n - 1);
-			c->failed = 1;
-			return 1;
-		}
-		closes = 1;
-		n--;
-	}
-	snprintf(buf, sizeof buf, "%.*s", (int)n, item);
-	if (expand_tp_glob(c, buf, column)) {
-		if (c->failed)
-			return 1;
-	} else if (parse_one(c, buf, column) != 0) {
-		return 1;
-	}
-	if (closes) {
-		struct run *r = c->run;
-		r->group_first[r->ngroups] = c->group_open;
-		r->group_last[r->ngroups++] = r->nev - 1;
-		c->group_open = -1;
-	}
-	return 0;
-}
-
-/* One event string (no braces) into the run. */
-static int parse_one(struct parse_ctx *c, const char *item, int column)
-{
-	pmk_diag d;
-	if (c->run->nev == MAX_EVENTS) {
+	struct run *r = c->run;
+	int rc;
+	if (r->nev == MAX_EVENTS) {
 		cli_error("more than %d events", MAX_EVENTS);
-		c->failed = 1;
 		return 1;
 	}
-	if ((c->sim ? pmk_sim_event_parse(item, &c->run->ev[c->run->nev], &d)
-		    : pmk_event_parse(pmk_target_host(), item,
-				      &c->run->ev[c->run->nev], &d)) != 0) {
-		/* show the whole -e argument with the marker under the
-		 * failing column */
-		if (d.column < 1)
-			d.column = 1;
-		d.column += column - 1;
-		snprintf(d.input, sizeof d.input, "%s", c->list);
-		cli_diag(&d);
-		c->failed = 1;
-		return 1;
-	}
-	c->run->nev++;
+	rc = c->sim ? pmk_sim_event_parse(it->str, &r->ev[r->nev], d)
+		    : pmk_event_parse(pmk_target_host(), it->str,
+				      &r->ev[r->nev], d);
+	if (rc)
+		return rc;
+	if (it->group_first)
+		r->group_first[r->ngroups] = r->nev;
+	if (it->group_last)
+		r->group_last[r->ngroups++] = r->nev;
+	r->nev++;
 	return 0;
 }
 
@@ -402,12 +284,12 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 		return 0;
 	}
 	for (int i = 0; i < o->nlists; i++) {
-		struct parse_ctx c = {r, o->lists[i], 0, o->sim, -1};
-		pmk_event_list_foreach(o->lists[i], parse_item, &c);
-		if (c.failed)
-			return EXIT_USAGE;
-		if (c.group_open >= 0) {
-			cli_error("'{' without '}' in '%s'", o->lists[i]);
+		struct parse_ctx c = {r, o->sim};
+		pmk_diag d;
+		if (pmk_event_list_walk(o->sim ? NULL : pmk_target_host(),
+					o->lists[i], parse_item, &c, &d) != 0) {
+			if (d.code)
+				cli_diag(&d);
 			return EXIT_USAGE;
 		}
 	}
