@@ -34,31 +34,41 @@ struct cli_manpage {
 extern const struct cli_command cli_commands[];
 extern const struct cli_manpage cli_manpages[];
 
+/* ---- reporting (cli/diag_out.c; it calls no other file of cli/) ---- */
+
 /* "error: ..." on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a diagnostic as "error: message", the input with a marker, a hint. */
 void cli_diag(const pmk_diag *d);
+/* ---- manuals and usage (cli/usage.c) ---- */
+
 /* Print "usage: ..." for a command from its man page SYNOPSIS and return
  * EXIT_USAGE. */
 int cli_usage(const char *cmd);
 /* Render a man page as plain text to `out`; 0, or -1 if there is none. */
 int cli_man_render(const char *name, FILE *out);
+/* ---- option values (cli/diag_out.c) ---- */
+
 /* Parse a whole non-negative number; 0 on success. */
 int cli_parse_u64(const char *s, unsigned long long *out);
 /* Parse a number of a command-line option, or print an error naming the
  * option and return -1. */
 int cli_opt_u64(const char *opt, const char *s, unsigned long long *out);
-/* Load a definition file of user events (--defs FILE, cmd_metric.c); on
- * failure print the error and return non-zero. */
+/* ---- definition files (cli/defs_load.c) ---- */
+
+/* Load a definition file of user events (--defs FILE); on failure print
+ * the error and return non-zero. */
 int cli_defs_load(const char *path);
+/* Warn once when PMK_USER_EVENTS_FILE could not be loaded. */
+void cli_defs_env_warn(void);
+/* ---- output (cli/json.c; tables: cli/table.h) ---- */
+
 /* A JSON string (escaped, quoted) and a JSON number (null if not finite). */
 void cli_json_str(FILE *out, const char *s);
 void cli_json_num(FILE *out, double v);
-/* Warn once when PMK_USER_EVENTS_FILE could not be loaded. */
-void cli_defs_env_warn(void);
-/* Whether stdout/stderr is a terminal (for progress output). */
+/* Whether stdout/stderr is a terminal (for progress output; diag_out.c). */
 int cli_isatty(int fd);
 
 #endif
