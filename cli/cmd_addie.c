@@ -15,159 +15,16 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/table.h"
 #include "lib/core/outfile.h"
 #include "sim/addie/addie_int.h"
 
-enum { OUT_TEXT, OUT_CSV, OUT_JSON };
-
-/* ---- a small table printer: text, CSV or JSON ---- */
-
-typedef struct table {
-	const char *name;
-	int ncol;
-	const char *cols[24];
-	char **cells;
-	int nrows, cap;
-} table;
-
-static void tbl_init(table *t, const char *name, const char *cols)
+/* Print the tables with their titles (text only) as one document. */
+static void tables_out(cli_table *t, int n, int mode, const char **titles)
 {
-	static char buf[8][512];
-	static int slot;
-	char *p = buf[slot++ % 8];
-	memset(t, 0, sizeof *t);
-	t->name = name;
-	snprintf(p, 512, "%s", cols);
-	for (char *tok = strtok(p, ","); tok && t->ncol < 24;
-	     tok = strtok(NULL, ","))
-		t->cols[t->ncol++] = tok;
-}
-
-/* Append a row: `fmt` is a printf format whose fields are separated by
- * '|', one per column. */
-static int tbl_row(table *t, const char *fmt, ...)
-{
-	char line[1024], *save = NULL;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	if (t->nrows == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 16;
-		char **c = realloc(t->cells, sizeof(char *) * (size_t)cap *
-						 (size_t)t->ncol);
-		if (!c)
-			return -1;
-		t->cells = c;
-		t->cap = cap;
-	}
-	for (int i = 0; i < t->ncol; i++) {
-		char *tok = strtok_r(i ? NULL : line, "|", &save);
-		t->cells[t->nrows * t->ncol + i] = strdup(tok ? tok : "");
-	}
-	t->nrows++;
-	return 0;
-}
-
-static int is_number(const char *s)
-{
-	char *end;
-	if (!*s)
-		return 0;
-	errno = 0;
-	(void)strtod(s, &end);
-	return !*end && !strchr(s, 'n') && !strchr(s, 'N') && !strchr(s, 'i') &&
-	       !strchr(s, 'x');
-}
-
-/* JSON: "name": [ {col: value, ...}, ... ] (no braces around) */
-static void tbl_json(const table *t, FILE *f)
-{
-	cli_json_str(f, t->name);
-	fputs(": [", f);
-	for (int r = 0; r < t->nrows; r++) {
-		fputs(r ? ",\n  {" : "\n  {", f);
-		for (int c = 0; c < t->ncol; c++) {
-			const char *v = t->cells[r * t->ncol + c];
-			if (c)
-				fputs(", ", f);
-			cli_json_str(f, t->cols[c]);
-			fputs(": ", f);
-			if (is_number(v))
-				fputs(v, f);
-			else if (!strcmp(v, "nan") || !strcmp(v, "-") ||
-				 !strcmp(v, "never"))
-				fputs("null", f);
-			else
-				cli_json_str(f, v);
-		}
-		fputc('}', f);
-	}
-	fputs("]", f);
-}
-
-static void tbl_print(const table *t, int mode, FILE *f)
-{
-	if (mode == OUT_CSV) {
-		for (int c = 0; c < t->ncol; c++)
-			fprintf(f, "%s%s", c ? "," : "", t->cols[c]);
-		fputc('\n', f);
-		for (int r = 0; r < t->nrows; r++)
-			for (int c = 0; c < t->ncol; c++)
-				fprintf(f, "%s%s", t->cells[r * t->ncol + c],
-					c + 1 < t->ncol ? "," : "\n");
-		return;
-	}
-	{
-		int w[24];
-		for (int c = 0; c < t->ncol; c++) {
-			w[c] = (int)strlen(t->cols[c]);
-			for (int r = 0; r < t->nrows; r++) {
-				int l = (int)strlen(t->cells[r * t->ncol + c]);
-				if (l > w[c])
-					w[c] = l;
-			}
-		}
-		for (int c = 0; c < t->ncol; c++)
-			fprintf(f, "%s%*s", c ? "  " : "", c ? w[c] : -w[c],
-				t->cols[c]);
-		fputc('\n', f);
-		for (int r = 0; r < t->nrows; r++)
-			for (int c = 0; c < t->ncol; c++)
-				fprintf(f, "%s%*s%s", c ? "  " : "",
-					c ? w[c] : -w[c],
-					t->cells[r * t->ncol + c],
-					c + 1 < t->ncol ? "" : "\n");
-	}
-}
-
-static void tbl_free(table *t)
-{
-	for (int i = 0; i < t->nrows * t->ncol; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	t->cells = NULL;
-}
-
-/* Print several tables as one document. */
-static void tables_out(table *ts, int n, int mode, const char **titles)
-{
-	if (mode == OUT_JSON) {
-		fputs("{", stdout);
-		for (int i = 0; i < n; i++) {
-			fputs(i ? ",\n" : "\n", stdout);
-			tbl_json(&ts[i], stdout);
-		}
-		fputs("\n}\n", stdout);
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		if (i)
-			fputc('\n', stdout);
-		if (mode == OUT_TEXT && titles && titles[i])
-			printf("%s\n", titles[i]);
-		tbl_print(&ts[i], mode, stdout);
-	}
+	for (int i = 0; i < n; i++)
+		t[i].title = titles ? titles[i] : NULL;
+	cli_tables_print(t, n, mode, stdout);
 }
 
 /* ---- option helpers ---- */
@@ -183,11 +40,11 @@ static int common_opt(common *c, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
 	if (!strcmp(a, "--csv")) {
-		c->mode = OUT_CSV;
+		c->mode = CLI_CSV;
 		return 1;
 	}
 	if (!strcmp(a, "--json")) {
-		c->mode = OUT_JSON;
+		c->mode = CLI_JSON;
 		return 1;
 	}
 	if (!strcmp(a, "--svg-dir")) {
@@ -394,13 +251,13 @@ static int figure_svg(const common *c, const char *file, const char *title,
 
 static int addie_figures(int argc, char **argv)
 {
-	common cm = {OUT_TEXT, NULL};
+	common cm = {CLI_TEXT, NULL};
 	unsigned long long samples = 3000, window = 250, seeds = 1000, seed = 1,
 			   bits = 8, stream_seed = 1;
 	double tol = 0.02;
 	unsigned rng = PMK_ADDIE_RNG_INDEPENDENT;
 	static const uint32_t nums[2] = {64, 200};
-	table t[3];
+	cli_table t[3];
 	const char *titles[3];
 	char title0[160], title2[160];
 	double *in, *ad, *rd;
@@ -465,11 +322,11 @@ static int addie_figures(int argc, char **argv)
 		free(in), free(ad), free(rd), free(st);
 		return 1;
 	}
-	tbl_init(&t[0], "figures", "stream,sample,input_avg,addie_avg,reading");
-	tbl_init(&t[1], "settle",
+	cli_table_init(&t[0], "figures", "stream,sample,input_avg,addie_avg,reading");
+	cli_table_init(&t[1], "settle",
 		 "stream,p,rng,seeds,min,p10,q1,median,q3,p90,max,mean,"
 		 "never");
-	tbl_init(&t[2], "at_500", "stream,p,rng,mean_abs_error,within_tol");
+	cli_table_init(&t[2], "at_500", "stream,p,rng,mean_abs_error,within_tol");
 	for (int f = 0; f < 2; f++) {
 		pmk_addie_config c;
 		pmk_addie_config_default(&c);
@@ -479,7 +336,7 @@ static int addie_figures(int argc, char **argv)
 		pmk_addie_figure(&c, nums[f], stream_seed, samples, window, in,
 				 ad, rd);
 		for (size_t s = window; s <= samples; s += window)
-			tbl_row(&t[0], "%u/255|%zu|%.4f|%.4f|%.4f", nums[f], s,
+			cli_table_row(&t[0], "%u/255|%zu|%.4f|%.4f|%.4f", nums[f], s,
 				in[s - 1], ad[s - 1], rd[s - 1]);
 		if (cm.svg_dir) {
 			char file[64], title[160];
@@ -536,7 +393,7 @@ static int addie_figures(int argc, char **argv)
 					cdf_y[f * 2 + m][s] =
 					    (double)(s + 1) / (double)seeds;
 				}
-			tbl_row(
+			cli_table_row(
 			    &t[1],
 			    "%u/255|%.4f|%s|%llu|%llu|%.0f|%.0f|%.0f|%.0f|"
 			    "%.0f|%llu|%.1f|%llu",
@@ -546,7 +403,7 @@ static int addie_figures(int argc, char **argv)
 			    q_of(st, seeds, 0.75), q_of(st, seeds, 0.9),
 			    (unsigned long long)st[seeds - 1],
 			    mean / (double)seeds, (unsigned long long)never);
-			tbl_row(&t[2], "%u/255|%.4f|%s|%.4f|%.3f", nums[f],
+			cli_table_row(&t[2], "%u/255|%.4f|%s|%.4f|%.3f", nums[f],
 				nums[f] / 255.0, rng_name(c.rng),
 				err500 / (double)seeds,
 				(double)within / (double)seeds);
@@ -599,7 +456,7 @@ static int addie_figures(int argc, char **argv)
 		free(cdf_y[k]);
 	}
 	for (int i = 0; i < 3; i++)
-		tbl_free(&t[i]);
+		cli_table_free(&t[i]);
 	free(in), free(ad), free(rd), free(st);
 	return rc;
 }
@@ -734,13 +591,13 @@ static const char *num0(double v, char *buf)
 
 static int addie_quality(int argc, char **argv)
 {
-	common cm = {OUT_TEXT, NULL};
+	common cm = {CLI_TEXT, NULL};
 	pmk_quality_params qp;
 	unsigned bits[13];
 	int nb = 0, rc = 0;
 	unsigned long long v;
 	pmk_quality_row *rows;
-	table t;
+	cli_table t;
 	char title[256];
 	pmk_quality_params_default(&qp);
 	for (unsigned b = 4; b <= 16; b++)
@@ -790,7 +647,7 @@ static int addie_quality(int argc, char **argv)
 		cli_error("out of memory");
 		return 1;
 	}
-	tbl_init(&t, "quality",
+	cli_table_init(&t, "quality",
 		 "estimator,bits,window,settle_q1,settle_median,settle_q3,"
 		 "rms_error,step_median,step_rms,seeds");
 	for (int b = 0; b < nb; b++) {
@@ -803,7 +660,7 @@ static int addie_quality(int argc, char **argv)
 				rc = 1;
 				goto out;
 			}
-			tbl_row(
+			cli_table_row(
 			    &t, "%s|%u|%u|%s|%s|%s|%.5f|%s|%.5f|%u",
 			    pmk_estimator_name(e), bits[b], 1u << bits[b],
 			    num0(r->settle_q1, b0), num0(r->settle_median, b1),
@@ -822,7 +679,7 @@ static int addie_quality(int argc, char **argv)
 	if (cm.svg_dir && quality_svgs(&cm, rows, bits, nb, &qp))
 		rc = 1;
 out:
-	tbl_free(&t);
+	cli_table_free(&t);
 	free(rows);
 	return rc;
 }
@@ -895,7 +752,7 @@ static const char *fmt_p(double v, char *buf)
  * average by 0.02 or more without the buffer filling (more merging and
  * collapsing). */
 static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
-		     size_t n, table *steps, unsigned *wm_out, int *ra_out)
+		     size_t n, cli_table *steps, unsigned *wm_out, int *ra_out)
 {
 	pmk_membuf_config c = *base;
 	mb_result r, up;
@@ -911,7 +768,7 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 	if ((err = mb_run(&c, req, n, &up)))
 		return err;
 	*ra_out = up.addie[PMK_MEMBUF_RB_HIT] - off >= 0.05;
-	tbl_row(steps, "%u|off, on|rb-hit|%s, %s|read-ahead %s", c.watermark,
+	cli_table_row(steps, "%u|off, on|rb-hit|%s, %s|read-ahead %s", c.watermark,
 		fmt_p(off, b0), fmt_p(up.addie[PMK_MEMBUF_RB_HIT], b1),
 		*ra_out ? "on: the prefetched lines are used"
 			: "off: prefetching does not raise the hit average");
@@ -928,7 +785,7 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 		if (isnan(f))
 			f = 0;
 		if (f > 0.01 && c.watermark > 1) {
-			tbl_row(
+			cli_table_row(
 			    steps,
 			    "%u|%s|wb-hit, wb-full|%s, %s|the buffer fills: "
 			    "lower the watermark",
@@ -952,7 +809,7 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 				 ? 0
 				 : up.addie[PMK_MEMBUF_WB_FULL];
 			if (h2 - h >= 0.02 && f2 <= 0.01) {
-				tbl_row(
+				cli_table_row(
 				    steps,
 				    "%u|%s|wb-hit, wb-full; wb-hit at %u|%s, "
 				    "%s; %s|writes merge more with a higher "
@@ -964,7 +821,7 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 				r = up;
 				continue;
 			}
-			tbl_row(steps,
+			cli_table_row(steps,
 				"%u|%s|wb-hit, wb-full; wb-hit at %u|%s, %s; "
 				"%s|keep: %s",
 				c.watermark, c.read_ahead ? "on" : "off", hi,
@@ -975,7 +832,7 @@ static int mb_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 				      "more");
 			break;
 		}
-		tbl_row(steps, "%u|%s|wb-hit, wb-full|%s, %s|keep", c.watermark,
+		cli_table_row(steps, "%u|%s|wb-hit, wb-full|%s, %s|keep", c.watermark,
 			c.read_ahead ? "on" : "off", fmt_p(h, b0),
 			fmt_p(f, b1));
 		break;
@@ -1013,14 +870,14 @@ static int mb_sweep_svg(const common *cm, const double *wm, const double *st,
 
 static int addie_membuf(int argc, char **argv)
 {
-	common cm = {OUT_TEXT, NULL};
+	common cm = {CLI_TEXT, NULL};
 	pmk_membuf_config cfg;
 	unsigned long long v, nreq = 200000, seed = 1;
 	const char *pattern = "mixed", *s, *source = NULL;
 	int sweep = 0, pid = 0, err, rc = 0, kind = PMK_TRACE_AUTO,
 	    have_pattern = 0, have_requests = 0;
 	pmk_mem_access *req;
-	table t[3];
+	cli_table t[3];
 	char title[3][256];
 	const char *titles[3];
 	pmk_membuf_config_default(&cfg);
@@ -1089,12 +946,12 @@ static int addie_membuf(int argc, char **argv)
 		}
 	}
 	if (!strcmp(pattern, "list")) {
-		tbl_init(&t[0], "patterns", "pattern,description");
+		cli_table_init(&t[0], "patterns", "pattern,description");
 		for (int p = 0; p < pmk_mempattern_count(); p++)
-			tbl_row(&t[0], "%s|%s", pmk_mempattern_name(p),
+			cli_table_row(&t[0], "%s|%s", pmk_mempattern_name(p),
 				pmk_mempattern_desc(p));
 		tables_out(t, 1, cm.mode, NULL);
-		tbl_free(&t[0]);
+		cli_table_free(&t[0]);
 		return 0;
 	}
 	if (source && have_pattern) {
@@ -1154,22 +1011,22 @@ static int addie_membuf(int argc, char **argv)
 			free(req);
 			return 1;
 		}
-		tbl_init(&t[0], "signals",
+		cli_table_init(&t[0], "signals",
 			 "signal,addie,addie_mean,exact,mean_minus_exact,"
 			 "events");
 		for (int sg = 0; sg < PMK_MEMBUF_NSIGNALS; sg++)
-			tbl_row(&t[0], "%s|%s|%s|%s|%s|%llu",
+			cli_table_row(&t[0], "%s|%s|%s|%s|%s|%llu",
 				pmk_membuf_signal_name(sg),
 				fmt_p(r.addie[sg], b0), fmt_p(r.mean[sg], b3),
 				fmt_p(r.exact[sg], b1),
 				fmt_p(r.mean[sg] - r.exact[sg], b2),
 				(unsigned long long)r.events[sg]);
-		tbl_init(&t[1], "timing",
+		cli_table_init(&t[1], "timing",
 			 "requests,reads,writes,cycles,read_stall,write_stall,"
 			 "stall,stall_per_request,dram_reads,dram_writes,"
 			 "prefetches,prefetch_used,merges,collapses,"
 			 "row_hit_ratio");
-		tbl_row(&t[1],
+		cli_table_row(&t[1],
 			"%llu|%llu|%llu|%llu|%llu|%llu|%llu|%.3f|%llu|%llu|"
 			"%llu|%llu|%llu|%llu|%.3f",
 			nreq, (unsigned long long)r.st.reads,
@@ -1199,8 +1056,8 @@ static int addie_membuf(int argc, char **argv)
 		titles[0] = title[0];
 		titles[1] = "modelled time (bus cycles)";
 		tables_out(t, 2, cm.mode, titles);
-		tbl_free(&t[0]);
-		tbl_free(&t[1]);
+		cli_table_free(&t[0]);
+		cli_table_free(&t[1]);
 		free(req);
 		return 0;
 	}
@@ -1212,7 +1069,7 @@ static int addie_membuf(int argc, char **argv)
 		uint64_t best = ~0ull;
 		unsigned best_wm = 0, adv_wm = 0;
 		int best_ra = 0, adv_ra = 0;
-		tbl_init(&t[0], "sweep",
+		cli_table_init(&t[0], "sweep",
 			 "watermark,read_ahead,stall,stall_per_request,"
 			 "read_stall,write_stall,wb_hit,wb_hit_exact,"
 			 "read_merge,read_merge_exact,wb_full,wb_full_exact,"
@@ -1246,7 +1103,7 @@ static int addie_membuf(int argc, char **argv)
 					best_wm = wms[w];
 					best_ra = ra;
 				}
-				tbl_row(
+				cli_table_row(
 				    &t[0],
 				    "%u|%s|%llu|%.3f|%llu|%llu|%s|%s|%s|%s|%s|"
 				    "%s|%s|%s",
@@ -1265,7 +1122,7 @@ static int addie_membuf(int argc, char **argv)
 				    fmt_p(r.exact[3], b[7]));
 			}
 		}
-		tbl_init(&t[1], "advice",
+		cli_table_init(&t[1], "advice",
 			 "watermark,read_ahead,readings,value,conclusion");
 		if ((err =
 			 mb_advise(&cfg, req, nreq, &t[1], &adv_wm, &adv_ra))) {
@@ -1273,9 +1130,9 @@ static int addie_membuf(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		tbl_init(&t[2], "best",
+		cli_table_init(&t[2], "best",
 			 "choice,watermark,read_ahead,stall,stall_per_request");
-		tbl_row(&t[2], "least stall|%u|%s|%llu|%.3f", best_wm,
+		cli_table_row(&t[2], "least stall|%u|%s|%llu|%.3f", best_wm,
 			best_ra ? "on" : "off", (unsigned long long)best,
 			(double)best / (double)nreq);
 		{
@@ -1288,7 +1145,7 @@ static int addie_membuf(int argc, char **argv)
 				rc = 1;
 				goto out;
 			}
-			tbl_row(&t[2], "addie advice|%u|%s|%llu|%.3f", adv_wm,
+			cli_table_row(&t[2], "addie advice|%u|%s|%llu|%.3f", adv_wm,
 				adv_ra ? "on" : "off",
 				(unsigned long long)r.stall,
 				(double)r.stall / (double)nreq);
@@ -1307,7 +1164,7 @@ static int addie_membuf(int argc, char **argv)
 			rc = 1;
 	out:
 		for (int i = 0; i < 3; i++)
-			tbl_free(&t[i]);
+			cli_table_free(&t[i]);
 	}
 	free(req);
 	return rc;
@@ -1317,7 +1174,7 @@ static int addie_membuf(int argc, char **argv)
 
 static int addie_sim(int argc, char **argv)
 {
-	common cm = {OUT_TEXT, NULL};
+	common cm = {CLI_TEXT, NULL};
 	pmk_addie_config ac;
 	pmk_sim_config scfg;
 	pmk_sim_source *src = NULL;
@@ -1330,7 +1187,7 @@ static int addie_sim(int argc, char **argv)
 	unsigned long long every = 10000, x;
 	int kind = PMK_TRACE_AUTO, sel[2] = {-1, -1}, nsel = 0, rc = 0, more;
 	uint64_t prev_ev[2] = {0, 0}, prev_one[2] = {0, 0};
-	table t;
+	cli_table t;
 	char cols[512], title[256], buf[128];
 	size_t npts = 0, cap = 0;
 	double *px = NULL, *py[2][3] = {{NULL}};
@@ -1421,7 +1278,7 @@ static int addie_sim(int argc, char **argv)
 				     nm, nm, nm, nm);
 		}
 	}
-	tbl_init(&t, "intervals", cols);
+	cli_table_init(&t, "intervals", cols);
 	do {
 		const pmk_sim_stats *st;
 		int n;
@@ -1481,7 +1338,7 @@ static int addie_sim(int argc, char **argv)
 					      fmt_p(iv, b1), fmt_p(r.exact, b2),
 					      (unsigned long long)r.events);
 			}
-			tbl_row(&t, "%s", row);
+			cli_table_row(&t, "%s", row);
 		}
 		npts++;
 	} while (more == 1);
@@ -1526,7 +1383,7 @@ static int addie_sim(int argc, char **argv)
 		    svg_close(f, path, pmk__svg_lines(f, &ch, sr, (size_t)ns)))
 			rc = 1;
 	}
-	tbl_free(&t);
+	cli_table_free(&t);
 	free(px);
 	for (int u = 0; u < 2; u++)
 		for (int k = 0; k < 3; k++)
