@@ -59,14 +59,21 @@ int cli_table_row(cli_table *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < t->ncol; i++) {
+	int fresh = t->ncell == 0, added = 0;
+	for (;;) {
 		size_t n = strcspn(p, "|");
 		if (add_cell(t, p, n))
 			return -1;
+		added++;
 		p += n;
-		if (*p)
-			p++;
+		if (!*p || t->ncell == 0)
+			break;
+		p++;
 	}
+	/* a new row given fewer cells than columns: the rest are empty */
+	while (fresh && t->ncell != 0 && added++ < t->ncol)
+		if (add_cell(t, "", 0))
+			return -1;
 	return 0;
 }
 

@@ -41,8 +41,9 @@ typedef struct cli_table {
 /* Columns from a comma-separated list; a name may carry its unit after a
  * colon ("latency:ns"), shown in the text header only. */
 void cli_table_init(cli_table *t, const char *name, const char *cols);
-/* A whole row: `fmt` gives one cell per column, separated by '|'. A cell
- * may be empty. 0, or -1 out of memory. */
+/* A row: `fmt` gives one cell per column, separated by '|'; a cell may be
+ * empty, and missing ones at the end are. After cli_table_cell, the row
+ * open goes on with the cells given. 0, or -1 out of memory. */
 int cli_table_row(cli_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* One cell (any text, '|' included); a row is complete after ncol cells. */

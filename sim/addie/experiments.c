@@ -8,6 +8,7 @@
 
 #include "pmkit/addie.h"
 #include "sim/addie/addie_int.h"
+#include "sim/addie/report.h"
 
 void pmk_bitsource_init(pmk_bitsource *b, uint64_t seed, uint32_t num,
 			uint32_t den)
@@ -84,6 +85,68 @@ uint64_t pmk_addie_settle(const pmk_addie_config *c, uint32_t num,
 		pmk_addie_step(&a, pmk_bitsource_next(&src));
 	}
 	return limit;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of sorted v[0..n-1], interpolated between neighbours. */
+static double q_of(const uint64_t *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	double f = pos - (double)i;
+	if (i + 1 >= n)
+		return (double)v[n - 1];
+	return (double)v[i] * (1 - f) + (double)v[i + 1] * f;
+}
+
+int pmk_addie_settle_stats_run(const pmk_addie_config *base, uint32_t num,
+			       uint64_t seeds, double tol, uint64_t *sorted,
+			       pmk_addie_settle_stats *out)
+{
+	pmk_addie_config c = *base;
+	uint64_t *st = sorted, limit = 200ull << base->bits;
+	double mean = 0, err500 = 0, p = num / 255.0;
+	uint64_t never = 0, within = 0;
+	if (seeds == 0 || num > 255)
+		return PMK_EINVAL;
+	if (!st && !(st = calloc(seeds, sizeof *st)))
+		return PMK_ENOMEM;
+	for (uint64_t s = 0; s < seeds; s++) {
+		pmk_addie a;
+		pmk_bitsource b;
+		c.seed = (uint32_t)(pmk__seed_mix(s) & 0x7fffffffu);
+		st[s] = pmk_addie_settle(&c, num, s + 1000000, tol, limit);
+		never += st[s] == limit;
+		mean += (double)st[s];
+		/* the reading after 500 samples */
+		pmk_addie_init(&a, &c);
+		pmk_bitsource_init(&b, s + 1000000, num, 255);
+		for (int k = 0; k < 500; k++)
+			pmk_addie_step(&a, pmk_bitsource_next(&b));
+		err500 += fabs(pmk_addie_read(&a) - p);
+		within += fabs(pmk_addie_read(&a) - p) <= tol;
+	}
+	qsort(st, seeds, sizeof *st, cmp_u64);
+	out->seeds = seeds;
+	out->min = st[0];
+	out->max = st[seeds - 1];
+	out->p10 = q_of(st, seeds, 0.1);
+	out->q1 = q_of(st, seeds, 0.25);
+	out->median = q_of(st, seeds, 0.5);
+	out->q3 = q_of(st, seeds, 0.75);
+	out->p90 = q_of(st, seeds, 0.9);
+	out->mean = mean / (double)seeds;
+	out->never = never;
+	out->err500 = err500 / (double)seeds;
+	out->within500 = (double)within / (double)seeds;
+	if (st != sorted)
+		free(st);
+	return 0;
 }
 
 /* ---- how good is it ---- */
@@ -185,12 +248,6 @@ int pmk_estimator_trace(int estimator, unsigned bits, uint64_t seed,
 		out[t] = est_step(&e, pmk_bitsource_next(&src));
 	}
 	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* Quantile of a sorted array, linear interpolation; INFINITY when it
