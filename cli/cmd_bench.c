@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/subcmd.h"
 #include "cli/opt.h"
 #include "lib/core/outfile.h"
 
@@ -844,16 +845,11 @@ static int cmd_bench_os(int argc, char **argv)
 
 int cmd_bench(int argc, char **argv)
 {
-	if (argc < 2) {
-		cli_error("'bench' needs a benchmark: lat, bw or os");
-		return cli_usage("bench");
-	}
-	if (!strcmp(argv[1], "lat"))
-		return cmd_lat(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "bw"))
-		return cmd_bw(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "os"))
-		return cmd_bench_os(argc - 1, argv + 1);
-	cli_error("unknown benchmark '%s' (lat, bw, os)", argv[1]);
-	return EXIT_USAGE;
+	static const struct cli_sub subs[] = {
+	    {"lat", cmd_lat},
+	    {"bw", cmd_bw},
+	    {"os", cmd_bench_os},
+	    {NULL, NULL},
+	};
+	return cli_sub_run("bench", subs, argc, argv);
 }

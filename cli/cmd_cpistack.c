@@ -482,17 +482,14 @@ static int on_cpistack_opt(int key, const char *val, void *arg)
 int cmd_cpistack(int argc, char **argv)
 {
 	struct opts o;
-	int i, end = argc;
+	int i, end;
 	memset(&o, 0, sizeof o);
 	o.refs = 1;
 	o.n = 200000;
 	/* workloads and options mix before `--`; the command follows it */
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			o.cmd = argv + i + 1;
-			end = i;
-			break;
-		}
+	end = cli_opt_dashdash(argc, argv);
+	if (end < argc)
+		o.cmd = argv + end + 1;
 	i = cli_opt_parse_mixed("cpistack", end, argv, cpistack_opts,
 				on_cpistack_opt, &o);
 	if (i < 0)

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/subcmd.h"
 
 struct mopts {
 	int json;
@@ -43,17 +44,17 @@ static int on_metric_opt(int key, const char *val, void *arg)
 	return 0;
 }
 
-/* Options after the subcommand (argv[1]), mixed with the operands. Returns
+/* Options of the subcommand (argv[0]), mixed with the operands. Returns
  * 0, or the exit code after an error was printed. */
 static int parse_opts(int argc, char **argv, struct mopts *o)
 {
 	int i;
 	memset(o, 0, sizeof *o);
-	i = cli_opt_parse_mixed("metric", argc - 1, argv + 1, metric_opts,
+	i = cli_opt_parse_mixed("metric", argc, argv, metric_opts,
 				on_metric_opt, o);
 	if (i < 0)
 		return -i;
-	for (i++; i < argc; i++) {
+	for (; i < argc; i++) {
 		if (o->npos == 64) {
 			cli_error("too many arguments");
 			return cli_usage("metric");
@@ -350,25 +351,25 @@ static int check(const struct mopts *o)
 	return rc;
 }
 
+/* Each subcommand: its options and operands, then the work. */
+#define METRIC_SUB(name)                                                       \
+	static int metric_##name(int argc, char **argv)                       \
+	{                                                                      \
+		struct mopts o;                                                \
+		int rc = parse_opts(argc, argv, &o);                           \
+		return rc ? rc : name(&o);                                     \
+	}
+METRIC_SUB(needs)
+METRIC_SUB(eval)
+METRIC_SUB(check)
+
 int cmd_metric(int argc, char **argv)
 {
-	struct mopts o;
-	if (argc < 2) {
-		cli_error("'metric' needs a subcommand: needs, eval or check");
-		return cli_usage("metric");
-	}
-	{
-		int rc = parse_opts(argc, argv, &o);
-		if (rc)
-			return rc;
-	}
-	if (!strcmp(argv[1], "needs"))
-		return needs(&o);
-	if (!strcmp(argv[1], "eval"))
-		return eval(&o);
-	if (!strcmp(argv[1], "check"))
-		return check(&o);
-	cli_error("unknown subcommand 'metric %s' (needs, eval or check)",
-		  argv[1]);
-	return cli_usage("metric");
+	static const struct cli_sub subs[] = {
+	    {"needs", metric_needs},
+	    {"eval", metric_eval},
+	    {"check", metric_check},
+	    {NULL, NULL},
+	};
+	return cli_sub_run("metric", subs, argc, argv);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/subcmd.h"
 #include "cli/opt.h"
 
 #define MAX_EV 16
@@ -591,41 +592,54 @@ static int print_wl(const char *name, const char *desc, void *arg)
 	return 0;
 }
 
+static int sim_sub_run(int argc, char **argv)
+{
+	return sim_run(argc, argv, 0);
+}
+
+static int sim_sub_record(int argc, char **argv)
+{
+	return sim_run(argc, argv, 1);
+}
+
+static int sim_list_events(int argc, char **argv)
+{
+	for (int i = 0; i < pmk_sim_event_count(); i++) {
+		const pmk_sim_event_desc *e = pmk_sim_event_get(i);
+		printf("%-20s %s%s%s%s\n", e->name, e->desc,
+		       e->umask_desc ? " [umask: " : "",
+		       e->umask_desc ? e->umask_desc : "",
+		       e->umask_desc ? "]" : "");
+	}
+	return 0;
+}
+
+static int sim_workloads(int argc, char **argv)
+{
+	pmk_workload_foreach(print_wl, NULL);
+	return 0;
+}
+
+static int sim_config(int argc, char **argv)
+{
+	pmk_sim_config cfg;
+	char buf[8192];
+	if (load_config(&cfg, argc > 1 ? argv[1] : NULL, NULL, 0) < 0)
+		return EXIT_USAGE;
+	pmk_sim_config_format(&cfg, buf, sizeof buf);
+	fputs(buf, stdout);
+	return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
-	const char *sub = argc > 1 ? argv[1] : "";
-	if (!strcmp(sub, "run"))
-		return sim_run(argc - 1, argv + 1, 0);
-	if (!strcmp(sub, "record"))
-		return sim_run(argc - 1, argv + 1, 1);
-	if (!strcmp(sub, "list-events")) {
-		for (int i = 0; i < pmk_sim_event_count(); i++) {
-			const pmk_sim_event_desc *e = pmk_sim_event_get(i);
-			printf("%-20s %s%s%s%s\n", e->name, e->desc,
-			       e->umask_desc ? " [umask: " : "",
-			       e->umask_desc ? e->umask_desc : "",
-			       e->umask_desc ? "]" : "");
-		}
-		return 0;
-	}
-	if (!strcmp(sub, "workloads")) {
-		pmk_workload_foreach(print_wl, NULL);
-		return 0;
-	}
-	if (!strcmp(sub, "config")) {
-		pmk_sim_config cfg;
-		char buf[8192];
-		if (load_config(&cfg, argc > 2 ? argv[2] : NULL, NULL, 0) < 0)
-			return EXIT_USAGE;
-		pmk_sim_config_format(&cfg, buf, sizeof buf);
-		fputs(buf, stdout);
-		return 0;
-	}
-	if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
-		cli_man_render("pmkit-sim", stdout);
-		return 0;
-	}
-	if (*sub)
-		cli_error("unknown sim subcommand '%s'", sub);
-	return cli_usage("sim");
+	static const struct cli_sub subs[] = {
+	    {"run", sim_sub_run},
+	    {"record", sim_sub_record},
+	    {"list-events", sim_list_events},
+	    {"workloads", sim_workloads},
+	    {"config", sim_config},
+	    {NULL, NULL},
+	};
+	return cli_sub_run("sim", subs, argc, argv);
 }

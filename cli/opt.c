@@ -87,6 +87,14 @@ const char *cli_opt_take(int argc, char **argv, int (*ok)(const char *))
 	return w;
 }
 
+int cli_opt_dashdash(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] == '-' && !argv[i][2])
+			return i;
+	return argc;
+}
+
 static int parse(const char *cmd, int argc, char **argv,
 		 const struct cli_opt *opts, cli_opt_fn fn, void *arg,
 		 int permute)

@@ -59,6 +59,10 @@ int cli_opt_canon(const char *cmd, int *argc, char ***argv,
  * accepts it (any word not starting with '-' when `ok` is NULL), else NULL. */
 const char *cli_opt_take(int argc, char **argv, int (*ok)(const char *));
 
+/* The index of the word "--" in argv[1..argc-1], or argc: for commands
+ * that mix options and operands before it and run a command after it. */
+int cli_opt_dashdash(int argc, char **argv);
+
 /* The option as the user wrote it ("-e" or "--event"), for messages from
  * the callback about the option being handled. */
 const char *cli_opt_current(void);
