@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "lib/core/outfile.h"
+#include "lib/sample/perfout.h"
 
 /* Write a picture or export to `path` through the shared output files
  * (lib/core/outfile.h): a new file beside it, renamed into place once
@@ -279,7 +280,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (script) {
 		pmk_diag_clear(&d);
-		rc = pmk_profile_script(in, mangled, stdout, &d);
+		pmk__script_opts so; /* `pmkit script`'s defaults */
+		pmk__script_opts_init(&so);
+		so.mangled = mangled;
+		rc = pmk__profile_script(in, &so, stdout, &d);
 		return rc < 0 ? report_error(in, rc, &d) : 0;
 	}
 	if (diff_a) {

@@ -291,6 +291,7 @@ static int convert_sample(struct pd *p, pmk_rec_writer *w,
 		g64(&c);
 	if (st & S_STREAM_ID)
 		g64(&c);
+	s.cpu = UINT32_MAX; /* not recorded: perf script leaves it out */
 	if (st & S_CPU)
 		s.cpu = (uint32_t)g64(&c);
 	if (st & S_PERIOD)

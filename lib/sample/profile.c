@@ -475,6 +475,11 @@ static int loc_of(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
 	return l;
 }
 
+int pmk__loc_at(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
+{
+	return loc_of(p, pid, a, kern);
+}
+
 const char *pmk__comm(pmk_profile *p, uint32_t pid, uint32_t tid)
 {
 	struct proc *pr = proc_get(p, tid, 0);
@@ -496,47 +501,21 @@ static int is_kernel_addr(uint64_t a)
 	return (a >> 63) != 0; /* x86-64 and arm64 kernel half */
 }
 
-/* perf's name of a frame's file: the path, [kernel.kallsyms], ... */
-static const char *script_dso(const pmk_profile *p, int dso)
+int pmk__dso_is_kernel(const pmk_profile *p, int dso)
 {
-	if (dso == DSO_KERNEL || (dso >= 2 && p->dso[dso].kind == PDSO_KMOD))
+	return dso == DSO_KERNEL ||
+	       (dso >= 2 && dso < p->ndso && p->dso[dso].kind == PDSO_KMOD);
+}
+
+const char *pmk__dso_perf_name(const pmk_profile *p, int dso, int path)
+{
+	if (dso == DSO_KERNEL)
 		return "[kernel.kallsyms]";
 	if (dso == DSO_UNKNOWN || dso >= p->ndso)
 		return "[unknown]";
-	return p->dso[dso].path;
-}
-
-/* One sample as `perf script` prints it: a header line, then each frame
- * (address, symbol+offset, file) on its own line and a blank line; a
- * sample without a stack on one line. */
-static void script_sample(pmk_profile *p, const pmk_sample *s,
-			  const uint64_t *addr, const uint32_t *f, uint32_t n,
-			  int block)
-{
-	FILE *o = p->script;
-	fprintf(o, "%16s %6u %5llu.%06llu: %10llu %s: ",
-		pmk__comm(p, s->pid, s->tid), s->tid,
-		(unsigned long long)(s->time_ns / 1000000000u),
-		(unsigned long long)(s->time_ns % 1000000000u / 1000u),
-		(unsigned long long)s->period,
-		pmk_profile_event_name(p, (int)s->event));
-	for (uint32_t i = 0; i < n; i++) {
-		struct loc *l = &p->loc[f[i]];
-		pmk__loc_resolve(p, l, 0);
-		if (block)
-			fputs(i ? "\t" : "\n\t", o);
-		fprintf(o, "%16llx ", (unsigned long long)addr[i]);
-		if (l->func[0] == '[')
-			fputs("[unknown]", o);
-		else
-			fprintf(o, "%s+0x%llx", l->func,
-				(unsigned long long)(l->vaddr >= l->fstart
-							 ? l->vaddr - l->fstart
-							 : 0));
-		fprintf(o, " (%s)\n", script_dso(p, l->dso));
-	}
-	if (block)
-		fputc('\n', o);
+	if (p->dso[dso].kind == PDSO_KMOD)
+		return path ? "[kernel.kallsyms]" : p->dso[dso].unk;
+	return path ? p->dso[dso].path : p->dso[dso].base;
 }
 
 static int add_sample(pmk_profile *p, const pmk_sample *s)
@@ -592,7 +571,8 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 			uint64_t a = chain[i];
 			int k = is_kernel_addr(a) ? 2 : 0;
 			/* callers: look up the call, not the return address */
-			int l = loc_of(p, s->pid, i && a ? a - 1 : a, k);
+			int l = loc_of(p, s->pid,
+				       pmk__chain_ret(chain, i) ? a - 1 : a, k);
 			if (l < 0)
 				return PMK_ENOMEM;
 			f[n++] = (uint32_t)l;
@@ -600,8 +580,13 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 	} else {
 		f[n++] = (uint32_t)leaf;
 	}
-	if (p->script)
-		script_sample(p, s, nchain ? chain : &s->ip, f, n, nchain > 0);
+	if (!p->t_any++ || s->time_ns < p->t_first)
+		p->t_first = s->time_ns;
+	if (s->time_ns > p->t_last)
+		p->t_last = s->time_ns;
+	if (p->hook)
+		p->hook(p, s, nchain ? chain : &s->ip, f, n, nchain > 0,
+			p->hook_ctx);
 	{
 		struct stk_ctx c = {p, f, n, s->pid, s->tid, (uint32_t)leaf};
 		uint64_t h = pmk__hash64(((uint64_t)s->pid << 32 | s->tid) ^
@@ -834,12 +819,12 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 }
 
 static int load_mem(pmk_profile **pp, const void *buf, size_t len,
-		    pmk_diag *d, FILE *script, int mangled);
+		    pmk_diag *d, pmk__sample_hook hook, void *ctx, int mangled);
 
 /* A perf.data file: translated into a record stream in an anonymous
  * in-memory file, then loaded like any record file. */
 static int load_perfdata(pmk_profile **pp, const void *buf, size_t len,
-			 pmk_diag *d, FILE *script, int mangled)
+			 pmk_diag *d, pmk__sample_hook hook, void *ctx, int mangled)
 {
 	uint64_t skipped = 0;
 	struct stat sb;
@@ -858,7 +843,7 @@ static int load_perfdata(pmk_profile **pp, const void *buf, size_t len,
 	close(fd);
 	if (m == MAP_FAILED)
 		return PMK_EIO;
-	rc = load_mem(pp, m, (size_t)sb.st_size, d, script, mangled);
+	rc = load_mem(pp, m, (size_t)sb.st_size, d, hook, ctx, mangled);
 	munmap(m, (size_t)sb.st_size);
 	if (!rc)
 		(*pp)->st.perf_data = 1;
@@ -873,17 +858,18 @@ static int load_perfdata(pmk_profile **pp, const void *buf, size_t len,
 }
 
 static int load_mem(pmk_profile **pp, const void *buf, size_t len,
-		    pmk_diag *d, FILE *script, int mangled)
+		    pmk_diag *d, pmk__sample_hook hook, void *ctx, int mangled)
 {
 	pmk_profile *p;
 	int rc;
 	*pp = NULL;
 	if (pmk__perfdata_is(buf, len))
-		return load_perfdata(pp, buf, len, d, script, mangled);
+		return load_perfdata(pp, buf, len, d, hook, ctx, mangled);
 	p = calloc(1, sizeof *p);
 	if (!p)
 		return PMK_ENOMEM;
-	p->script = script;
+	p->hook = hook;
+	p->hook_ctx = ctx;
 	p->mangled = mangled;
 	p->ipc = calloc(PMK__IPCACHE, sizeof *p->ipc);
 	if (!p->ipc) {
@@ -913,30 +899,25 @@ static int load_mem(pmk_profile **pp, const void *buf, size_t len,
 int pmk_profile_load_mem(pmk_profile **pp, const void *buf, size_t len,
 			 pmk_diag *d)
 {
-	return load_mem(pp, buf, len, d, NULL, 0);
+	return load_mem(pp, buf, len, d, NULL, NULL, 0);
 }
 
 static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
-		     FILE *script, int mangled);
+		     pmk__sample_hook hook, void *ctx, int mangled);
 
 int pmk_profile_load(pmk_profile **pp, const char *path, pmk_diag *d)
 {
-	return load_file(pp, path, d, NULL, 0);
+	return load_file(pp, path, d, NULL, NULL, 0);
 }
 
-int pmk_profile_script(const char *path, int mangled, FILE *out,
-		       pmk_diag *d)
+int pmk__profile_load_hook(pmk_profile **pp, const char *path, pmk_diag *d,
+			   pmk__sample_hook hook, void *ctx, int mangled)
 {
-	pmk_profile *p;
-	int rc = load_file(&p, path, d, out, mangled);
-	if (rc)
-		return rc;
-	pmk_profile_free(p);
-	return ferror(out) ? PMK_EIO : 0;
+	return load_file(pp, path, d, hook, ctx, mangled);
 }
 
 static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
-		     FILE *script, int mangled)
+		     pmk__sample_hook hook, void *ctx, int mangled)
 {
 	pmk_rec_reader *r;
 	const void *buf;
@@ -956,7 +937,7 @@ static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
 			close(fd);
 			if (m == MAP_FAILED)
 				return PMK_EIO;
-			rc = load_mem(pp, m, (size_t)sb.st_size, d, script,
+			rc = load_mem(pp, m, (size_t)sb.st_size, d, hook, ctx,
 				      mangled);
 			munmap(m, (size_t)sb.st_size);
 			if (rc && d)
@@ -972,7 +953,7 @@ static int load_file(pmk_profile **pp, const char *path, pmk_diag *d,
 	if (rc)
 		return rc;
 	pmk__rec_reader_data(r, &buf, &len);
-	rc = load_mem(pp, buf, len, d, script, mangled);
+	rc = load_mem(pp, buf, len, d, hook, ctx, mangled);
 	pmk_rec_reader_close(r);
 	if (rc && d)
 		snprintf(d->file, sizeof d->file, "%s", path);

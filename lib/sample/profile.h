@@ -82,6 +82,14 @@ struct ipcache {
 	uint32_t pid, kern, loc; /* loc: index+1, 0 empty */
 };
 
+/* A hook that sees each sample while the profile loads (script.c prints
+ * them as perf script does): the sample, the addresses of its frames
+ * (innermost first: the chain, or the IP alone when `chain` is 0) and
+ * their locations. */
+typedef void (*pmk__sample_hook)(pmk_profile *p, const pmk_sample *s,
+				 const uint64_t *addr, const uint32_t *loc,
+				 uint32_t n, int chain, void *ctx);
+
 struct pmk_profile {
 	struct ipcache *ipc;
 	int nevents;
@@ -114,8 +122,10 @@ struct pmk_profile {
 	size_t ndm, capdm;
 	uint64_t skipped, skipped_bytes, first_skip; /* damaged records */
 	char jitdir[256];
-	FILE *script; /* perf-script text of each sample, while loading */
-	int annotate_asm; /* pmk_profile_annotate shows instructions */	/* where perf-PID.map files are looked up */
+	pmk__sample_hook hook; /* called for each sample while loading */
+	void *hook_ctx;
+	uint64_t t_first, t_last, t_any; /* first and last sample times */
+	int annotate_asm; /* pmk_profile_annotate shows instructions */
 	/* last histogram */
 	pmk_profile_row *rows;
 	char **keys;
@@ -156,5 +166,30 @@ const char *pmk__comm(pmk_profile *p, uint32_t pid, uint32_t tid);
  * DSO `dso` (annotate_asm.c). */
 int pmk__annotate_asm(pmk_profile *p, int dso, const char *function,
 		      uint64_t fstart, uint64_t fsize, FILE *out);
+
+/* Whether entry i of a call chain is a return address (its call is at
+ * the address before): every entry but the sampled IP (entry 0) and the
+ * first user-space entry after kernel ones, which is the interrupted
+ * user IP. */
+static inline int pmk__chain_ret(const uint64_t *chain, uint32_t i)
+{
+	return i > 0 && chain[i] != 0 &&
+	       !(!(chain[i] >> 63) && (chain[i - 1] >> 63));
+}
+
+/* The location of address `a` of process `pid` (`kern`: 1 a kernel
+ * sample's IP, 2 a chain entry in the kernel half, 0 user), added when
+ * new; -1 when out of memory. Invalidates pointers into p->loc. */
+int pmk__loc_at(pmk_profile *p, uint32_t pid, uint64_t a, int kern);
+
+/* Load a profile calling `hook` (when not NULL) for each sample, with
+ * names kept mangled when `mangled`. */
+int pmk__profile_load_hook(pmk_profile **pp, const char *path, pmk_diag *d,
+			   pmk__sample_hook hook, void *ctx, int mangled);
+/* perf's name of a DSO: the path, [kernel.kallsyms], [unknown] (`path`
+ * 1), or its file name (`path` 0). */
+const char *pmk__dso_perf_name(const pmk_profile *p, int dso, int path);
+/* Whether a DSO is the kernel's (the kernel or a module). */
+int pmk__dso_is_kernel(const pmk_profile *p, int dso);
 
 #endif
