@@ -12,6 +12,9 @@
  *     };
  *     int i = cli_opt_parse("stat", argc, argv, opts, on_opt, &o);
  *
+ * Every command parses its options here except `pmkit mpi`, whose
+ * cmd_mpi.c still walks argv by hand (issue 25).
+ *
  * Parsing stops at `--` or at the first operand (the command to run keeps
  * its own options). Long names may be shortened to a unique prefix, as
  * getopt_long and perf allow. An unknown option, a missing value or a
@@ -45,7 +48,9 @@ int cli_opt_parse(const char *cmd, int argc, char **argv,
 int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
 			const struct cli_opt *opts, cli_opt_fn fn, void *arg);
 
-/* For commands whose code walks argv itself: check argv against the
+/* No command uses this any more (addie went to cli_opt_parse_mixed); kept
+ * while tests/fuzz/fuzz_opt.c drives it. For code that walks argv itself:
+ * check argv against the
  * table (errors and hints as above) and replace it with a canonical copy,
  * every option as "--name" (or "-k" when it has no long name) followed by
  * its value as a word of its own, then the operands. 0, or the exit code
