@@ -167,6 +167,8 @@ fi
 #  pollmaster: rank 0 polls MPI_Iprobe(MPI_ANY_SOURCE) for the workers'
 #      results (the polling loop is waiting)
 #  burstbarrier: 200 exchanges around the ring, computation, MPI_Barrier
+#  halo: uneven work and uneven halos exchanged with MPI_Sendrecv
+#  allred: uneven work, a different rank slowest each step, MPI_Allreduce
 against_truth() { # NP PROGRAM ARGS...
 	np=$1; prog=$2; shift 2
 	if ! mpi_run "$np" "$PROG/$prog" "$@"; then
@@ -198,6 +200,8 @@ for np in 2 4; do
 	against_truth $np latepartner
 	against_truth $np pollmaster
 	against_truth $np burstbarrier
+	against_truth $np halo
+	against_truth $np allred
 done
 
 # ---- bursts of short calls: exact timing, and sampling (mpi/timing.c) ----
