@@ -167,6 +167,8 @@ int PAPI_add_event(int id, int code)
 			return papi__ret(PAPI_ECNFLCT);
 	if (s->ncode >= PAPI__SET_EVENTS)
 		return papi__ret(PAPI_ECOUNT);
+	if (papi__disabled)
+		return papi__ret(PAPI_ECMP_DISABLED);
 	if (!papi__event_avail(code))
 		return papi__ret(PAPI_ENOEVNT);
 	s->codes[s->ncode++] = code;

@@ -319,11 +319,18 @@ static void cmp_fill(void)
 	cmp.inherit = 1;
 }
 
+int papi__disabled;
+
 const PAPI_component_info_t *PAPI_get_component_info(int cidx)
 {
-	if (cidx != 0 || !papi__inited)
+	if (cidx != 0)
 		return NULL;
 	pthread_once(&cmp_once, cmp_fill);
+	if (papi__disabled) {
+		cmp.disabled = PAPI_ECMP_DISABLED;
+		snprintf(cmp.disabled_reason, sizeof cmp.disabled_reason,
+			 "disabled by PAPI_disable_component");
+	}
 	return &cmp;
 }
 
@@ -334,7 +341,6 @@ int PAPI_num_components(void)
 
 int PAPI_get_component_index(const char *name)
 {
-	PAPI__CHECK_INIT();
 	if (name && (!strcmp(name, "perf_event") || !strcmp(name, "perf")))
 		return 0;
 	return papi__ret(PAPI_ENOCMP);
@@ -342,9 +348,12 @@ int PAPI_get_component_index(const char *name)
 
 int PAPI_disable_component(int cidx)
 {
+	if (cidx != 0)
+		return papi__ret(PAPI_ENOCMP);
 	if (papi__inited)
 		return papi__ret(PAPI_ENOINIT); /* only before init, as PAPI */
-	return cidx == 0 ? papi__ret(PAPI_ENOSUPP) : papi__ret(PAPI_ENOCMP);
+	papi__disabled = 1;
+	return PAPI_OK;
 }
 
 int PAPI_disable_component_by_name(const char *name)

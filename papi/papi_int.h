@@ -73,6 +73,7 @@ void papi__sets_release(void);
 extern int papi__def_domain, papi__def_granularity;
 
 /* info.c */
+extern int papi__disabled; /* PAPI_disable_component(0) before init */
 int papi__num_cntrs(void);
 double papi__mhz(void);
 

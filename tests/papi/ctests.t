@@ -45,3 +45,13 @@ if [ "$np" -ge "$FLOOR" ]; then ok "ctests: $np passed (floor $FLOOR)"
 else nok "ctests: pass count" "$np passed, floor $FLOOR"; fi
 if [ $((t1 - t0)) -lt 120 ]; then ok "ctests: pmkit's run took $((t1 - t0)) s (< 120)"
 else nok "ctests: run time" "$((t1 - t0)) s, over 120 s"; fi
+# validation tests (one per preset; they skip without a PMU) and, where
+# gfortran built them, the Fortran ftests (PAPI's papi_fwrappers.c is not
+# part of pmkit yet: they load Debian's PAPIF_* symbols, so they are run
+# against Debian's library only when pmkit's lacks them)
+papi_suite validation_tests
+if nm -D --defined-only "$PMK_PAPI/libpapi.so.7.0" | grep -q ' PAPIF_'; then
+	[ -n "$(papi_programs ftests)" ] && papi_suite ftests
+else
+	skip "ftests" "pmkit's libpapi has no Fortran entry points (PAPIF_*) yet"
+fi
