@@ -161,6 +161,43 @@ static int hardware_counts(void)
 	return ok;
 }
 
+/* Whether top-down level 1 cannot run here, said in the order a user can
+ * act on: a model without definitions is named as such (whatever the
+ * counters); a captured machine (PMK_SYSROOT) is described, not counted;
+ * then whether this machine counts hardware events at all. */
+static int topdown_refused(const char *what)
+{
+	const pmk_target *t = pmk_target_host();
+	const char *model = t ? pmk_target_model(t) : "";
+	pmk_topdown *td = NULL;
+	pmk_diag d = {0};
+	if (model && model[0]) {
+		if (pmk_topdown_new(&td, model, 0, &d) < 0) {
+			cli_error("%s: %s", what, d.message);
+			return 1;
+		}
+		pmk_topdown_free(td);
+	}
+	if (t && pmk_target_captured(t)) {
+		cli_error("%s: top-down level 1 for CPU model '%s' is defined, "
+			  "but PMK_SYSROOT names a captured machine: it is "
+			  "described, not counted",
+			  what, model);
+		return 1;
+	}
+	if (!hardware_counts()) {
+		cli_error("%s needs hardware counters: the core PMU's cycle "
+			  "and slot events (metrics/topdown.def); this machine "
+			  "counts none (%s)",
+			  what,
+			  t && pmk_target_core_pmu(t)
+			      ? "the core PMU refused to count"
+			      : "no hardware PMU: virtual machine?");
+		return 1;
+	}
+	return 0;
+}
+
 static const char *const default_sw[] = {"task-clock", "context-switches",
 					 "cpu-migrations", "page-faults"};
 static const char *const default_hw[] = {"cycles", "instructions", "branches",
@@ -207,18 +244,9 @@ static int build_metrics(struct opts *o, struct run *r)
 			}
 			if ((!strcasecmp(tok, "TopdownL1") ||
 			     !strcmp(tok, "topdown")) &&
-			    !hardware_counts()) {
-				cli_error("%s needs hardware counters: the core "
-					  "PMU's cycle and slot events "
-					  "(metrics/topdown.def); this machine "
-					  "counts none (%s)",
-					  k < o->nmetrics ? tok : "--topdown",
-					  pmk_target_core_pmu(pmk_target_host())
-					      ? "the core PMU refused to count"
-					      : "no hardware PMU: virtual "
-						"machine?");
+			    topdown_refused(k < o->nmetrics ? tok
+							    : "--topdown"))
 				return 1;
-			}
 			rc = stat_metrics_add(r->ev, &r->nev, MAX_EVENTS, dir,
 					      tok, &empty);
 			if (rc == EXIT_USAGE)
