@@ -60,7 +60,7 @@ else nok "svg band" "$(head -c 600 "$T_TMP/g-errors-band.svg" 2>&1)"; fi
 # method but the references, its tooltip the JSON's error, taller bars for
 # larger errors (up to the 20 % clip), and a legend entry per method.
 run_pmkit cpistack --sim --json -n 5000 ilp:n=5000
-if ! command -v python3 >/dev/null; then skip "svg content" "no python3"
+if ! have python3; then skip "svg content" "$T_WHY"
 elif printf '%s\n' "$out" | python3 -c '
 import json, sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
@@ -104,7 +104,7 @@ if [ $rc = 2 ] && printf '%s' "$err" | grep -q 'no instructions'; then ok "empty
 else nok "empty trace" "rc=$rc err=$err"; fi
 
 # a real program's trace, past its start-up, through every method
-if command -v valgrind >/dev/null 2>&1; then
+if have valgrind; then
 	seq 20000 | sort -R --random-source=/dev/zero >"$T_TMP/nums" 2>/dev/null || seq 20000 >"$T_TMP/nums"
 	run_pmkit trace -o "$T_TMP/sort.trace" --skip 100000 -n 20000 -- sort -n "$T_TMP/nums"
 	run_pmkit cpistack --sim -n 20000 --csv "$T_TMP/sort.trace"
@@ -112,7 +112,7 @@ if command -v valgrind >/dev/null 2>&1; then
 		ok "a real program's trace: every method"
 	else nok "real trace" "rc=$rc err=$err"; fi
 else
-	skip "a real program's trace" "valgrind is not installed"
+	skip "a real program's trace" "$T_WHY"
 fi
 
 run_pmkit cpistack --sim no-such-workload

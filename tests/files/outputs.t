@@ -42,8 +42,8 @@ else
 fi
 
 # --- record -o
-if ! "$PMKIT" record -q -o probe.rec -- true 2>probe.err; then
-	skip "record -o" "cannot sample here: $(head -1 probe.err)"; exit 0
+if ! have sample; then
+	skip "record -o" "$T_WHY"; exit 0
 fi
 echo victim > victim; ln -s victim x.rec
 run_pmkit record -q -o x.rec -- true

@@ -5,9 +5,7 @@
 # access (not the paranoid level), and at level 2 pmkit record falls back to
 # user-space sampling as pmkit stat does, and says so.
 . tests/support/t.sh
-if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
-	skip "privilege messages" "needs root and setpriv to run as nobody"; exit 0
-fi
+require root setpriv
 level=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
 chmod 711 "$T_TMP"; mkdir "$T_TMP/w"; chmod 777 "$T_TMP/w"; cd "$T_TMP/w" || exit 1
 asnobody() {

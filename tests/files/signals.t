@@ -9,8 +9,8 @@ cd "$T_TMP" || exit 1
 if ! "$PMKIT" stat -e task-clock -o probe.txt -- true 2>probe.err; then
 	skip "$T_NAME" "cannot count task-clock here: $(head -1 probe.err)"; exit 0
 fi
-can_record=1
-"$PMKIT" record -q -o probe.rec -- true 2>/dev/null || can_record=0
+can_record=1; no_record=
+have sample || { can_record=0; no_record=$T_WHY; }
 
 # wait_for FILE: until the workload has written its pid (5 s at most)
 wait_for() {
@@ -41,7 +41,7 @@ for sig in INT TERM HUP; do
 		check "record, SIG$sig: exit $want, a readable record file, workload gone, no temp file" \
 			sh -c '[ "$1" = "$2" ] && [ "$3" = 0 ] && ! kill -0 "$(cat w.pid)" 2>/dev/null && ! ls ./*.tmp-* >/dev/null 2>&1' _ "$rc" "$want" "$rrc"
 	else
-		skip "record, SIG$sig" "cannot sample here"
+		skip "record, SIG$sig" "$no_record"
 	fi
 	# sim record: a long simulation, stopped after it has started
 	"$PMKIT" sim record -o m.rec -e inst_retired:period=1000 int-mix:n=400000000 >out 2>err & p=$!
