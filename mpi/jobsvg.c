@@ -17,6 +17,8 @@
 enum { W = 860, TOP = 44, PANEL = 350 };
 
 static const char *const col_time[2] = {"#4477aa", "#ee7733"};
+/* with sampled timing: compute, time that may have been MPI, MPI */
+static const char *const col_time3[3] = {"#4477aa", "#f4c09a", "#ee7733"};
 static const char *const col_event[1] = {"#777777"};
 
 /* A round step of about max/5 for the axis. */
@@ -38,8 +40,11 @@ struct tips {
 static void time_tip(void *p, int g, int b, int k, char *buf, size_t n)
 {
 	const struct tips *t = p;
-	snprintf(buf, n, "rank %d %s %.6f s", g, k ? "MPI" : "compute",
-		 t->v[(size_t)g * 2 + k]);
+	const char *what = k == t->nseg - 1 ? "MPI"
+			   : k == 0	     ? "compute"
+					     : "maybe-MPI";
+	snprintf(buf, n, "rank %d %s %.6f s", g, what,
+		 t->v[(size_t)g * (size_t)t->nseg + (size_t)k]);
 }
 
 static void event_tip(void *p, int g, int b, int k, char *buf, size_t n)
@@ -56,13 +61,19 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 	const char **labs = NULL;
 	pmk__bar_note *notes = NULL;
 	double *v = NULL, escale = 1, max, line;
-	int nn = 0;
+	int nn = 0, nseg = 2;
 	const char *ml[1] = {mean};
 	struct tips tp;
 
 	if (n <= 0)
 		return;
-	v = malloc((size_t)n * 2 * sizeof *v);
+	/* sampled timing: the time that may have been MPI, shown as its own
+	 * segment between compute (less it) and MPI, so that the bar's
+	 * height stays the wall time */
+	for (int i = 0; i < n; i++)
+		if (job->ranks[i].present && job->ranks[i].mpi_amb_ns)
+			nseg = 3;
+	v = malloc((size_t)n * 3 * sizeof *v);
 	labs = malloc((size_t)n * sizeof *labs);
 	lab = malloc((size_t)n * 12);
 	notes = malloc(((size_t)n + 1) * sizeof *notes);
@@ -85,13 +96,19 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 	/* panel 1: compute + MPI per rank, in seconds */
 	for (int i = 0; i < n; i++) {
 		const struct pmk__mpi_rank *r = &job->ranks[i];
+		double c, a;
 		if (!r->present) {
-			v[2 * i] = v[2 * i + 1] = NAN;
+			for (int k = 0; k < nseg; k++)
+				v[nseg * i + k] = NAN;
 			notes[nn++] = (pmk__bar_note){i, 0, "?"};
 			continue;
 		}
-		v[2 * i] = pmk__mpi_get_compute(r, NULL) * 1e-9;
-		v[2 * i + 1] = r->mpi_ns * 1e-9;
+		c = pmk__mpi_get_compute(r, NULL) * 1e-9;
+		a = nseg == 3 ? fmin((double)r->mpi_amb_ns * 1e-9, c) : 0;
+		v[nseg * i] = c - a;
+		if (nseg == 3)
+			v[nseg * i + 1] = a;
+		v[nseg * i + nseg - 1] = r->mpi_ns * 1e-9;
 		if (i == comp.rank_max)
 			notes[nn++] = (pmk__bar_note){i, 0, "max"};
 	}
@@ -99,17 +116,20 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 	max = ceil(max / nice_step(max)) * nice_step(max);
 	line = comp.mean * 1e-9;
 	snprintf(mean, sizeof mean, "mean compute %.4g", line);
-	tp = (struct tips){v, 2};
+	tp = (struct tips){v, nseg};
 	pmk__plot_bars_in(
 	    f,
 	    &(pmk__bar_chart){
-		.title = "time per rank: compute (blue) and MPI (orange)",
+		.title = nseg == 3 ? "time per rank: compute (blue), may have "
+				     "been MPI (light orange) and MPI (orange)"
+				   : "time per rank: compute (blue) and MPI "
+				     "(orange)",
 		.ngroups = n,
 		.nbars = 1,
-		.nseg = 2,
+		.nseg = nseg,
 		.v = v,
 		.group_label = labs,
-		.color = col_time,
+		.color = nseg == 3 ? col_time3 : col_time,
 		.ymin = 0,
 		.ymax = max,
 		.tick = nice_step(max),

@@ -253,6 +253,16 @@ for mode in exact sample; do
 			grep -q '^# timing  : [0-9]* of [0-9]* calls timed, the others estimated .*MPI time +-[0-9.]* s (1 s.e.)' "$T_TMP/banner.sample"
 		err=$(tr ',' '\n' < "$T_TMP/pmkit-mpi.json" | grep -m1 '"mpi_err_ns"' | cut -d: -f2)
 		check "sample: the JSON carries the standard error ($err ns)" [ "${err:-0}" -gt 0 ]
+		# time that may have been MPI is beside the headline: the %mpi
+		# line and the picture's own segment, when there is any
+		amb=$(tr ',' '\n' < "$T_TMP/pmkit-mpi.json" | grep '"mpi_ambiguous_ns"' | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }')
+		"$PMKIT" mpi report --svg "$T_TMP/s.svg" "$T_TMP/pmkit-mpi.json"
+		if [ "$amb" -gt 0 ]; then
+			check "sample: 'maybe MPI' beside the headline (banner and SVG, $amb ns)" \
+				sh -c "grep -q '^# %mpi .*that may have been MPI' '$T_TMP/banner.sample' && grep -q '<title>rank [0-9]* maybe-MPI ' '$T_TMP/s.svg'"
+		else
+			check "sample: nothing ambiguous, no 'maybe MPI' segment" sh -c "! grep -q 'maybe-MPI' '$T_TMP/s.svg'"
+		fi
 		continue
 	fi
 	# exact timing counts the clock reads' edges as computation
