@@ -24,6 +24,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/stop.h"
 #include "lib/backend/task.h"
 
 #define MAX_TIDS 64 /* record -t */
@@ -68,36 +69,6 @@ static int call_graph_mode(const char *mode, struct ropts *o)
 	}
 	o->stack_bytes = n;
 	return 0;
-}
-
-static volatile sig_atomic_t stop_sig;
-static volatile pid_t child_pid;
-
-/* SIGINT, SIGTERM, SIGHUP: the command gets the same signal (from a
- * terminal it has it already), pmkit waits for it and keeps the recording;
- * a second signal, or a command still running 2 s later, gets SIGKILL. */
-static void on_signal(int sig)
-{
-	if (stop_sig && child_pid > 0)
-		kill(child_pid, SIGKILL);
-	else if (child_pid > 0)
-		kill(child_pid, sig);
-	stop_sig = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /* One -e list being added: the column of its first {group}, 0 for none. */
@@ -467,7 +438,8 @@ int cmd_record(int argc, char **argv)
 		cli_diag(&d);
 		return 1;
 	}
-	catch_signals();
+	cli_stop_catch(); /* docs/files.md */
+	signal(SIGPIPE, SIG_IGN);
 	if (cmd) {
 		pid = start_child(cmd, &go_fd, &err_fd);
 		if (pid < 0) {
@@ -476,7 +448,7 @@ int cmd_record(int argc, char **argv)
 			exit_code = 1;
 			goto out_kill;
 		}
-		child_pid = pid;
+		cli_stop_child = pid;
 	}
 	memset(&so, 0, sizeof so);
 	so.all_cpus = o.all;
@@ -519,8 +491,8 @@ int cmd_record(int argc, char **argv)
 	if (!so.enable_on_exec)
 		pmk_sampler_enable(s);
 	t0 = now_ns();
-	if (cmd && stop_sig) { /* signalled before the command ran */
-		exit_code = 128 + stop_sig;
+	if (cmd && cli_stop_sig) { /* signalled before the command ran */
+		exit_code = 128 + cli_stop_sig;
 		goto out_kill;
 	}
 	if (cmd) {
@@ -548,7 +520,7 @@ int cmd_record(int argc, char **argv)
 		if (e) {
 			cli_error("cannot run '%s': %s", cmd[0], strerror(e));
 			waitpid(pid, &status, 0);
-			child_pid = 0;
+			cli_stop_child = 0;
 			pmk_sampler_close(s);
 			pmk_rec_writer_abort(w);
 			return e == ENOENT ? 127 : 126;
@@ -584,7 +556,7 @@ int cmd_record(int argc, char **argv)
 					cmd[0], (int)pid);
 			}
 		}
-		if (cmd && stop_sig) {
+		if (cmd && cli_stop_sig) {
 			/* the command had the signal; SIGKILL if it goes on */
 			if (!stop_t)
 				stop_t = now_ns();
@@ -597,17 +569,17 @@ int cmd_record(int argc, char **argv)
 		}
 		if (cmd) {
 			pid_t r = waitpid(pid, &status,
-					  write_failed && !stop_sig ? 0 : WNOHANG);
+					  write_failed && !cli_stop_sig ? 0 : WNOHANG);
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r == pid) {
-				child_pid = 0;
+				cli_stop_child = 0;
 				exit_code = WIFEXITED(status)
 						? WEXITSTATUS(status)
 						: 128 + WTERMSIG(status);
 				break;
 			}
-		} else if (stop_sig) {
+		} else if (cli_stop_sig) {
 			break;
 		} else if (o.pid && kill((pid_t)o.pid, 0) != 0 &&
 			   errno == ESRCH) {
@@ -626,8 +598,8 @@ int cmd_record(int argc, char **argv)
 	pmk_rec_write_finish(w, &fin);
 	pmk_sampler_close(s);
 	/* stopped by a signal: the recording is kept, the status says so */
-	if (stop_sig)
-		exit_code = 128 + stop_sig;
+	if (cli_stop_sig)
+		exit_code = 128 + cli_stop_sig;
 	if (pmk_rec_writer_close(w) < 0 || write_failed) {
 		if (!write_failed)
 			cli_error("cannot write '%s': %s", o.out,
@@ -655,7 +627,7 @@ out_kill:
 	if (pid > 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		child_pid = 0;
+		cli_stop_child = 0;
 	}
 	if (s)
 		pmk_sampler_close(s);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/subcmd.h"
 #include "cli/opt.h"
+#include "cli/stop.h"
 
 #define MAX_EV 16
 
@@ -296,22 +297,6 @@ static int on_sim_run_opt(int key, const char *val, void *arg)
  * SIM_STEP instructions: what was simulated is printed or written, and
  * the command exits 128+N. */
 #define SIM_STEP (1u << 20)
-static volatile sig_atomic_t stop_sig;
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int sim_run(int argc, char **argv, int record)
 {
@@ -405,7 +390,7 @@ static int sim_run(int argc, char **argv, int record)
 			goto usage;
 		}
 	}
-	catch_signals();
+	cli_stop_catch();
 	if (pmk_sim_source_open(&src, what, kind, &d) < 0) {
 		cli_diag(&d);
 		goto usage;
@@ -465,7 +450,7 @@ static int sim_run(int argc, char **argv, int record)
 		c = pmk_sim_run(sim, step);
 		if (maxn)
 			left -= step;
-		if (c <= 0 || stop_sig || (maxn && !left))
+		if (c <= 0 || cli_stop_sig || (maxn && !left))
 			break;
 	}
 	if (c < 0) {
@@ -504,8 +489,8 @@ static int sim_run(int argc, char **argv, int record)
 			(unsigned long long)n,
 			(unsigned long long)st->committed,
 			(unsigned long long)st->cycles, outfile,
-			stop_sig ? " (stopped by a signal)" : "");
-		rc = stop_sig ? 128 + stop_sig : 0;
+			cli_stop_sig ? " (stopped by a signal)" : "");
+		rc = cli_stop_sig ? 128 + cli_stop_sig : 0;
 		goto out;
 	}
 	{
@@ -567,7 +552,7 @@ static int sim_run(int argc, char **argv, int record)
 						     : 0.0);
 		}
 	}
-	rc = stop_sig ? 128 + stop_sig : 0;
+	rc = cli_stop_sig ? 128 + cli_stop_sig : 0;
 	goto out;
 usage:
 	rc = EXIT_USAGE;

@@ -35,6 +35,7 @@
 #include "cli/stat_metrics.h"
 #include "cli/stat_output.h"
 #include "cli/stat_scope.h"
+#include "cli/stop.h"
 #include "cli/workload.h"
 #include "lib/backend/backend.h"
 #include "lib/backend/task.h"
@@ -77,35 +78,6 @@ struct run {
 	int unit_n[MAX_SETS]; /* CPUs in the unit */
 	int nunit;
 };
-
-/* SIGINT, SIGTERM, SIGHUP: the signal (its number) that stops the count.
- * The workload gets the same signal (from a terminal it has it already);
- * pmkit waits for it, prints what was counted and exits 128+N. A second
- * signal, or a workload still running 2 s later, gets SIGKILL. */
-static volatile sig_atomic_t interrupted;
-static volatile pid_t child_pid;
-static void on_signal(int sig)
-{
-	if (interrupted && child_pid > 0)
-		kill(child_pid, SIGKILL);
-	else if (child_pid > 0)
-		kill(child_pid, sig);
-	interrupted = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static double now_s(void)
 {
@@ -577,9 +549,9 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 			break;
 		if (!w && (o->pid || o->tid) && stat_task_gone(o->pid ? o->pid : o->tid))
 			break;
-		if (interrupted && !w)
+		if (cli_stop_sig && !w)
 			break;
-		if (interrupted) { /* the workload had the signal */
+		if (cli_stop_sig) { /* the workload had the signal */
 			if (stop_s == 0)
 				stop_s = now_s();
 			else if (!killed && now_s() - stop_s > 2.0) {
@@ -604,7 +576,7 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	}
 	/* as perf: the counts since the last print, when the end came
 	 * between two prints */
-	if (o->interval_ms && !interrupted &&
+	if (o->interval_ms && !cli_stop_sig &&
 	    (!o->interval_count || iv.prints < o->interval_count) &&
 	    now_s() > iv.last + 1e-3)
 		print_interval(r, o, out, cmd, &iv);
@@ -1190,7 +1162,7 @@ static int run_hook(const char *what, const char *cmdline)
 static void sleep_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !interrupted)
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !cli_stop_sig)
 		;
 }
 
@@ -1249,7 +1221,7 @@ int cmd_stat(int argc, char **argv)
 	sum = calloc((size_t)r.nev + 1, sizeof *sum);
 	sumsq = calloc((size_t)r.nev + 1, sizeof *sumsq);
 	rows = calloc(nv, sizeof *rows);
-	catch_signals();
+	cli_stop_catch();
 
 	for (unsigned long long rep = 0; rep < o.repeat; rep++) {
 		struct workload w, *wp = NULL;
@@ -1286,16 +1258,16 @@ int cmd_stat(int argc, char **argv)
 		t0 = now_s();
 		if (wp) {
 			int e;
-			if (interrupted) { /* before it ran: nothing to count */
+			if (cli_stop_sig) { /* before it ran: nothing to count */
 				kill(w.pid, SIGKILL);
 				workload_wait(&w);
-				status = 128 + interrupted;
+				status = 128 + cli_stop_sig;
 				goto out;
 			}
-			child_pid = w.pid;
+			cli_stop_child = w.pid;
 			e = workload_start(&w);
 			if (e) {
-				child_pid = 0;
+				cli_stop_child = 0;
 				workload_wait(&w);
 				cli_error("cannot run '%s': %s", o.argv[0],
 					  strerror(e));
@@ -1309,12 +1281,12 @@ int cmd_stat(int argc, char **argv)
 					pmk_eventset_start(r.set[s]);
 			}
 			status = measure(&o, &r, &w, &out, cmd, t0);
-			child_pid = 0;
+			cli_stop_child = 0;
 		} else if (o.argv) {
 			struct workload cw;
 			if (workload_prepare(&cw, o.argv) != 0 ||
-			    (child_pid = cw.pid, workload_start(&cw)) != 0) {
-				child_pid = 0;
+			    (cli_stop_child = cw.pid, workload_start(&cw)) != 0) {
+				cli_stop_child = 0;
 				cli_error("cannot run '%s'", o.argv[0]);
 				status = 127;
 				goto out;
@@ -1326,7 +1298,7 @@ int cmd_stat(int argc, char **argv)
 					pmk_eventset_start(r.set[s]);
 			}
 			status = measure(&o, &r, &cw, &out, cmd, t0);
-			child_pid = 0;
+			cli_stop_child = 0;
 		} else {
 			if (o.delay_ms) {
 				sleep_ms(o.delay_ms);
@@ -1367,7 +1339,7 @@ int cmd_stat(int argc, char **argv)
 			status = 1;
 			goto out;
 		}
-		if (interrupted)
+		if (cli_stop_sig)
 			break;
 	}
 	/* the mean over the repeats; perf's +- is the standard error of the
@@ -1421,8 +1393,8 @@ int cmd_stat(int argc, char **argv)
 	if (!o.interval_ms || o.json) /* perf: no summary after intervals */
 		emit(&out, &res);
 	emitted = 1;
-	if (interrupted) /* what was counted is printed; the status says why */
-		status = 128 + interrupted;
+	if (cli_stop_sig) /* what was counted is printed; the status says why */
+		status = 128 + cli_stop_sig;
 out:
 	free_sets(&r);
 	free(vals);
