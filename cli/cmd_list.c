@@ -1,10 +1,13 @@
 /*
- * cmd_list.c: `pmkit list [--json] [--all] [PATTERN]`: every event this
+ * cmd_list.c: `pmkit list [--json] [--details] [PATTERN]`: every event this
  * machine knows (generic, software, presets, each PMU's sysfs events, the
  * model's natives from libpfm4 or pmkit's tables, user-defined events;
  * tracepoints for a SUB:NAME pattern) and whether it can be counted here,
  * decided by opening it, with the reason when it cannot. Under
- * PMK_SYSROOT (a captured machine) nothing is opened.
+ * PMK_SYSROOT (a captured machine) nothing is opened. Each preset says
+ * where its definition comes from (PAPI's papi_events.csv, pmkit's table,
+ * the generic events): the JSON's "source" and "defined_at", and a line
+ * under the preset with --details.
  */
 /* pmkit-command: list | list events and whether they count here */
 #include <fnmatch.h>
@@ -13,11 +16,12 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "lib/event/papi_csv.h"
 
 struct list_ctx {
 	const pmk_target *t;
 	const char *pattern;
-	int json, first, shown, countable;
+	int json, first, shown, countable, details;
 	pmk_event_kind last_kind;
 	FILE *out;
 };
@@ -70,6 +74,7 @@ static int show(const pmk_event_info *info, void *arg)
 {
 	struct list_ctx *c = arg;
 	char why[256];
+	pmk__preset_src src;
 	int ok;
 	/* a pattern finds names, and vendor names given in descriptions */
 	if (!matches(c->pattern, info->name) &&
@@ -101,6 +106,17 @@ static int show(const pmk_event_info *info, void *arg)
 		cli_json_str(c->out, info->pmu);
 		fprintf(c->out, ",\"description\":");
 		cli_json_str(c->out, info->desc);
+		if (info->kind == PMK_KIND_PRESET &&
+		    pmk__event_preset_source(c->t, info->name, &src) == 0) {
+			fprintf(c->out, ",\"source\":");
+			cli_json_str(c->out, pmk__preset_from_name(src.from));
+			fprintf(c->out, ",\"defined_at\":");
+			cli_json_str(c->out, src.where);
+			if (src.passed[0]) {
+				fprintf(c->out, ",\"passed_over\":");
+				cli_json_str(c->out, src.passed);
+			}
+		}
 		fprintf(c->out, ",\"countable\":%s",
 			pmk_target_captured(c->t) ? "null"
 			: ok			   ? "true"
@@ -129,6 +145,13 @@ static int show(const pmk_event_info *info, void *arg)
 			fprintf(c->out, "  %-34s %-13s %s\n", info->name,
 				ok ? "countable" : "not countable",
 				ok ? info->desc : r);
+	}
+	if (c->details && info->kind == PMK_KIND_PRESET &&
+	    pmk__event_preset_source(c->t, info->name, &src) == 0) {
+		fprintf(c->out, "      source: %s, %s\n",
+			pmk__preset_from_name(src.from), src.where);
+		if (src.passed[0])
+			fprintf(c->out, "      passed over: %s\n", src.passed);
 	}
 	return 0;
 }
@@ -192,9 +215,10 @@ static int list_sim(struct list_ctx *c)
 	return 0;
 }
 
-enum { LIST_SIM = 256, LIST_DEFS, LIST_SYSROOT };
+enum { LIST_SIM = 256, LIST_DEFS, LIST_SYSROOT, LIST_DETAILS };
 static const struct cli_opt list_opts[] = {
 	{'j', "json", CLI_NOARG},
+	{LIST_DETAILS, "details", CLI_NOARG},
 	{LIST_SYSROOT, "sysroot", CLI_ARG},
 	{LIST_SIM, "sim", CLI_NOARG},
 	{LIST_DEFS, "defs", CLI_ARG},
@@ -208,6 +232,8 @@ static int on_list_opt(int key, const char *val, void *arg)
 		flags[0] = 1;
 	else if (key == LIST_SIM)
 		flags[1] = 1;
+	else if (key == LIST_DETAILS)
+		flags[2] = 1;
 	else if (key == LIST_DEFS && cli_defs_load(val))
 		return EXIT_USAGE;
 	else if (key == LIST_SYSROOT)
@@ -219,7 +245,7 @@ int cmd_list(int argc, char **argv)
 {
 	struct list_ctx c;
 	const pmk_target *t;
-	int sim, flags[2] = {0, 0};
+	int sim, flags[3] = {0, 0, 0};
 	int first = cli_opt_parse_mixed("list", argc, argv, list_opts, on_list_opt,
 				    flags);
 	if (first < 0)
@@ -233,6 +259,7 @@ int cmd_list(int argc, char **argv)
 	c.out = stdout;
 	c.json = flags[0];
 	sim = flags[1];
+	c.details = flags[2];
 	if (first < argc)
 		c.pattern = argv[first];
 	if (first + 1 < argc) {
@@ -298,6 +325,22 @@ int cmd_list(int argc, char **argv)
 		if (pmk_target_captured(t))
 			fprintf(c.out, "\ncaptured machine (PMK_SYSROOT): "
 				       "events are listed, not opened here");
+		if (c.details) {
+			const char *why;
+			const pmk__papi_csv *pf = pmk__papi_events(&why);
+			if (pf)
+				fprintf(c.out, "\nPAPI's preset definitions: "
+					       "%s (%d lines)",
+					pmk__papi_csv_file(pf),
+					pmk__papi_csv_count(pf));
+			else
+				fprintf(c.out, "\nPAPI's preset definitions: "
+					       "none (%s)",
+					why[0] ? why
+					       : "no papi_events.csv: Debian "
+						 "package libpapi7.0, or "
+						 "PMK_PAPI_EVENTS=FILE");
+		}
 		fprintf(c.out, "\n\n");
 	}
 	if (c.pattern && strchr(c.pattern, ':') && !strstr(c.pattern, "::"))
