@@ -4,6 +4,9 @@
  * its id is the caller's PAPI_thread_init function, or the kernel's
  * thread id when none was given. Event sets need no registration: each
  * one counts the thread that opened it (pmkit's default scope).
+ * A thread's entry is made once and then only marked active or not, so
+ * that programs registering and unregistering on every parallel region
+ * (PAPI's omptough: 100,000 times) take no lock after the first time.
  */
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -13,6 +16,7 @@
 
 struct thr {
 	unsigned long id;
+	int active;	/* registered (or holding data), not unregistered */
 	void *data[PAPI_NUM_TLS];
 	struct thr *next;
 };
@@ -45,6 +49,8 @@ unsigned long PAPI_thread_id(void)
 	return papi__thread_id();
 }
 
+static __thread struct thr *self;
+
 /* under lock */
 static struct thr *thr_find(unsigned long id, int create)
 {
@@ -62,28 +68,34 @@ static struct thr *thr_find(unsigned long id, int create)
 	return t;
 }
 
+/* The calling thread's entry, made on first use. */
+static struct thr *thr_self(void)
+{
+	unsigned long id = papi__thread_id();
+	if (self && self->id == id)
+		return self;
+	pthread_mutex_lock(&lock);
+	self = thr_find(id, 1);
+	pthread_mutex_unlock(&lock);
+	return self;
+}
+
 int PAPI_register_thread(void)
 {
 	PAPI__CHECK_INIT();
-	pthread_mutex_lock(&lock);
-	struct thr *t = thr_find(papi__thread_id(), 1);
-	pthread_mutex_unlock(&lock);
-	return t ? PAPI_OK : papi__ret(PAPI_ENOMEM);
+	struct thr *t = thr_self();
+	if (!t)
+		return papi__ret(PAPI_ENOMEM);
+	__atomic_store_n(&t->active, 1, __ATOMIC_RELEASE);
+	return PAPI_OK;
 }
 
 int PAPI_unregister_thread(void)
 {
 	PAPI__CHECK_INIT();
-	unsigned long id = papi__thread_id();
-	pthread_mutex_lock(&lock);
-	for (struct thr **p = &threads; *p; p = &(*p)->next)
-		if ((*p)->id == id) {
-			struct thr *t = *p;
-			*p = t->next;
-			free(t);
-			break;
-		}
-	pthread_mutex_unlock(&lock);
+	struct thr *t = thr_self();
+	if (t)
+		__atomic_store_n(&t->active, 0, __ATOMIC_RELEASE);
 	return PAPI_OK;
 }
 
@@ -94,9 +106,13 @@ int PAPI_list_threads(unsigned long *tids, int *number)
 		return papi__ret(PAPI_EINVAL);
 	int n = 0;
 	pthread_mutex_lock(&lock);
-	for (struct thr *t = threads; t; t = t->next, n++)
+	for (struct thr *t = threads; t; t = t->next) {
+		if (!__atomic_load_n(&t->active, __ATOMIC_ACQUIRE))
+			continue;
 		if (tids && n < *number)
 			tids[n] = t->id;
+		n++;
+	}
 	pthread_mutex_unlock(&lock);
 	*number = n;
 	return PAPI_OK;
@@ -123,12 +139,14 @@ int PAPI_set_thr_specific(int tag, void *ptr)
 	PAPI__CHECK_INIT();
 	if (tag < 0 || tag >= PAPI_NUM_TLS)
 		return papi__ret(PAPI_EINVAL);
+	struct thr *t = thr_self();
+	if (!t)
+		return papi__ret(PAPI_ENOMEM);
 	pthread_mutex_lock(&lock);
-	struct thr *t = thr_find(papi__thread_id(), 1);
-	if (t)
-		t->data[tag] = ptr;
+	t->data[tag] = ptr;
+	t->active = 1;
 	pthread_mutex_unlock(&lock);
-	return t ? PAPI_OK : papi__ret(PAPI_ENOMEM);
+	return PAPI_OK;
 }
 
 int PAPI_get_thr_specific(int tag, void **ptr)
@@ -143,6 +161,8 @@ int PAPI_get_thr_specific(int tag, void **ptr)
 		PAPI_all_thr_spec_t *a = (PAPI_all_thr_spec_t *)ptr;
 		int n = 0;
 		for (struct thr *t = threads; t && n < a->num; t = t->next) {
+			if (!t->active)
+				continue;
 			if (a->id)
 				a->id[n] = t->id;
 			if (a->data)
