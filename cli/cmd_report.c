@@ -91,7 +91,8 @@ enum {
 	OPT_SORT_ = 256, OPT_FLAME, OPT_SPEEDSCOPE, OPT_ASM, OPT_SCRIPT,
 	OPT_DIFF, OPT_JSON, OPT_NO_DEMANGLE, OPT_FOLDED, OPT_STDIO,
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH,
-	OPT_INLINE, OPT_NO_INLINE
+	OPT_INLINE, OPT_NO_INLINE, OPT_HEADER_ONLY, OPT_COMMS, OPT_PIDS,
+	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS
 };
 
 static const struct cli_opt report_opts[] = {
@@ -116,6 +117,14 @@ static const struct cli_opt report_opts[] = {
 	{OPT_PLIMIT, "percent-limit", CLI_ARG},
 	{'e', "event", CLI_ARG},
 	{'a', "annotate", CLI_ARG},
+	{'n', "show-nr-samples", CLI_NOARG},
+	{'q', "quiet", CLI_NOARG},
+	{OPT_HEADER_ONLY, "header-only", CLI_NOARG},
+	{OPT_COMMS, "comms", CLI_ARG},
+	{OPT_PIDS, "pids", CLI_ARG},
+	{OPT_TIDS, "tids", CLI_ARG},
+	{OPT_DSOS, "dsos", CLI_ARG},
+	{OPT_SYMBOLS, "symbols", CLI_ARG},
 	{0},
 };
 
@@ -127,6 +136,9 @@ struct rep {
 	int script, asm_view, json, folded, mangled, children, graph;
 	int callee, no_children, in_given, no_inline;
 	double plimit;
+	int stdio; /* perf's --stdio layout: asked for, or implied by an
+		      option only that layout has */
+	pmk__perf_report_opts po;
 };
 
 static int is_order(const char *v)
@@ -175,7 +187,37 @@ static int on_opt(int key, const char *val, void *arg)
 		r->folded = 1;
 		break;
 	case OPT_STDIO:
-		break; /* the only interface: accepted for perf users */
+		r->stdio = 1;
+		break;
+	case 'n':
+		r->stdio = r->po.samples = 1;
+		break;
+	case 'q':
+		r->stdio = r->po.quiet = 1;
+		break;
+	case OPT_HEADER_ONLY:
+		r->stdio = r->po.header_only = 1;
+		break;
+	case OPT_COMMS:
+		r->stdio = 1;
+		r->po.comms = val;
+		break;
+	case OPT_PIDS:
+		r->stdio = 1;
+		r->po.pids = val;
+		break;
+	case OPT_TIDS:
+		r->stdio = 1;
+		r->po.tids = val;
+		break;
+	case OPT_DSOS:
+		r->stdio = 1;
+		r->po.dsos = val;
+		break;
+	case OPT_SYMBOLS:
+		r->stdio = 1;
+		r->po.symbols = val;
+		break;
 	case OPT_CHILDREN:
 		r->children = 1;
 		break;
@@ -225,6 +267,46 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	default:
 		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* perf report --stdio's layout (lib/sample/views.c): headers, Overhead,
+ * Command, Shared Object, Symbol with [.]/[k], perf's options. */
+static int perf_report(struct rep *r, const char *in, const char *sort_arg,
+		       const char *event, int children, int graph,
+		       int no_children, int callee, double plimit)
+{
+	pmk_profile *p;
+	pmk_profile_stats st;
+	pmk_diag d;
+	int rc;
+	pmk_diag_clear(&d);
+	rc = pmk_profile_load(&p, in, &d);
+	if (rc < 0)
+		return report_error(in, rc, &d);
+	pmk_profile_set_mangled(p, r->mangled);
+	pmk_profile_stats_get(p, &st);
+	if (st.damaged)
+		cli_warn("%s: %llu damaged record(s) skipped", in,
+			 (unsigned long long)st.damaged);
+	r->po.sort = sort_arg;
+	r->po.event = event;
+	r->po.children = no_children ? 0 : children ? 1 : -1;
+	r->po.graph = graph ? 1 : -1;
+	/* --no-children: who calls each entry, as perf draws it */
+	r->po.callee = callee < 0 ? no_children : callee;
+	r->po.percent_limit = plimit;
+	r->po.no_inline = r->no_inline;
+	rc = pmk__profile_perf_report(p, &r->po, stdout, &d);
+	pmk_profile_free(p);
+	if (rc == PMK_ENOEVENT) {
+		cli_error("no event '%s' in %s", event, in);
+		return EXIT_USAGE;
+	}
+	if (rc < 0) {
+		cli_error("%s", d.message[0] ? d.message : pmk_strerror(rc));
+		return 1;
 	}
 	return 0;
 }
@@ -320,6 +402,17 @@ int cmd_report(int argc, char **argv)
 		children = 0;
 		if (callee < 0)
 			callee = 1; /* who calls each function, as perf */
+	}
+	if (r.stdio && !(json || folded || annot || flame || speedscope)) {
+		int keys[8];
+		pmk_diag_clear(&d);
+		if (sort_arg && pmk_view_keys_parse(sort_arg, keys, 8, &d) < 0) {
+			cli_error("%s", d.message);
+			fprintf(stderr, "hint: %s\n", d.hint);
+			return EXIT_USAGE;
+		}
+		return perf_report(&r, in, sort_arg, event, children, graph,
+				   no_children, callee, plimit);
 	}
 	pmk_diag_clear(&d);
 	{

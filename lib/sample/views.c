@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sample/demangle.h"
+#include "sample/perfout.h"
 #include "sample/profile.h"
 
 enum key { K_COMM, K_PID, K_TID, K_DSO, K_SYM, K_SRCLINE, K_ADDR, NKEY };
@@ -70,6 +71,7 @@ int pmk_view_keys_parse(const char *sort, int *keys, int max, pmk_diag *d)
 
 struct vrow {
 	char *key; /* the columns joined by '\x1f' */
+	int dso;   /* the DSO of the location that made it (filters) */
 	uint64_t self, children, samples;
 	const char *func; /* a frame's function (for the tree's root) */
 };
@@ -87,6 +89,8 @@ struct vinl {
 struct view {
 	pmk_profile *p;
 	int keys[MAXKEYS], nkeys, ev, lines, no_inline;
+	int perf; /* perf's names: [kernel.kallsyms], "[k] sym", pid:comm */
+	const pmk__perf_report_opts *f; /* filters (perf layout), or NULL */
 	struct vinl *inl; /* per location, on first use */
 	struct vrow *row;
 	size_t nrow, caprow;
@@ -176,17 +180,28 @@ static void make_key(struct view *v, const struct stack *s, uint32_t li,
 				 pmk__comm(v->p, s->pid, s->tid));
 			break;
 		case K_PID:
-			snprintf(one, sizeof one, "%u", s->pid);
+			if (v->perf) /* perf's pid column: "PID:COMM" */
+				snprintf(one, sizeof one, "%7u:%-7s", s->pid,
+					 pmk__comm(v->p, s->pid, s->pid));
+			else
+				snprintf(one, sizeof one, "%u", s->pid);
 			break;
 		case K_TID:
 			snprintf(one, sizeof one, "%u", s->tid);
 			break;
 		case K_DSO:
 			snprintf(one, sizeof one, "%s",
-				 pmk__dso_name(v->p, l->dso));
+				 v->perf ? pmk__dso_perf_name(v->p, l->dso, 0)
+					 : pmk__dso_name(v->p, l->dso));
 			break;
 		case K_SYM:
-			snprintf(one, sizeof one, "%s", l->func);
+			if (v->perf)
+				snprintf(one, sizeof one, "[%c] %s",
+					 pmk__dso_is_kernel(v->p, l->dso) ? 'k'
+									  : '.',
+					 l->func);
+			else
+				snprintf(one, sizeof one, "%s", l->func);
 			break;
 		case K_SRCLINE: {
 			const struct vinl *x =
@@ -241,9 +256,20 @@ static int row_of(struct view *v, const struct stack *s, uint32_t li)
 		if (!w->key)
 			return -1;
 		w->func = v->p->loc[li].func;
+		w->dso = v->p->loc[li].dso;
 		v->nrow++;
 	}
 	return r;
+}
+
+/* perf report's --comms, --pids and --tids: which threads count */
+static int stack_kept(struct view *v, const struct stack *s)
+{
+	if (!v->f)
+		return 1;
+	return pmk__list_has(v->f->comms, pmk__comm(v->p, s->pid, s->tid)) &&
+	       pmk__list_has_u(v->f->pids, s->pid) &&
+	       pmk__list_has_u(v->f->tids, s->tid);
 }
 
 static int build(struct view *v)
@@ -256,7 +282,7 @@ static int build(struct view *v)
 	for (size_t i = 0; i < p->nstk; i++) {
 		const struct stack *s = &p->stk[i];
 		int r;
-		if (!s->samples[v->ev])
+		if (!s->samples[v->ev] || !stack_kept(v, s))
 			continue;
 		r = row_of(v, s, s->leaf);
 		if (r < 0)
@@ -278,7 +304,7 @@ static int build(struct view *v)
 	for (size_t i = 0; i < p->nstk; i++) {
 		const struct stack *s = &p->stk[i];
 		uint32_t st = (uint32_t)i + 1;
-		if (!s->samples[v->ev])
+		if (!s->samples[v->ev] || !stack_kept(v, s))
 			continue;
 		v->stamp[v->leafrow[i]] = st;
 		v->row[v->leafrow[i]].children += s->period[v->ev];
@@ -404,7 +430,7 @@ static int entry_tree(struct view *v, uint32_t r, int callee, int self_only,
 		const struct stack *s = &p->stk[i];
 		uint64_t val = s->period[v->ev];
 		int at = -1, node = 0;
-		if (!val)
+		if (!val || !stack_kept(v, s))
 			continue;
 		if (self_only && v->leafrow[i] != r)
 			continue;
@@ -587,6 +613,237 @@ int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
 	}
 	free(order);
 	view_free(&v);
+	if (!rc && ferror(out))
+		rc = PMK_EIO;
+	return rc;
+}
+
+/* ---- perf report --stdio ---- */
+
+static const char *perf_heads[NKEY] = {"Command", "Pid:Command", "Tid",
+				       "Shared Object", "Symbol",
+				       "Source:Line", "Address"};
+
+/* perf's count with a unit: 1613 is "1K", 549 is "549 " */
+static void perf_count(FILE *out, uint64_t n)
+{
+	char unit = ' ';
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'M';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'G';
+	}
+	fprintf(out, "%llu%c", (unsigned long long)n, unit);
+}
+
+/* The description of the recording (--header-only), from what the file
+ * holds. */
+static void perf_header(pmk_profile *p, FILE *out)
+{
+	fprintf(out, "# ========\n");
+	if (p->st.command[0])
+		fprintf(out, "# cmdline : %s\n", p->st.command);
+	for (int e = 0; e < p->nevents; e++)
+		fprintf(out, "# event : name = %s, type = %u, config = 0x%llx, "
+			     "%s = %llu\n",
+			pmk_profile_event_name(p, e), p->ev[e].type,
+			(unsigned long long)p->ev[e].config,
+			p->ev[e].freq ? "sample_freq" : "sample_period",
+			(unsigned long long)p->ev[e].period);
+	if (p->t_any) {
+		fprintf(out, "# time of first sample : %llu.%06llu\n",
+			(unsigned long long)(p->t_first / 1000000000u),
+			(unsigned long long)(p->t_first % 1000000000u / 1000u));
+		fprintf(out, "# time of last sample : %llu.%06llu\n",
+			(unsigned long long)(p->t_last / 1000000000u),
+			(unsigned long long)(p->t_last % 1000000000u / 1000u));
+		fprintf(out, "# sample duration : %10.3f ms\n",
+			(double)(p->t_last - p->t_first) / 1e6);
+	}
+	if (p->st.has_finish)
+		fprintf(out, "# workload exit status : %d\n",
+			p->st.finish.status);
+	fprintf(out, "# ========\n#\n");
+}
+
+/* A filter that names one value drops its column, as perf does */
+static const char *single(const char *list)
+{
+	return list && *list && !strchr(list, ',') ? list : NULL;
+}
+
+static int lastshown(const int *show, int n)
+{
+	int last = -1;
+	for (int i = 0; i < n; i++)
+		if (show[i])
+			last = i;
+	return last;
+}
+
+static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
+			int ev, FILE *out, pmk_diag *d)
+{
+	struct view v;
+	uint64_t total;
+	int w[MAXKEYS], show[MAXKEYS], rc = 0, children, graph;
+	uint32_t *order;
+	char dots[256];
+	memset(&v, 0, sizeof v);
+	v.p = p;
+	v.perf = 1;
+	v.f = o;
+	v.no_inline = o->no_inline;
+	v.nkeys = pmk_view_keys_parse(o->sort ? o->sort : "comm,dso,sym",
+				      v.keys, MAXKEYS, d);
+	if (v.nkeys < 0)
+		return v.nkeys;
+	v.ev = ev;
+	children = o->children < 0 ? p->has_chains : o->children;
+	graph = (o->graph < 0 ? 1 : o->graph) && p->has_chains;
+	for (int i = 0; i < v.nkeys; i++) {
+		v.lines |= v.keys[i] == K_SRCLINE;
+		show[i] = !((v.keys[i] == K_COMM && single(o->comms)) ||
+			    (v.keys[i] == K_DSO && single(o->dsos)));
+	}
+	if (build(&v) < 0) {
+		view_free(&v);
+		return PMK_ENOMEM;
+	}
+	total = p->st.period[ev];
+	by_self = !children;
+	order = malloc((v.nrow ? v.nrow : 1) * sizeof *order);
+	if (!order) {
+		view_free(&v);
+		return PMK_ENOMEM;
+	}
+	for (size_t i = 0; i < v.nrow; i++)
+		order[i] = (uint32_t)i;
+	sort_rows = v.row;
+	if (v.nrow > 1)
+		qsort(order, v.nrow, sizeof *order, order_cmp);
+	for (int i = 0; i < v.nkeys; i++)
+		w[i] = (int)strlen(perf_heads[v.keys[i]]);
+	for (size_t r = 0; r < v.nrow; r++) {
+		const char *k = v.row[order[r]].key;
+		for (int i = 0; i < v.nkeys; i++) {
+			int l = (int)strcspn(k, "\x1f");
+			if (l > w[i])
+				w[i] = l > 200 ? 200 : l;
+			k += l + (k[l] ? 1 : 0);
+		}
+	}
+	if (!o->quiet) {
+		if (single(o->comms))
+			fprintf(out, "# comm: %s\n#\n", o->comms);
+		if (single(o->dsos))
+			fprintf(out, "# dso: %s\n#\n", o->dsos);
+		fprintf(out, "# Total Lost Samples: %llu\n#\n",
+			(unsigned long long)p->st.lost);
+		fprintf(out, "# Samples: ");
+		perf_count(out, p->st.samples[ev]);
+		fprintf(out, " of event '%s'\n", pmk_profile_event_name(p, ev));
+		fprintf(out, "# Event count (approx.): %llu\n#\n",
+			(unsigned long long)total);
+		memset(dots, '.', sizeof dots - 1);
+		dots[sizeof dots - 1] = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			fputs(children ? (pass ? "# ........  ........"
+					       : "# Children      Self")
+				       : (pass ? "# ........" : "# Overhead"),
+			      out);
+			if (o->samples)
+				fprintf(out, "  %12s", pass ? "............"
+							    : "Samples");
+			for (int i = 0; i < v.nkeys; i++)
+				if (show[i])
+					fprintf(out, "  %-*.*s", w[i],
+						pass ? w[i] : 200,
+						pass ? dots
+						     : perf_heads[v.keys[i]]);
+			fputc('\n', out);
+		}
+		fputs("#\n", out);
+	}
+	for (size_t i = 0; i < v.nrow; i++) {
+		uint32_t r = order[i];
+		const struct vrow *x = &v.row[r];
+		double pc = total ? 100.0 * (double)x->children / (double)total
+				  : 0,
+		       ps = total ? 100.0 * (double)x->self / (double)total : 0;
+		const char *k = x->key;
+		if ((children ? pc : ps) < o->percent_limit)
+			continue;
+		if (!children && !x->self)
+			continue;
+		if (o->dsos &&
+		    !pmk__list_has(o->dsos, pmk__dso_perf_name(p, x->dso, 0)))
+			continue;
+		if (o->symbols && !pmk__list_has(o->symbols, x->func))
+			continue;
+		if (children)
+			fprintf(out, "  %7.2f%%  %7.2f%%", pc, ps);
+		else
+			fprintf(out, "  %7.2f%%", ps);
+		if (o->samples)
+			fprintf(out, "  %12llu", (unsigned long long)x->samples);
+		for (int c = 0, last = lastshown(show, v.nkeys); c < v.nkeys;
+		     c++) {
+			int l = (int)strcspn(k, "\x1f");
+			if (show[c]) /* perf pads every column but a last
+					symbol */
+				fprintf(out, "  %-*.*s",
+					c == last && v.keys[c] == K_SYM ? 0
+									: w[c],
+					l, k);
+			k += l + (k[l] ? 1 : 0);
+		}
+		fputc('\n', out);
+		if (graph) {
+			uint64_t min = (uint64_t)((double)total * 0.5 / 100.0);
+			if (entry_tree(&v, r, o->callee, !children, total, min,
+				       out) < 0) {
+				rc = PMK_ENOMEM;
+				break;
+			}
+		}
+	}
+	fputs("\n\n", out);
+	free(order);
+	view_free(&v);
+	return rc;
+}
+
+int pmk__profile_perf_report(pmk_profile *p, const pmk__perf_report_opts *o,
+			     FILE *out, pmk_diag *d)
+{
+	int ev = pmk__profile_event_index(p, o->event), rc = 0;
+	if (ev < 0)
+		return PMK_ENOEVENT;
+	if (o->header_only) {
+		perf_header(p, out);
+		return ferror(out) ? PMK_EIO : 0;
+	}
+	if (!o->quiet)
+		fputs("# To display the perf.data header info, please use "
+		      "--header/--header-only options.\n#\n",
+		      out);
+	for (int e = o->event ? ev : 0; e < (o->event ? ev + 1 : p->nevents) &&
+					!rc;
+	     e++) {
+		if (!p->st.samples[e])
+			continue;
+		if (!o->quiet)
+			fputs("#\n", out);
+		rc = perf_section(p, o, e, out, d);
+	}
 	if (!rc && ferror(out))
 		rc = PMK_EIO;
 	return rc;

@@ -13,7 +13,7 @@ $CC $F -shared -fPIC -o libspin.so "$prog/spin_lib.c" &&
 run_pmkit record -q -g -o stk.rec -- ./stk 0.3
 [ "$rc" = 0 ] || { nok "record -g" "$err"; exit 0; }
 
-run_pmkit report -i stk.rec --stdio --sort comm,pid,tid,dso,sym
+run_pmkit report -i stk.rec --sort comm,pid,tid,dso,sym
 line=$(printf '%s\n' "$out" | awk '$NF == "lib_spin" { print; exit }')
 set -- $line
 check "--sort comm,pid,tid,dso,sym: one column each (stk PID PID libspin.so lib_spin)" \
