@@ -4,8 +4,8 @@
  *   quality   Addie vs a two-counter ratio and an EMA, by counter width
  *   membuf    the DRAM interface buffer watched by two Addies
  *   sim       two Addies on event streams of the simulated core
- * The experiments, the advice and the plots are library functions
- * (sim/addie/report.h); this file reads the options, prints the tables
+ * The experiments, the sweeps, the advice and the plots are library
+ * functions (pmkit/addie.h); this file reads the options, prints the tables
  * (text, --csv or --json, cli/table.h) and writes the plots to
  * --svg-dir DIR.
  */
@@ -19,7 +19,6 @@
 #include "cli/subcmd.h"
 #include "cli/table.h"
 #include "lib/core/outfile.h"
-#include "sim/addie/report.h"
 
 /* ---- options: one table per subcommand, one callback for all ---- */
 
@@ -33,49 +32,33 @@ enum {
 	{A_CSV, "csv", CLI_NOARG}, {A_JSON, "json", CLI_NOARG},                \
 	    {A_SVG_DIR, "svg-dir", CLI_ARG}
 static const struct cli_opt figures_opts[] = {
-	ADDIE_COMMON,
-	{A_SAMPLES, "samples", CLI_ARG},
-	{A_WINDOW, "window", CLI_ARG},
-	{A_SEEDS, "seeds", CLI_ARG},
-	{A_SEED, "seed", CLI_ARG},
-	{A_STREAM_SEED, "stream-seed", CLI_ARG},
-	{A_BITS, "bits", CLI_ARG},
-	{A_TOL, "tol", CLI_ARG},
-	{A_RNG, "rng", CLI_ARG},
-	{0, NULL, 0},
+    ADDIE_COMMON,		    {A_SAMPLES, "samples", CLI_ARG},
+    {A_WINDOW, "window", CLI_ARG},  {A_SEEDS, "seeds", CLI_ARG},
+    {A_SEED, "seed", CLI_ARG},	    {A_STREAM_SEED, "stream-seed", CLI_ARG},
+    {A_BITS, "bits", CLI_ARG},	    {A_TOL, "tol", CLI_ARG},
+    {A_RNG, "rng", CLI_ARG},	    {0, NULL, 0},
 };
 static const struct cli_opt quality_opts[] = {
-	ADDIE_COMMON,
-	{A_BITS, "bits", CLI_ARG},
-	{A_SEEDS, "seeds", CLI_ARG},
-	{A_SEED, "seed", CLI_ARG},
-	{A_P, "p", CLI_ARG},
-	{A_STEP_TO, "step-to", CLI_ARG},
-	{A_TOL, "tol", CLI_ARG},
-	{0, NULL, 0},
+    ADDIE_COMMON,		    {A_BITS, "bits", CLI_ARG},
+    {A_SEEDS, "seeds", CLI_ARG},    {A_SEED, "seed", CLI_ARG},
+    {A_P, "p", CLI_ARG},	    {A_STEP_TO, "step-to", CLI_ARG},
+    {A_TOL, "tol", CLI_ARG},	    {0, NULL, 0},
 };
 static const struct cli_opt membuf_opts[] = {
-	ADDIE_COMMON,
-	{A_WATERMARK, "watermark", CLI_ARG},
-	{A_READ_AHEAD, "read-ahead", CLI_ARG},
-	{A_NO_RAW, "no-read-around-write", CLI_NOARG},
-	{A_PATTERN, "pattern", CLI_ARG},
-	{A_REQUESTS, "requests", CLI_ARG},
-	{A_SEED, "seed", CLI_ARG},
-	{A_BITS, "bits", CLI_ARG},
-	{A_RNG, "rng", CLI_ARG},
-	{A_SWEEP, "sweep", CLI_NOARG},
-	{A_CHAMPSIM, "champsim", CLI_NOARG},
-	{0, NULL, 0},
+    ADDIE_COMMON,
+    {A_WATERMARK, "watermark", CLI_ARG},
+    {A_READ_AHEAD, "read-ahead", CLI_ARG},
+    {A_NO_RAW, "no-read-around-write", CLI_NOARG},
+    {A_PATTERN, "pattern", CLI_ARG},	{A_REQUESTS, "requests", CLI_ARG},
+    {A_SEED, "seed", CLI_ARG},		{A_BITS, "bits", CLI_ARG},
+    {A_RNG, "rng", CLI_ARG},		{A_SWEEP, "sweep", CLI_NOARG},
+    {A_CHAMPSIM, "champsim", CLI_NOARG}, {0, NULL, 0},
 };
 static const struct cli_opt sim_opts[] = {
-	ADDIE_COMMON,
-	{A_SIGNALS, "signals", CLI_ARG},
-	{A_EVERY, "every", CLI_ARG},
-	{A_BITS, "bits", CLI_ARG},
-	{A_RNG, "rng", CLI_ARG},
-	{A_CHAMPSIM, "champsim", CLI_NOARG},
-	{0, NULL, 0},
+    ADDIE_COMMON,		    {A_SIGNALS, "signals", CLI_ARG},
+    {A_EVERY, "every", CLI_ARG},    {A_BITS, "bits", CLI_ARG},
+    {A_RNG, "rng", CLI_ARG},	    {A_CHAMPSIM, "champsim", CLI_NOARG},
+    {0, NULL, 0},
 };
 
 enum { SUB_FIGURES, SUB_QUALITY, SUB_MEMBUF, SUB_SIM };
@@ -157,26 +140,15 @@ static int dbl(const char *v, double lo, double hi, double *out)
 
 static int parse_rng(const char *s, unsigned *rng)
 {
-	if (!strcmp(s, "independent"))
-		*rng = PMK_ADDIE_RNG_INDEPENDENT;
-	else if (!strcmp(s, "correlated"))
-		*rng = PMK_ADDIE_RNG_CORRELATED;
-	else if (!strcmp(s, "shift1"))
-		*rng = PMK_ADDIE_RNG_SHIFT1;
-	else {
+	int r = pmk_addie_rng_find(s);
+	if (r < 0) {
 		cli_error("unknown random-number mode '%s'", s);
 		fprintf(stderr, "hint: use independent, correlated or "
 				"shift1\n");
 		return EXIT_USAGE;
 	}
+	*rng = (unsigned)r;
 	return 0;
-}
-
-static const char *rng_name(unsigned rng)
-{
-	return rng == PMK_ADDIE_RNG_CORRELATED ? "correlated"
-	       : rng == PMK_ADDIE_RNG_SHIFT1   ? "shift1"
-					       : "independent";
 }
 
 static int parse_bits_list(const char *s, unsigned *bits, int *n)
@@ -301,14 +273,6 @@ static int parse(int argc, char **argv, const struct cli_opt *opts, aopts *o)
 
 /* ---- output ---- */
 
-/* Print the tables with their titles (text only) as one document. */
-static void tables_out(cli_table *t, int n, int mode, const char **titles)
-{
-	for (int i = 0; i < n; i++)
-		t[i].title = titles ? titles[i] : NULL;
-	cli_tables_print(t, n, mode, stdout);
-}
-
 static const char *fmt_p(double v, char *buf)
 {
 	if (isnan(v))
@@ -326,32 +290,33 @@ static const char *num0(double v, char *buf)
 	return buf;
 }
 
-static FILE *svg_open(const aopts *o, const char *name, char *path,
-		      size_t size)
+/* A plot under --svg-dir: open it (NULL after the error), then close it
+ * with the plot's result; 0, or 1 after the error. */
+static char svg_path[1024];
+static FILE *svg_open(const aopts *o, const char *name)
 {
 	FILE *f;
 	pmk_diag d;
-	snprintf(path, size, "%s/%s", o->svg_dir, name);
-	f = pmk__out_fopen(path, 0, &d); /* new file, renamed into place */
+	snprintf(svg_path, sizeof svg_path, "%s/%s", o->svg_dir, name);
+	f = pmk__out_fopen(svg_path, 0, &d); /* new file, renamed into place */
 	if (!f)
 		cli_diag(&d);
 	return f;
 }
 
-/* Close a plot written with result `rc`; 0, or -1 after the error. */
-static int svg_close(FILE *f, const char *path, int rc)
+static int svg_close(FILE *f, int rc)
 {
 	pmk_diag d;
 	if (!f)
-		return -1;
+		return 1;
 	if (pmk__out_fclose(f, rc == 0, &d) != 0 || rc) {
 		if (rc)
-			cli_error("cannot write '%s'", path);
+			cli_error("cannot write '%s'", svg_path);
 		else
 			cli_diag(&d);
-		return -1;
+		return 1;
 	}
-	fprintf(stderr, "wrote %s\n", path);
+	fprintf(stderr, "wrote %s\n", svg_path);
 	return 0;
 }
 
@@ -373,34 +338,28 @@ static int parse_only(int argc, char **argv, const struct cli_opt *opts,
 
 static int addie_figures(int argc, char **argv)
 {
-	static const uint32_t nums[2] = {64, 200};
+	const uint32_t *nums = pmk_addie_figure_nums;
 	aopts o;
 	cli_table t[3];
-	const char *titles[3];
-	char title0[160], title2[160], path[1024];
-	double *in, *ad, *rd, *cdf_x[4] = {NULL}, *cdf_y[4] = {NULL};
-	uint64_t *st;
-	int rc;
+	char title0[160], title2[160];
+	double *in, *ad, *rd;
+	uint64_t *sorted[4] = {NULL};
+	pmk_addie_settle_stats ss[4];
+	int rc, err;
 	FILE *f;
 	aopts_init(&o, SUB_FIGURES);
 	if ((rc = parse_only(argc, argv, figures_opts, &o)))
 		return rc;
-	for (int k = 0; k < 4; k++) {
-		cdf_x[k] = o.svg_dir ? calloc(o.seeds, sizeof(double)) : NULL;
-		cdf_y[k] = o.svg_dir ? calloc(o.seeds, sizeof(double)) : NULL;
-		if (o.svg_dir && (!cdf_x[k] || !cdf_y[k])) {
-			cli_error("out of memory");
-			return 1;
-		}
-	}
+	for (int k = 0; k < 4 && o.svg_dir; k++)
+		if (!(sorted[k] = calloc(o.seeds, sizeof *sorted[k])))
+			rc = 1;
 	in = calloc(o.samples, sizeof *in);
 	ad = calloc(o.samples, sizeof *ad);
 	rd = calloc(o.samples, sizeof *rd);
-	st = calloc(o.seeds, sizeof *st);
-	if (!in || !ad || !rd || !st) {
+	if (rc || !in || !ad || !rd) {
 		cli_error("out of memory");
-		free(in), free(ad), free(rd), free(st);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	cli_table_init(&t[0], "figures",
 		       "stream,sample,input_avg,addie_avg,reading");
@@ -429,80 +388,62 @@ static int addie_figures(int argc, char **argv)
 				 "%u/255 (%.0f %%)",
 				 k + 2, o.bits, 1u << (o.bits - 1), nums[k],
 				 100.0 * nums[k] / 255);
-			f = svg_open(&o, file, path, sizeof path);
-			if (!f || svg_close(f, path,
-					    pmk_addie_plot_figure(
-						f, title, nums[k], in, ad, rd,
-						o.samples)))
-				rc = 1;
+			f = svg_open(&o, file);
+			rc |= svg_close(f, f ? pmk_addie_plot_figure(
+						   f, title, nums[k], in, ad,
+						   rd, o.samples)
+					     : 0);
 		}
 	}
 	/* Samples until the reading is within tol, over many LFSR seeds
 	 * (each with its own input stream), both random-number modes. */
-	for (int k = 0; k < 2; k++) {
-		for (unsigned m = 0; m < 2; m++) {
-			pmk_addie_config c;
-			pmk_addie_settle_stats ss;
-			int err;
-			pmk_addie_config_default(&c);
-			c.bits = o.bits;
-			c.rng = m ? PMK_ADDIE_RNG_CORRELATED
-				  : PMK_ADDIE_RNG_INDEPENDENT;
-			err = pmk_addie_settle_stats_run(&c, nums[k], o.seeds,
-							 o.tol, st, &ss);
-			if (err) {
-				cli_error("figures: %s", pmk_strerror(err));
-				rc = 1;
-				goto out;
-			}
-			if (cdf_x[k * 2 + m])
-				for (uint64_t s = 0; s < o.seeds; s++) {
-					cdf_x[k * 2 + m][s] = (double)st[s];
-					cdf_y[k * 2 + m][s] =
-					    (double)(s + 1) / (double)o.seeds;
-				}
-			cli_table_row(
-			    &t[1],
-			    "%u/255|%.4f|%s|%llu|%llu|%.0f|%.0f|%.0f|%.0f|"
-			    "%.0f|%llu|%.1f|%llu",
-			    nums[k], nums[k] / 255.0, rng_name(c.rng), o.seeds,
-			    (unsigned long long)ss.min, ss.p10, ss.q1,
-			    ss.median, ss.q3, ss.p90,
-			    (unsigned long long)ss.max, ss.mean,
-			    (unsigned long long)ss.never);
-			cli_table_row(&t[2], "%u/255|%.4f|%s|%.4f|%.3f",
-				      nums[k], nums[k] / 255.0, rng_name(c.rng),
-				      ss.err500, ss.within500);
-		}
+	err = pmk_addie_settle_figures(o.bits, o.seeds, o.tol, ss, sorted);
+	if (err) {
+		cli_error("figures: %s", pmk_strerror(err));
+		rc = 1;
+		goto out_tables;
+	}
+	for (int i = 0; i < 4; i++) {
+		const char *rng = pmk_addie_rng_name(i % 2);
+		uint32_t num = nums[i / 2];
+		cli_table_row(&t[1],
+			      "%u/255|%.4f|%s|%llu|%llu|%.0f|%.0f|%.0f|%.0f|"
+			      "%.0f|%llu|%.1f|%llu",
+			      num, num / 255.0, rng, o.seeds,
+			      (unsigned long long)ss[i].min, ss[i].p10,
+			      ss[i].q1, ss[i].median, ss[i].q3, ss[i].p90,
+			      (unsigned long long)ss[i].max, ss[i].mean,
+			      (unsigned long long)ss[i].never);
+		cli_table_row(&t[2], "%u/255|%.4f|%s|%.4f|%.3f", num,
+			      num / 255.0, rng, ss[i].err500, ss[i].within500);
 	}
 	snprintf(title0, sizeof title0,
 		 "Figures 2 and 3: %u-bit Addie, %s random numbers, LFSR "
 		 "seed %llu; averages over %llu samples",
-		 o.bits, rng_name(o.rng), o.seed, o.window);
+		 o.bits, pmk_addie_rng_name(o.rng), o.seed, o.window);
 	snprintf(title2, sizeof title2,
 		 "Samples until the reading is within %g of p, over %llu LFSR "
 		 "seeds (the article: \"about 500\")",
 		 o.tol, o.seeds);
-	titles[0] = title0;
-	titles[1] = title2;
-	titles[2] = "The reading after 500 samples: mean |error| and the "
-		    "fraction within the band";
-	tables_out(t, 3, o.mode, titles);
+	t[0].title = title0;
+	t[1].title = title2;
+	t[2].title = "The reading after 500 samples: mean |error| and the "
+		     "fraction within the band";
+	cli_tables_print(t, 3, o.mode, stdout);
 	if (o.svg_dir) {
-		f = svg_open(&o, "addie-settle.svg", path, sizeof path);
-		if (!f || svg_close(f, path,
-				    pmk_addie_plot_settle(f, o.seeds, cdf_x,
-							  cdf_y)))
-			rc = 1;
+		f = svg_open(&o, "addie-settle.svg");
+		rc |= svg_close(f, f ? pmk_addie_plot_settle(
+					   f, o.seeds,
+					   (const uint64_t *const *)sorted)
+				     : 0);
 	}
-out:
-	for (int k = 0; k < 4; k++) {
-		free(cdf_x[k]);
-		free(cdf_y[k]);
-	}
+out_tables:
 	for (int i = 0; i < 3; i++)
 		cli_table_free(&t[i]);
-	free(in), free(ad), free(rd), free(st);
+out:
+	for (int k = 0; k < 4; k++)
+		free(sorted[k]);
+	free(in), free(ad), free(rd);
 	return rc;
 }
 
@@ -514,8 +455,7 @@ static int addie_quality(int argc, char **argv)
 	int nb, rc;
 	pmk_quality_row *rows;
 	cli_table t;
-	char title[256], path[1024];
-	const char *titles[1] = {title};
+	char title[256];
 	aopts_init(&o, SUB_QUALITY);
 	if ((rc = parse_only(argc, argv, quality_opts, &o)))
 		return rc;
@@ -528,46 +468,40 @@ static int addie_quality(int argc, char **argv)
 	cli_table_init(&t, "quality",
 		       "estimator,bits,window,settle_q1,settle_median,"
 		       "settle_q3,rms_error,step_median,step_rms,seeds");
-	for (int b = 0; b < nb; b++) {
-		for (int e = 0; e < PMK_EST_COUNT; e++) {
-			pmk_quality_row *r = &rows[b * PMK_EST_COUNT + e];
-			char b0[32], b1[32], b2[32], b3[32];
-			int err = pmk_addie_quality(&o.qp, e, o.qbits[b], r);
-			if (err) {
-				cli_error("quality: %s", pmk_strerror(err));
-				rc = 1;
-				goto out;
-			}
-			cli_table_row(
-			    &t, "%s|%u|%u|%s|%s|%s|%.5f|%s|%.5f|%u",
-			    pmk_estimator_name(e), o.qbits[b], 1u << o.qbits[b],
-			    num0(r->settle_q1, b0), num0(r->settle_median, b1),
-			    num0(r->settle_q3, b2), r->rms_error,
-			    num0(r->step_median, b3), r->step_rms, r->seeds);
-		}
+	if ((rc = pmk_addie_quality_grid(&o.qp, o.qbits, nb, rows))) {
+		cli_error("quality: %s", pmk_strerror(rc));
+		rc = 1;
+		goto out;
+	}
+	for (int i = 0; i < nb * PMK_EST_COUNT; i++) {
+		const pmk_quality_row *r = &rows[i];
+		char b0[32], b1[32], b2[32], b3[32];
+		cli_table_row(&t, "%s|%u|%u|%s|%s|%s|%.5f|%s|%.5f|%u",
+			      pmk_estimator_name(r->estimator), r->bits,
+			      1u << r->bits, num0(r->settle_q1, b0),
+			      num0(r->settle_median, b1), num0(r->settle_q3, b2),
+			      r->rms_error, num0(r->step_median, b3),
+			      r->step_rms, r->seeds);
 	}
 	snprintf(title, sizeof title,
 		 "Stream %u/255, then a step to %u/255; window 2^bits; "
 		 "settle = samples to come within %g of p; %u seeds",
 		 o.qp.num, o.qp.step_num, o.qp.tol, o.qp.seeds);
-	tables_out(&t, 1, o.mode, titles);
+	t.title = title;
+	cli_tables_print(&t, 1, o.mode, stdout);
 	for (int k = 0; o.svg_dir && k < 4; k++) {
 		FILE *f;
 		if (k < 3 && !pmk_addie_plot_quality(NULL, k, rows, o.qbits, nb))
 			continue;
-		f = svg_open(&o,
-			     k < 3 ? pmk_addie_quality_plot_file[k]
-				   : "addie-quality-trace.svg",
-			     path, sizeof path);
+		f = svg_open(&o, k < 3 ? pmk_addie_quality_plot_file[k]
+				       : "addie-quality-trace.svg");
 		if (!f) {
 			rc = 1;
 			break;
 		}
-		if (svg_close(f, path,
-			      k < 3 ? pmk_addie_plot_quality(f, k, rows,
-							     o.qbits, nb)
-				    : pmk_addie_plot_quality_trace(f, &o.qp)))
-			rc = 1;
+		rc |= svg_close(f, k < 3 ? pmk_addie_plot_quality(f, k, rows,
+								   o.qbits, nb)
+					 : pmk_addie_plot_quality_trace(f, &o.qp));
 	}
 out:
 	cli_table_free(&t);
@@ -593,38 +527,28 @@ static pmk_mem_access *mb_requests(aopts *o, const char *source, int *rc)
 				"list' lists them\n");
 		return NULL;
 	}
-	if (source && !o->have_requests)
-		o->nreq = 1000000; /* of a trace: up to a million requests */
-	req = calloc(o->nreq, sizeof *req);
-	if (!req) {
-		cli_error("out of memory");
-		*rc = 1;
-		return NULL;
-	}
 	if (source) {
-		pmk_sim_source *src;
 		pmk_diag d;
 		size_t got = 0;
-		int err;
-		pmk_diag_clear(&d);
-		if (pmk_sim_source_open(&src, source, o->kind, &d) < 0) {
-			cli_diag(&d);
-			free(req);
-			return NULL;
-		}
-		err = pmk_mem_from_insns(pmk_sim_source_next, src, req, o->nreq,
-					 &got);
+		/* of a trace: up to a million requests, unless --requests */
+		int err = pmk_mem_load(source, o->kind,
+				       o->have_requests ? o->nreq : 1000000,
+				       &req, &got, &d);
 		if (err < 0)
-			cli_diag(pmk_sim_source_diag(src));
+			cli_diag(&d);
 		else if (got == 0)
 			cli_error("'%s' has no memory accesses", source);
-		pmk_sim_source_close(src);
 		if (err < 0 || got == 0) {
+			*rc = err == PMK_ENOMEM ? 1 : EXIT_USAGE;
 			free(req);
 			return NULL;
 		}
 		o->nreq = got;
 		o->pattern = source;
+	} else if (!(req = calloc(o->nreq, sizeof *req))) {
+		cli_error("out of memory");
+		*rc = 1;
+		return NULL;
 	} else {
 		pmk_mempattern_generate(pmk_mempattern_find(o->pattern),
 					o->seed, req, o->nreq);
@@ -639,7 +563,6 @@ static int mb_once(const aopts *o, int is_source, const pmk_mem_access *req)
 	pmk_membuf_obs r;
 	cli_table t[2];
 	char b0[32], b1[32], b2[32], b3[32], title[256];
-	const char *titles[2] = {title, "modelled time (bus cycles)"};
 	int err = pmk_membuf_observe(&o->mb, req, o->nreq, &r);
 	if (err) {
 		cli_error("membuf: %s", pmk_strerror(err));
@@ -684,7 +607,9 @@ static int mb_once(const aopts *o, int is_source, const pmk_mem_access *req)
 		 is_source ? "source" : "pattern", o->pattern, o->nreq,
 		 o->mb.watermark, o->mb.read_ahead ? "on" : "off",
 		 o->mb.addie.bits);
-	tables_out(t, 2, o->mode, titles);
+	t[0].title = title;
+	t[1].title = "modelled time (bus cycles)";
+	cli_tables_print(t, 2, o->mode, stdout);
 	cli_table_free(&t[0]);
 	cli_table_free(&t[1]);
 	return 0;
@@ -693,60 +618,56 @@ static int mb_once(const aopts *o, int is_source, const pmk_mem_access *req)
 /* One row of the advice table from a step of pmk_membuf_advise. */
 static void advice_row(cli_table *t, const pmk_membuf_step *s)
 {
-	char b0[32], b1[32], b2[32];
-	const char *ra = s->read_ahead ? "on" : "off";
+	char b0[32], b1[32], b2[32], v[128];
+	const char *ra = s->read_ahead ? "on" : "off", *what;
 	switch (s->kind) {
 	case PMK_ADVISE_READ_AHEAD:
-		cli_table_row(t, "%u|off, on|rb-hit|%s, %s|read-ahead %s",
-			      s->watermark, fmt_p(s->v[0], b0),
-			      fmt_p(s->v[1], b1),
-			      s->read_ahead
-				  ? "on: the prefetched lines are used"
-				  : "off: prefetching does not raise the "
-				    "hit average");
+		what = "off, on|rb-hit";
+		snprintf(v, sizeof v, "%s, %s", fmt_p(s->v[0], b0),
+			 fmt_p(s->v[1], b1));
 		break;
 	case PMK_ADVISE_LOWER:
 	case PMK_ADVISE_KEEP:
-		cli_table_row(t, "%u|%s|wb-hit, wb-full|%s, %s|%s",
-			      s->watermark, ra, fmt_p(s->v[0], b0),
-			      fmt_p(s->v[1], b1),
-			      s->kind == PMK_ADVISE_KEEP
-				  ? "keep"
-				  : "the buffer fills: lower the watermark");
+		what = "wb-hit, wb-full";
+		snprintf(v, sizeof v, "%s, %s", fmt_p(s->v[0], b0),
+			 fmt_p(s->v[1], b1));
 		break;
 	default:
-		cli_table_row(
-		    t, "%u|%s|wb-hit, wb-full; wb-hit at %u|%s, %s; %s|%s",
-		    s->watermark, ra, s->higher, fmt_p(s->v[0], b0),
-		    fmt_p(s->v[1], b1), fmt_p(s->v[2], b2),
-		    s->kind == PMK_ADVISE_RAISE
-			? "writes merge more with a higher watermark: raise it"
-		    : s->kind == PMK_ADVISE_KEEP_FILLS
-			? "keep: a higher watermark fills the buffer"
-			: "keep: a higher watermark merges little more");
+		what = NULL;
+		snprintf(v, sizeof v, "%s, %s; %s", fmt_p(s->v[0], b0),
+			 fmt_p(s->v[1], b1), fmt_p(s->v[2], b2));
 	}
+	if (s->kind == PMK_ADVISE_READ_AHEAD)
+		cli_table_row(t, "%u|%s|%s|%s", s->watermark, what, v,
+			      pmk_membuf_step_conclusion(s));
+	else if (what)
+		cli_table_row(t, "%u|%s|%s|%s|%s", s->watermark, ra, what, v,
+			      pmk_membuf_step_conclusion(s));
+	else
+		cli_table_row(t, "%u|%s|wb-hit, wb-full; wb-hit at %u|%s|%s",
+			      s->watermark, ra, s->higher, v,
+			      pmk_membuf_step_conclusion(s));
 }
 
 /* Every watermark with read-ahead off and on, the advice from the Addie
  * readings, and the two choices side by side. */
 static int mb_sweep(const aopts *o, int is_source, const pmk_mem_access *req)
 {
-	static const unsigned wms[] = {1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 30, 32};
-	enum { NW = sizeof wms / sizeof wms[0] };
-	double xw[NW], st[2 * NW], rst[NW], wst[NW], per;
-	uint64_t best = ~0ull;
-	unsigned best_wm = 0, adv_wm = 0;
-	int best_ra = 0, adv_ra = 0, nsteps = 0, err, rc = 0;
-	pmk_membuf_step steps[PMK_MEMBUF_MAX_STEPS];
-	pmk_membuf_config c = o->mb;
-	pmk_membuf_obs r;
+	pmk_membuf_sweep *sw = malloc(sizeof *sw);
+	const pmk_membuf_obs *r;
+	int err, rc = 0;
+	double n = (double)o->nreq;
 	cli_table t[3];
-	char title[256], path[1024];
-	const char *titles[3] = {
-	    title,
-	    "what the Addie readings advise, step by step (the article's "
-	    "reasoning)",
-	    "the choice"};
+	char title[256];
+	if (!sw) {
+		cli_error("out of memory");
+		return 1;
+	}
+	if ((err = pmk_membuf_sweep_run(&o->mb, req, o->nreq, sw))) {
+		cli_error("membuf: %s", pmk_strerror(err));
+		free(sw);
+		return 1;
+	}
 	cli_table_init(&t[0], "sweep",
 		       "watermark,read_ahead,stall,stall_per_request,"
 		       "read_stall,write_stall,wb_hit,wb_hit_exact,"
@@ -756,76 +677,49 @@ static int mb_sweep(const aopts *o, int is_source, const pmk_mem_access *req)
 		       "watermark,read_ahead,readings,value,conclusion");
 	cli_table_init(&t[2], "best",
 		       "choice,watermark,read_ahead,stall,stall_per_request");
-	for (int ra = 0; ra < 2; ra++) {
-		for (int w = 0; w < NW; w++) {
+	for (int ra = 0; ra < 2; ra++)
+		for (int w = 0; w < PMK_MEMBUF_SWEEP_NW; w++) {
 			char b[8][32];
-			c.watermark = wms[w];
-			c.read_ahead = ra;
-			if ((err = pmk_membuf_observe(&c, req, o->nreq, &r)))
-				goto fail;
-			xw[w] = wms[w];
-			per = (double)r.stall / (double)o->nreq;
-			st[ra * NW + w] = per;
-			if (!ra) {
-				rst[w] = (double)r.st.read_stall_cycles /
-					 (double)o->nreq;
-				wst[w] = (double)r.st.write_stall_cycles /
-					 (double)o->nreq;
-			}
-			if (r.stall < best) {
-				best = r.stall;
-				best_wm = wms[w];
-				best_ra = ra;
-			}
+			r = &sw->obs[ra][w];
 			cli_table_row(
 			    &t[0],
 			    "%u|%s|%llu|%.3f|%llu|%llu|%s|%s|%s|%s|%s|%s|%s|%s",
-			    wms[w], ra ? "on" : "off",
-			    (unsigned long long)r.stall, per,
-			    (unsigned long long)r.st.read_stall_cycles,
-			    (unsigned long long)r.st.write_stall_cycles,
-			    fmt_p(r.addie[0], b[0]), fmt_p(r.exact[0], b[1]),
-			    fmt_p(r.addie[1], b[2]), fmt_p(r.exact[1], b[3]),
-			    fmt_p(r.addie[2], b[4]), fmt_p(r.exact[2], b[5]),
-			    fmt_p(r.addie[3], b[6]), fmt_p(r.exact[3], b[7]));
+			    pmk_membuf_sweep_watermarks[w], ra ? "on" : "off",
+			    (unsigned long long)r->stall, (double)r->stall / n,
+			    (unsigned long long)r->st.read_stall_cycles,
+			    (unsigned long long)r->st.write_stall_cycles,
+			    fmt_p(r->addie[0], b[0]), fmt_p(r->exact[0], b[1]),
+			    fmt_p(r->addie[1], b[2]), fmt_p(r->exact[1], b[3]),
+			    fmt_p(r->addie[2], b[4]), fmt_p(r->exact[2], b[5]),
+			    fmt_p(r->addie[3], b[6]), fmt_p(r->exact[3], b[7]));
 		}
-	}
-	if ((err = pmk_membuf_advise(&o->mb, req, o->nreq, steps, &nsteps,
-				     &adv_wm, &adv_ra)))
-		goto fail;
-	for (int i = 0; i < nsteps; i++)
-		advice_row(&t[1], &steps[i]);
-	cli_table_row(&t[2], "least stall|%u|%s|%llu|%.3f", best_wm,
-		      best_ra ? "on" : "off", (unsigned long long)best,
-		      (double)best / (double)o->nreq);
-	c = o->mb;
-	c.watermark = adv_wm;
-	c.read_ahead = adv_ra;
-	if ((err = pmk_membuf_observe(&c, req, o->nreq, &r)))
-		goto fail;
-	cli_table_row(&t[2], "addie advice|%u|%s|%llu|%.3f", adv_wm,
-		      adv_ra ? "on" : "off", (unsigned long long)r.stall,
-		      (double)r.stall / (double)o->nreq);
+	for (int i = 0; i < sw->nsteps; i++)
+		advice_row(&t[1], &sw->steps[i]);
+	cli_table_row(&t[2], "least stall|%u|%s|%llu|%.3f", sw->best_watermark,
+		      sw->best_read_ahead ? "on" : "off",
+		      (unsigned long long)sw->best_stall,
+		      (double)sw->best_stall / n);
+	cli_table_row(&t[2], "addie advice|%u|%s|%llu|%.3f",
+		      sw->advised_watermark,
+		      sw->advised_read_ahead ? "on" : "off",
+		      (unsigned long long)sw->advised.stall,
+		      (double)sw->advised.stall / n);
 	snprintf(title, sizeof title,
 		 "%s %s, %llu requests: every watermark, read-ahead off and "
 		 "on (Addie readings beside the exact ratios)",
 		 is_source ? "source" : "pattern", o->pattern, o->nreq);
-	tables_out(t, 3, o->mode, titles);
+	t[0].title = title;
+	t[1].title = "what the Addie readings advise, step by step (the "
+		     "article's reasoning)";
+	t[2].title = "the choice";
+	cli_tables_print(t, 3, o->mode, stdout);
 	if (o->svg_dir) {
-		FILE *f = svg_open(o, "addie-membuf-sweep.svg", path,
-				   sizeof path);
-		if (!f || svg_close(f, path,
-				    pmk_membuf_plot_sweep(f, xw, st, rst, wst,
-							  NW)))
-			rc = 1;
-	}
-	if (0) {
-	fail:
-		cli_error("membuf: %s", pmk_strerror(err));
-		rc = 1;
+		FILE *f = svg_open(o, "addie-membuf-sweep.svg");
+		rc |= svg_close(f, f ? pmk_membuf_plot_sweep(f, sw, o->nreq) : 0);
 	}
 	for (int i = 0; i < 3; i++)
 		cli_table_free(&t[i]);
+	free(sw);
 	return rc;
 }
 
@@ -871,69 +765,26 @@ static int addie_membuf(int argc, char **argv)
  * error. */
 static int sim_signals(const char *sigs, int sel[2])
 {
-	char tmp[256], *save = NULL;
-	int n = 0;
-	snprintf(tmp, sizeof tmp, "%s", sigs);
-	for (char *tok = strtok_r(tmp, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int sg = pmk_addie_sim_signal_find(tok);
-		if (sg < 0 || n == 2) {
-			if (sg < 0)
-				cli_error("unknown signal '%s'", tok);
-			else
-				cli_error("two signals at most, not '%s'", sigs);
-			fputs("hint: signals are", stderr);
-			for (int k = 0; k < PMK_ADDIE_SIM_NSIGNALS; k++)
-				fprintf(stderr, " %s",
-					pmk_addie_sim_signal_name(k));
-			fputc('\n', stderr);
-			return -1;
-		}
-		sel[n++] = sg;
-	}
-	if (!n)
+	pmk_diag d;
+	int n = pmk_addie_sim_signals_parse(sigs, sel, &d);
+	if (n < 0)
+		cli_diag(&d);
+	else if (!n)
 		cli_error("'--signals' needs a signal name");
-	return n ? n : -1;
-}
-
-/* Room for one more point of each series; 0, or -1 out of memory. */
-static int sim_grow(size_t npts, size_t *cap, double **px, double *py[2][3])
-{
-	size_t nc = *cap ? 2 * *cap : 256;
-	double *q;
-	if (npts < *cap)
-		return 0;
-	if (!(q = realloc(*px, nc * sizeof *q)))
-		return -1;
-	*px = q;
-	for (int u = 0; u < 2; u++)
-		for (int k = 0; k < 3; k++) {
-			if (!(q = realloc(py[u][k], nc * sizeof *q)))
-				return -1;
-			py[u][k] = q;
-		}
-	*cap = nc;
-	return 0;
+	return n > 0 ? n : -1;
 }
 
 static int addie_sim(int argc, char **argv)
 {
 	aopts o;
 	pmk_addie_config ac;
-	pmk_sim_config scfg;
-	pmk_sim_source *src = NULL;
-	pmk_sim *sim = NULL;
-	pmk_sim_observer obs;
-	pmk_addie_mux mux;
+	pmk_addie_sim_interval *iv = NULL;
 	pmk_diag d;
 	const char *what = "int-mix:n=200000", *names[2] = {NULL, NULL};
-	int sel[2] = {-1, -1}, nsel, rc = 0, more, i;
-	uint64_t prev_ev[2] = {0, 0}, prev_one[2] = {0, 0};
+	int sel[2] = {-1, -1}, nsel, rc = 0, err, i;
 	cli_table t;
-	char cols[512], title[256], path[1024];
-	const char *titles[1] = {title};
-	size_t npts = 0, cap = 0;
-	double *px = NULL, *py[2][3] = {{NULL}};
+	char cols[512], title[256];
+	size_t npts = 0;
 	aopts_init(&o, SUB_SIM);
 	i = parse(argc, argv, sim_opts, &o);
 	if (i < 0)
@@ -945,91 +796,50 @@ static int addie_sim(int argc, char **argv)
 	ac.rng = o.rng;
 	if ((nsel = sim_signals(o.signals, sel)) < 0)
 		return EXIT_USAGE;
-	pmk_diag_clear(&d);
-	if (pmk_sim_source_open(&src, what, o.kind, &d) < 0) {
+	err = pmk_addie_sim_watch(what, o.kind, &ac, sel, nsel, o.every, &iv,
+				  &npts, &d);
+	if (err < 0) {
 		cli_diag(&d);
-		return EXIT_USAGE;
+		rc = err == PMK_ENOMEM ? 1 : EXIT_USAGE;
 	}
-	pmk_sim_config_default(&scfg);
-	if (pmk_sim_new(&sim, &scfg, pmk_sim_source_next, src, &d) < 0) {
-		cli_diag(&d);
-		pmk_sim_source_close(src);
-		return 1;
-	}
-	pmk_addie_mux_init(&mux, &ac);
-	for (int u = 0; u < nsel; u++) {
-		names[u] = pmk_addie_sim_signal_name(sel[u]);
-		pmk_addie_mux_select(&mux, u, sel[u], names[u]);
-	}
-	pmk_addie_sim_observer(&obs, &mux);
-	pmk_sim_set_observer(sim, &obs);
-	{
+	if (!rc) {
 		int n = snprintf(cols, sizeof cols, "instructions,cycles");
-		for (int u = 0; u < nsel; u++)
+		for (int u = 0; u < nsel; u++) {
+			names[u] = pmk_addie_sim_signal_name(sel[u]);
 			n += snprintf(cols + n, sizeof cols - (size_t)n,
 				      ",%s_addie,%s_interval,%s_exact,%s_events",
 				      names[u], names[u], names[u], names[u]);
-	}
-	cli_table_init(&t, "intervals", cols);
-	do {
-		const pmk_sim_stats *st;
-		more = pmk_sim_run(sim, o.every);
-		if (more < 0) {
-			cli_diag(pmk_sim_diag(sim));
-			rc = EXIT_USAGE;
-			break;
 		}
-		st = pmk_sim_stats_get(sim);
-		if (sim_grow(npts, &cap, &px, py)) {
-			rc = 1;
-			break;
+		cli_table_init(&t, "intervals", cols);
+		for (size_t k = 0; k < npts; k++) {
+			cli_table_cell(&t, "%llu",
+				       (unsigned long long)iv[k].committed);
+			cli_table_cell(&t, "%llu",
+				       (unsigned long long)iv[k].cycles);
+			for (int u = 0; u < nsel; u++) {
+				char b0[32], b1[32], b2[32];
+				cli_table_row(&t, "%s|%s|%s|%llu",
+					      fmt_p(iv[k].addie[u], b0),
+					      fmt_p(iv[k].interval[u], b1),
+					      fmt_p(iv[k].exact[u], b2),
+					      (unsigned long long)iv[k].events[u]);
+			}
 		}
-		px[npts] = (double)st->committed;
-		cli_table_cell(&t, "%llu", (unsigned long long)st->committed);
-		cli_table_cell(&t, "%llu", (unsigned long long)st->cycles);
-		for (int u = 0; u < nsel; u++) {
-			pmk_addie_reading r;
-			uint64_t de, d1;
-			char b0[32], b1[32], b2[32];
-			double iv;
-			pmk_addie_watch_read(&mux.unit[u], &r);
-			de = r.events - prev_ev[u];
-			d1 = r.ones - prev_one[u];
-			iv = de ? (double)d1 / (double)de : NAN;
-			prev_ev[u] = r.events;
-			prev_one[u] = r.ones;
-			py[u][0][npts] = r.events ? r.addie : NAN;
-			py[u][1][npts] = iv;
-			py[u][2][npts] = r.exact;
-			cli_table_row(&t, "%s|%s|%s|%llu",
-				      fmt_p(py[u][0][npts], b0), fmt_p(iv, b1),
-				      fmt_p(r.exact, b2),
-				      (unsigned long long)r.events);
-		}
-		npts++;
-	} while (more == 1);
-	if (!rc) {
 		snprintf(title, sizeof title,
 			 "%s on the simulated core: %u-bit %s Addies read "
 			 "every %llu committed instructions, beside the exact "
 			 "ratio in that interval and since the start",
-			 what, ac.bits, rng_name(ac.rng), o.every);
-		tables_out(&t, 1, o.mode, titles);
+			 what, ac.bits, pmk_addie_rng_name(ac.rng), o.every);
+		t.title = title;
+		cli_tables_print(&t, 1, o.mode, stdout);
+		cli_table_free(&t);
 	}
 	if (!rc && o.svg_dir) {
-		FILE *f = svg_open(&o, "addie-sim.svg", path, sizeof path);
-		if (!f || svg_close(f, path,
-				    pmk_addie_plot_sim(f, nsel, names, px, py,
-						       npts)))
-			rc = 1;
+		FILE *f = svg_open(&o, "addie-sim.svg");
+		rc |= svg_close(f, f ? pmk_addie_plot_sim(f, nsel, names, iv, npts)
+				     : 0);
 	}
-	cli_table_free(&t);
-	free(px);
-	for (int u = 0; u < 2; u++)
-		for (int k = 0; k < 3; k++)
-			free(py[u][k]);
-	pmk_sim_free(sim);
-	pmk_sim_source_close(src);
+	free(iv);
 	return rc;
 }
 

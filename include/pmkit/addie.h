@@ -10,13 +10,16 @@
  * step toward the input. It never overflows and can be read at any time.
  * Every choice the article leaves open is written down in docs/addie.md.
  *
- * Nothing here allocates except pmk_membuf_new(); nothing prints.
+ * Nothing here prints, except the plots into the FILE given them; what
+ * allocates says so (pmk_membuf_new, pmk_addie_sim_intervals, the
+ * experiments' working memory).
  */
 #ifndef PMKIT_ADDIE_H
 #define PMKIT_ADDIE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pmkit/error.h"
 
@@ -240,6 +243,10 @@ int pmk_estimator_trace(int estimator, unsigned bits, uint64_t seed,
 /* Measure one estimator at one width. */
 int pmk_addie_quality(const pmk_quality_params *p, int estimator, unsigned bits,
 		      pmk_quality_row *out);
+/* Every estimator at each of the nb widths of `bits`, into
+ * rows[b * PMK_EST_COUNT + estimator]; 0 or the first error. */
+int pmk_addie_quality_grid(const pmk_quality_params *p, const unsigned *bits,
+			   int nb, pmk_quality_row *rows);
 
 /* ---- The DRAM interface buffer ---------------------------------------- */
 
@@ -331,6 +338,21 @@ int pmk_mem_from_insns(int (*next)(void *src, struct pmk_sim_insn *out),
 		       void *src, pmk_mem_access *out, size_t max,
 		       size_t *count);
 
+/* The random-number mode's name ("independent", "correlated", "shift1"),
+ * or NULL; and the mode of a name, or PMK_ENOENT. */
+const char *pmk_addie_rng_name(unsigned rng);
+int pmk_addie_rng_find(const char *name);
+
+/*
+ * Requests from a trace file or a workload of the simulator (`what` and
+ * `kind` as pmk_sim_source_open takes them): pmk_mem_from_insns over the
+ * source, at most `max`, into a new array *out (free() it). 0 with *count
+ * set (0 when the source has no memory access), or a negative PMK_E* code
+ * with `d` saying why (*out NULL).
+ */
+int pmk_mem_load(const char *what, int kind, size_t max,
+		 pmk_mem_access **out, size_t *count, pmk_diag *d);
+
 /* ---- Addies on the simulated core's event streams ---------------------- */
 
 /* 0/1 signals of committed instructions an Addie can watch. */
@@ -345,6 +367,10 @@ enum pmk_addie_sim_signal {
 const char *pmk_addie_sim_signal_name(int signal);
 const char *pmk_addie_sim_signal_desc(int signal);
 int pmk_addie_sim_signal_find(const char *name); /* or PMK_ENOENT */
+/* The signals of a comma-separated list of names, two at most, into
+ * sel[]: their count (0 for none), or PMK_ENOENT for an unknown name or
+ * PMK_EINVAL for a third, `d` saying which and listing the signals. */
+int pmk_addie_sim_signals_parse(const char *list, int sel[2], pmk_diag *d);
 
 struct pmk_sim_uop;
 struct pmk_sim_observer;
@@ -355,6 +381,168 @@ void pmk_addie_sim_feed(pmk_addie_mux *m, const struct pmk_sim_uop *u);
 /* Or fill an observer that does only that, for pmk_sim_set_observer(); run
  * the core in steps (pmk_sim_run(s, N)) and read the Addies in between. */
 void pmk_addie_sim_observer(struct pmk_sim_observer *o, pmk_addie_mux *m);
+
+/* What two Addies on the simulated core read at the end of an interval. */
+typedef struct pmk_addie_sim_interval {
+	uint64_t committed, cycles; /* the core's totals so far */
+	double addie[2];    /* the reading; NAN before the signal's first
+			       event */
+	double interval[2]; /* the exact ratio within the interval; NAN: no
+			       event in it */
+	double exact[2];    /* the exact ratio since the start */
+	uint64_t events[2]; /* the signal's events since the start */
+} pmk_addie_sim_interval;
+
+/*
+ * Run the core `sim` (pmkit/sim.h, its observer replaced for the run and
+ * cleared after) to the end of its stream in steps of `every` committed
+ * instructions, Addies of config `c` switched to the nsig (1 or 2)
+ * PMK_ADDIE_SIM_* signals of `signals`, and read them after each step.
+ * *out: a new array of *n intervals (free() it). 0, PMK_EINVAL,
+ * PMK_ENOMEM, or the stream's negative error (pmk_sim_diag says where);
+ * *out is NULL after an error.
+ */
+struct pmk_sim;
+int pmk_addie_sim_intervals(struct pmk_sim *sim, const pmk_addie_config *c,
+			    const int *signals, int nsig, uint64_t every,
+			    pmk_addie_sim_interval **out, size_t *n);
+/* The same on a core of the default configuration (pmk_sim_config_default)
+ * fed by the trace or workload `what` (as pmk_sim_source_open takes it and
+ * `kind`); `d` says why after an error (the source, the core, the stream
+ * or PMK_ENOMEM). */
+int pmk_addie_sim_watch(const char *what, int kind, const pmk_addie_config *c,
+			const int *signals, int nsig, uint64_t every,
+			pmk_addie_sim_interval **out, size_t *n, pmk_diag *d);
+
+/* ---- Samples to track the input, over many seeds --------------------- */
+
+typedef struct pmk_addie_settle_stats {
+	uint64_t seeds;
+	uint64_t min, max;		 /* samples until within tol */
+	double p10, q1, median, q3, p90; /* interpolated quantiles */
+	double mean;
+	uint64_t never;	     /* runs that reached the limit, 200 << bits */
+	double err500;	     /* mean |reading - p| after 500 samples */
+	double within500;    /* fraction of runs within tol after 500 */
+} pmk_addie_settle_stats;
+
+/*
+ * An Addie of c's width and random-number mode, over `seeds` LFSR seeds
+ * (seed s: the mix of s; stream seed s + 1000000), on a stream num/255:
+ * samples until the reading is within `tol` of p, and the reading after
+ * 500 samples. `sorted`, when not NULL, receives the `seeds` settle counts
+ * in ascending order (for a distribution plot). 0, PMK_EINVAL (no seeds)
+ * or PMK_ENOMEM.
+ */
+int pmk_addie_settle_stats_run(const pmk_addie_config *c, uint32_t num,
+			       uint64_t seeds, double tol, uint64_t *sorted,
+			       pmk_addie_settle_stats *out);
+
+/* The streams of Figures 2 and 3: 64/255 and 200/255. */
+extern const uint32_t pmk_addie_figure_nums[2];
+/*
+ * pmk_addie_settle_stats_run for each stream of the figures (k) in both
+ * random-number modes (m: independent, correlated) at width `bits`, into
+ * out[k * 2 + m]; `sorted` NULL, or four arrays of `seeds` counts.
+ */
+int pmk_addie_settle_figures(unsigned bits, uint64_t seeds, double tol,
+			     pmk_addie_settle_stats out[4],
+			     uint64_t *const sorted[4]);
+
+/* ---- The DRAM buffer watched by two Addies, and the advice ----------- */
+
+/* What two Addies read over one pass of the requests, each signal read in
+ * one of two runs: (wb-hit, read-merge), then (wb-full, rb-hit). */
+typedef struct pmk_membuf_obs {
+	double addie[PMK_MEMBUF_NSIGNALS]; /* NAN: the Addie saw no event */
+	double mean[PMK_MEMBUF_NSIGNALS];  /* its comparator's mean */
+	double exact[PMK_MEMBUF_NSIGNALS]; /* the exact ratio */
+	uint64_t events[PMK_MEMBUF_NSIGNALS];
+	pmk_membuf_stats st;
+	uint64_t stall; /* modelled stall cycles */
+} pmk_membuf_obs;
+
+int pmk_membuf_observe(const pmk_membuf_config *c, const pmk_mem_access *req,
+		       size_t n, pmk_membuf_obs *out);
+
+/* One step of the advice, as the article reasons (docs/addie.md). */
+enum pmk_membuf_step_kind {
+	PMK_ADVISE_READ_AHEAD, /* v[0], v[1]: rb-hit off, on */
+	PMK_ADVISE_LOWER,      /* v[0], v[1]: wb-hit, wb-full; the buffer fills */
+	PMK_ADVISE_RAISE,      /* v[2]: wb-hit at `higher`: merges more */
+	PMK_ADVISE_KEEP_FILLS, /* a higher watermark fills the buffer */
+	PMK_ADVISE_KEEP_LITTLE, /* a higher watermark merges little more */
+	PMK_ADVISE_KEEP,	/* at the buffer's size already */
+};
+typedef struct pmk_membuf_step {
+	int kind;
+	unsigned watermark; /* where the readings were taken */
+	int read_ahead;	    /* 0, 1 (READ_AHEAD: the choice made) */
+	unsigned higher;    /* the watermark tried above (RAISE, KEEP_*) */
+	double v[3];	    /* the readings the step looked at */
+} pmk_membuf_step;
+enum { PMK_MEMBUF_MAX_STEPS = 10 };
+/* What a step concludes, in words ("keep", "read-ahead on: ..."). */
+const char *pmk_membuf_step_conclusion(const pmk_membuf_step *s);
+
+/*
+ * From the Addie readings only: read-ahead on when it raises the read
+ * buffer hit average by 0.05 or more; then, from half the buffer, lower
+ * the watermark while the write buffer fills (wb-full above 0.01) and raise
+ * it while that raises the write-buffer hit average by 0.02 or more without
+ * filling it. Fills up to PMK_MEMBUF_MAX_STEPS steps, the watermark and
+ * read-ahead advised; 0 or a PMK_E* code.
+ */
+int pmk_membuf_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
+		      size_t n, pmk_membuf_step *steps, int *nsteps,
+		      unsigned *watermark, int *read_ahead);
+
+/* Every watermark of pmk_membuf_sweep_watermarks with read-ahead off and
+ * on, the least stall among them, and the choice the Addie readings
+ * advise (pmk_membuf_advise) observed beside it. */
+#define PMK_MEMBUF_SWEEP_NW 12
+extern const unsigned pmk_membuf_sweep_watermarks[PMK_MEMBUF_SWEEP_NW];
+typedef struct pmk_membuf_sweep {
+	pmk_membuf_obs obs[2][PMK_MEMBUF_SWEEP_NW]; /* [read-ahead][watermark] */
+	unsigned best_watermark; /* the least stall: the first one found, */
+	int best_read_ahead;	 /* read-ahead off before on, watermarks */
+	uint64_t best_stall;	 /* ascending */
+	pmk_membuf_step steps[PMK_MEMBUF_MAX_STEPS]; /* the advice */
+	int nsteps;
+	unsigned advised_watermark;
+	int advised_read_ahead;
+	pmk_membuf_obs advised; /* the requests under the advised choice */
+} pmk_membuf_sweep;
+/* 0 or a PMK_E* code (a request the buffer refuses, no memory). */
+int pmk_membuf_sweep_run(const pmk_membuf_config *base,
+			 const pmk_mem_access *req, size_t n,
+			 pmk_membuf_sweep *out);
+
+/* ---- SVG plots of the experiments: 0, or PMK_EIO ---------------------- */
+
+/* Figures 2 and 3: the input and Addie streams averaged, the reading. */
+int pmk_addie_plot_figure(FILE *f, const char *title, uint32_t num,
+			  const double *input_avg, const double *addie_avg,
+			  const double *reading, size_t n);
+/* The settle distributions of pmk_addie_settle_figures (its `sorted`
+ * counts, `seeds` each). */
+int pmk_addie_plot_settle(FILE *f, uint64_t seeds,
+			  const uint64_t *const sorted[4]);
+/* Quality plot `which` (0 RMS error, 1 settle, 2 step) over the widths;
+ * rows as pmk_addie_quality gave them, nb widths x PMK_EST_COUNT. With
+ * f == NULL: 1 if the plot has data, else 0. */
+int pmk_addie_plot_quality(FILE *f, int which, const pmk_quality_row *rows,
+			   const unsigned *bits, int nb);
+extern const char *const pmk_addie_quality_plot_file[3];
+/* The step response of each estimator at 8 bits. */
+int pmk_addie_plot_quality_trace(FILE *f, const pmk_quality_params *qp);
+/* Stall per request against the watermark, read-ahead off and on, from a
+ * sweep over `n` requests. */
+int pmk_membuf_plot_sweep(FILE *f, const pmk_membuf_sweep *s, size_t n);
+/* The Addie readings and the exact interval ratios of up to two signals
+ * against committed instructions, from pmk_addie_sim_intervals. */
+int pmk_addie_plot_sim(FILE *f, int nsig, const char *const names[2],
+		       const pmk_addie_sim_interval *iv, size_t n);
 
 #ifdef __cplusplus
 }

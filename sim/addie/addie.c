@@ -261,3 +261,21 @@ void pmk_addie_mux_feed(pmk_addie_mux *m, int signal, int bit)
 		if (m->select[i] == signal)
 			pmk_addie_watch_feed(&m->unit[i], bit);
 }
+
+static const char *const rng_names[] = {"independent", "correlated",
+					"shift1"};
+
+const char *pmk_addie_rng_name(unsigned rng)
+{
+	return rng < sizeof rng_names / sizeof *rng_names ? rng_names[rng]
+							   : NULL;
+}
+
+int pmk_addie_rng_find(const char *name)
+{
+	for (unsigned i = 0; name && i < sizeof rng_names / sizeof *rng_names;
+	     i++)
+		if (!strcmp(name, rng_names[i]))
+			return (int)i;
+	return PMK_ENOENT;
+}

@@ -6,7 +6,6 @@
 #include <math.h>
 
 #include "pmkit/addie.h"
-#include "sim/addie/report.h"
 
 /* Run the requests through the buffer twice, the multiplexer switched to
  * (wb-hit, read-merge) and then (wb-full, rb-hit). */
@@ -134,4 +133,60 @@ int pmk_membuf_advise(const pmk_membuf_config *base, const pmk_mem_access *req,
 	}
 	*wm_out = c.watermark;
 	return 0;
+}
+
+const char *pmk_membuf_step_conclusion(const pmk_membuf_step *s)
+{
+	switch (s->kind) {
+	case PMK_ADVISE_READ_AHEAD:
+		return s->read_ahead ? "read-ahead on: the prefetched lines "
+				       "are used"
+				     : "read-ahead off: prefetching does not "
+				       "raise the hit average";
+	case PMK_ADVISE_LOWER:
+		return "the buffer fills: lower the watermark";
+	case PMK_ADVISE_RAISE:
+		return "writes merge more with a higher watermark: raise it";
+	case PMK_ADVISE_KEEP_FILLS:
+		return "keep: a higher watermark fills the buffer";
+	case PMK_ADVISE_KEEP_LITTLE:
+		return "keep: a higher watermark merges little more";
+	default:
+		return "keep";
+	}
+}
+
+const unsigned pmk_membuf_sweep_watermarks[PMK_MEMBUF_SWEEP_NW] = {
+    1, 2, 4, 6, 8, 12, 16, 20, 24, 28, 30, 32};
+
+int pmk_membuf_sweep_run(const pmk_membuf_config *base,
+			 const pmk_mem_access *req, size_t n,
+			 pmk_membuf_sweep *out)
+{
+	pmk_membuf_config c = *base;
+	int err;
+	out->best_stall = ~0ull;
+	out->best_watermark = 0;
+	out->best_read_ahead = 0;
+	for (int ra = 0; ra < 2; ra++)
+		for (int w = 0; w < PMK_MEMBUF_SWEEP_NW; w++) {
+			pmk_membuf_obs *r = &out->obs[ra][w];
+			c.watermark = pmk_membuf_sweep_watermarks[w];
+			c.read_ahead = ra;
+			if ((err = pmk_membuf_observe(&c, req, n, r)))
+				return err;
+			if (r->stall < out->best_stall) {
+				out->best_stall = r->stall;
+				out->best_watermark = c.watermark;
+				out->best_read_ahead = ra;
+			}
+		}
+	if ((err = pmk_membuf_advise(base, req, n, out->steps, &out->nsteps,
+				     &out->advised_watermark,
+				     &out->advised_read_ahead)))
+		return err;
+	c = *base;
+	c.watermark = out->advised_watermark;
+	c.read_ahead = out->advised_read_ahead;
+	return pmk_membuf_observe(&c, req, n, &out->advised);
 }

@@ -8,7 +8,6 @@
 
 #include "pmkit/addie.h"
 #include "sim/addie/addie_int.h"
-#include "sim/addie/report.h"
 
 void pmk_bitsource_init(pmk_bitsource *b, uint64_t seed, uint32_t num,
 			uint32_t den)
@@ -146,6 +145,29 @@ int pmk_addie_settle_stats_run(const pmk_addie_config *base, uint32_t num,
 	out->within500 = (double)within / (double)seeds;
 	if (st != sorted)
 		free(st);
+	return 0;
+}
+
+const uint32_t pmk_addie_figure_nums[2] = {64, 200};
+
+int pmk_addie_settle_figures(unsigned bits, uint64_t seeds, double tol,
+			     pmk_addie_settle_stats out[4],
+			     uint64_t *const sorted[4])
+{
+	for (int k = 0; k < 4; k++) {
+		pmk_addie_config c;
+		int err;
+		pmk_addie_config_default(&c);
+		c.bits = bits;
+		c.rng = k % 2 ? PMK_ADDIE_RNG_CORRELATED
+			      : PMK_ADDIE_RNG_INDEPENDENT;
+		err = pmk_addie_settle_stats_run(&c, pmk_addie_figure_nums[k / 2],
+						 seeds, tol,
+						 sorted ? sorted[k] : NULL,
+						 &out[k]);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -341,5 +363,18 @@ int pmk_addie_quality(const pmk_quality_params *p, int estimator, unsigned bits,
 	out->step_rms = sqrt(sq_step / (double)nsq_step);
 	free(settle);
 	free(step);
+	return 0;
+}
+
+int pmk_addie_quality_grid(const pmk_quality_params *p, const unsigned *bits,
+			   int nb, pmk_quality_row *rows)
+{
+	for (int b = 0; b < nb; b++)
+		for (int e = 0; e < PMK_EST_COUNT; e++) {
+			int err = pmk_addie_quality(p, e, bits[b],
+						    &rows[b * PMK_EST_COUNT + e]);
+			if (err)
+				return err;
+		}
 	return 0;
 }

@@ -10,8 +10,11 @@
  * run one instruction per cycle, so a request's gap is the number of
  * instructions since the previous memory instruction.
  */
+#include <stdlib.h>
+
 #include "pmkit/addie.h"
 #include "pmkit/sim.h"
+#include "lib/core/diag.h"
 #include "sim/addie/addie_int.h"
 
 static int push(pmk_mem_access *out, size_t max, size_t *n, uint32_t addr,
@@ -62,4 +65,29 @@ int pmk_mem_from_insns(int (*next)(void *src, struct pmk_sim_insn *out),
 	}
 	*count = n;
 	return rc < 0 ? rc : 0;
+}
+
+int pmk_mem_load(const char *what, int kind, size_t max,
+		 pmk_mem_access **out, size_t *count, pmk_diag *d)
+{
+	pmk_sim_source *src;
+	int err;
+	*out = NULL;
+	*count = 0;
+	pmk_diag_clear(d);
+	if (!(*out = calloc(max ? max : 1, sizeof **out)))
+		return pmk__diag_set(d, PMK_ENOMEM, 0, 0, NULL, "out of memory");
+	if ((err = pmk_sim_source_open(&src, what, kind, d)) < 0)
+		goto fail;
+	err = pmk_mem_from_insns(pmk_sim_source_next, src, *out, max, count);
+	if (err < 0)
+		*d = *pmk_sim_source_diag(src);
+	pmk_sim_source_close(src);
+	if (err >= 0)
+		return 0;
+fail:
+	free(*out);
+	*out = NULL;
+	*count = 0;
+	return err;
 }

@@ -3,10 +3,10 @@
  * the line chart of svg.c into a FILE the caller opened.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "pmkit/addie.h"
 #include "sim/addie/addie_int.h"
-#include "sim/addie/report.h"
 
 int pmk_addie_plot_figure(FILE *f, const char *title, uint32_t num,
 			  const double *in, const double *ad, const double *rd,
@@ -29,15 +29,15 @@ int pmk_addie_plot_figure(FILE *f, const char *title, uint32_t num,
 	return pmk__svg_lines(f, &ch, s, 3);
 }
 
-int pmk_addie_plot_settle(FILE *f, uint64_t seeds, double *const x[4],
-			  double *const y[4])
+int pmk_addie_plot_settle(FILE *f, uint64_t seeds,
+			  const uint64_t *const sorted[4])
 {
 	static const char *col[4] = {"#1f77b4", "#aec7e8", "#d62728",
 				     "#ff9896"};
-	static const uint32_t nums[2] = {64, 200};
 	char lab[4][64], title[128];
 	pmk__svg_series sr[4];
-	double five = 500;
+	double five = 500, *x[4] = {NULL}, *y = calloc(seeds, sizeof *y);
+	int rc = PMK_ENOMEM;
 	pmk__svg_chart ch = {.title = title,
 			     .xlabel = "samples until within the band",
 			     .ylabel = "fraction of runs",
@@ -49,13 +49,27 @@ int pmk_addie_plot_settle(FILE *f, uint64_t seeds, double *const x[4],
 		 "Samples to track the input, %llu seeds (dotted: the "
 		 "article's 500)",
 		 (unsigned long long)seeds);
+	if (!y)
+		goto out;
+	for (uint64_t s = 0; s < seeds; s++) /* the distribution function */
+		y[s] = (double)(s + 1) / (double)seeds;
 	for (int k = 0; k < 4; k++) {
-		snprintf(lab[k], sizeof lab[k], "%u/255, %s", nums[k / 2],
+		if (!(x[k] = calloc(seeds, sizeof *x[k])))
+			goto out;
+		for (uint64_t s = 0; s < seeds; s++)
+			x[k][s] = (double)sorted[k][s];
+		snprintf(lab[k], sizeof lab[k], "%u/255, %s",
+			 pmk_addie_figure_nums[k / 2],
 			 k % 2 ? "correlated" : "independent");
 		sr[k] = (pmk__svg_series){lab[k], col[k],	 x[k],
-					  y[k],	  (size_t)seeds, k % 2};
+					  y,	  (size_t)seeds, k % 2};
 	}
-	return pmk__svg_lines(f, &ch, sr, 4);
+	rc = pmk__svg_lines(f, &ch, sr, 4);
+out:
+	for (int k = 0; k < 4; k++)
+		free(x[k]);
+	free(y);
+	return rc;
 }
 
 static const char *est_color[PMK_EST_COUNT] = {"#d62728", "#ff7f0e", "#1f77b4",
@@ -140,50 +154,79 @@ int pmk_addie_plot_quality_trace(FILE *f, const pmk_quality_params *qp)
 	return pmk__svg_lines(f, &ch, s, PMK_EST_COUNT);
 }
 
-int pmk_membuf_plot_sweep(FILE *f, const double *wm, const double *st,
-			  const double *rst, const double *wst, int nw)
+int pmk_membuf_plot_sweep(FILE *f, const pmk_membuf_sweep *sw, size_t n)
 {
+	enum { NW = PMK_MEMBUF_SWEEP_NW };
+	double wm[NW], st[2 * NW], rst[NW], wst[NW], hi = 0;
 	pmk__svg_series s[4] = {
-	    {"total, read-ahead off", "#1f77b4", wm, st, (size_t)nw, 0},
-	    {"read stall, read-ahead off", "#2ca02c", wm, rst, (size_t)nw, 0},
-	    {"write stall, read-ahead off", "#ff7f0e", wm, wst, (size_t)nw, 0},
-	    {"total, read-ahead on", "#d62728", wm, st + nw, (size_t)nw, 1}};
-	double hi = 0;
+	    {"total, read-ahead off", "#1f77b4", wm, st, NW, 0},
+	    {"read stall, read-ahead off", "#2ca02c", wm, rst, NW, 0},
+	    {"write stall, read-ahead off", "#ff7f0e", wm, wst, NW, 0},
+	    {"total, read-ahead on", "#d62728", wm, st + NW, NW, 1}};
 	pmk__svg_chart ch = {.title = "Modelled stall cycles per request vs "
 				      "watermark",
 			     .xlabel = "watermark (words)",
 			     .ylabel = "stall cycles per request",
 			     .legend = 1};
-	for (int i = 0; i < 2 * nw; i++)
+	for (int w = 0; w < NW; w++) {
+		wm[w] = pmk_membuf_sweep_watermarks[w];
+		for (int ra = 0; ra < 2; ra++)
+			st[ra * NW + w] =
+			    (double)sw->obs[ra][w].stall / (double)n;
+		rst[w] = (double)sw->obs[0][w].st.read_stall_cycles / (double)n;
+		wst[w] =
+		    (double)sw->obs[0][w].st.write_stall_cycles / (double)n;
+	}
+	for (int i = 0; i < 2 * NW; i++)
 		hi = fmax(hi, st[i]);
 	ch.xmin = 0;
-	ch.xmax = wm[nw - 1];
+	ch.xmax = wm[NW - 1];
 	ch.ymax = hi * 1.35;
 	return pmk__svg_lines(f, &ch, s, 4);
 }
 
 int pmk_addie_plot_sim(FILE *f, int nsig, const char *const names[2],
-		       const double *px, double *const py[2][3], size_t npts)
+		       const pmk_addie_sim_interval *iv, size_t npts)
 {
 	static const char *col[2][3] = {{"#d62728", "#ff9896", "#1f77b4"},
 					{"#2ca02c", "#98df8a", "#9467bd"}};
 	pmk__svg_series sr[6];
 	char lab[6][96];
-	int ns = 0;
+	int ns = 0, rc = PMK_ENOMEM;
+	double *x = calloc(npts ? npts : 1, sizeof *x), *y[2][2] = {{NULL}};
 	pmk__svg_chart ch = {.title = "Addies on the simulated core",
 			     .xlabel = "committed instructions",
 			     .ylabel = "probability",
 			     .ymax = 1,
 			     .legend = 2};
+	for (int u = 0; u < nsig && u < 2; u++)
+		for (int k = 0; k < 2; k++)
+			if (!(y[u][k] = calloc(npts ? npts : 1, sizeof(double))))
+				goto out;
+	if (!x)
+		goto out;
+	for (size_t i = 0; i < npts; i++) {
+		x[i] = (double)iv[i].committed;
+		for (int u = 0; u < nsig && u < 2; u++) {
+			y[u][0][i] = iv[i].addie[u];
+			y[u][1][i] = iv[i].interval[u];
+		}
+	}
 	for (int u = 0; u < nsig && u < 2; u++) {
 		snprintf(lab[ns], 96, "%s: Addie", names[u]);
-		sr[ns] = (pmk__svg_series){lab[ns], col[u][0], px,
-					   py[u][0], npts,     0};
+		sr[ns] = (pmk__svg_series){lab[ns], col[u][0], x,
+					   y[u][0], npts,     0};
 		ns++;
 		snprintf(lab[ns], 96, "%s: exact, per interval", names[u]);
-		sr[ns] = (pmk__svg_series){lab[ns], col[u][1], px,
-					   py[u][1], npts,     1};
+		sr[ns] = (pmk__svg_series){lab[ns], col[u][1], x,
+					   y[u][1], npts,     1};
 		ns++;
 	}
-	return pmk__svg_lines(f, &ch, sr, (size_t)ns);
+	rc = pmk__svg_lines(f, &ch, sr, (size_t)ns);
+out:
+	free(x);
+	for (int u = 0; u < 2; u++)
+		for (int k = 0; k < 2; k++)
+			free(y[u][k]);
+	return rc;
 }

@@ -9,7 +9,6 @@
 
 #include "pmkit/addie.h"
 #include "sim/addie/addie_int.h"
-#include "sim/addie/report.h"
 #include "tests/support/t.h"
 
 static int cmp(const void *a, const void *b)
