@@ -72,8 +72,9 @@ $(O)/obj/%.o: %.c $(O)/config.mk
 $(O)/libpmkit.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
-$(O)/libpmkit.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libpmkit.so.0 $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(LDLIBS)
+# exports the public `pmk_` API only (scripts/libpmkit.map hides `pmk__`)
+$(O)/libpmkit.so: $(LIB_OBJ) scripts/libpmkit.map
+	$(CC) -shared -Wl,-soname,libpmkit.so.0 -Wl,--version-script,scripts/libpmkit.map $(filter-out -static,$(LDFLAGS)) -o $@ $(LIB_OBJ) $(LDLIBS)
 # the SONAME beside the library, so that a program linked against the build
 # tree loads it in place (LD_LIBRARY_PATH or the rpath of pmkit-uninstalled.pc)
 $(O)/libpmkit.so.0: $(O)/libpmkit.so

@@ -13,6 +13,10 @@
  * Nothing here prints, except the plots into the FILE given them; what
  * allocates says so (pmk_membuf_new, pmk_addie_sim_intervals, the
  * experiments' working memory).
+ *
+ * ADDIE ENTRY POINTS: seed 003's experiment kept in libpmkit (for pmkit
+ * addie), not the monitoring API; its names may change between minor
+ * versions (docs/api.md).
  */
 #ifndef PMKIT_ADDIE_H
 #define PMKIT_ADDIE_H

@@ -8,6 +8,10 @@
  * OS/IPC suites, level detection on latency curves, the machine probe (cache
  * levels, TLB, penalties) and SVG plots are built on it. docs/bench.md explains
  * the methods and every choice.
+ *
+ * BENCH ENTRY POINTS: the microbenchmarks and the machine probe (for pmkit
+ * bench and probe), kept in libpmkit beside the monitoring API; their
+ * names may change between minor versions (docs/api.md).
  */
 #ifndef PMKIT_BENCH_H
 #define PMKIT_BENCH_H

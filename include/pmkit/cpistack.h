@@ -18,6 +18,10 @@
  * enabled. docs/cpistack.md describes every rule and choice.
  *
  * Nothing here prints; errors come back as PMK_E* codes with a pmk_diag.
+ *
+ * SIMULATOR ENTRY POINTS (the CPI stacks) and top-down level 1: an
+ * experiment kept in libpmkit (for pmkit cpistack), not the monitoring
+ * API; its names may change between minor versions (docs/api.md).
  */
 #ifndef PMKIT_CPISTACK_H
 #define PMKIT_CPISTACK_H

@@ -14,6 +14,10 @@
  *              privilege qualification, threshold, edge, inversion, overflow
  *              interrupts with skid, ProfileMe and paired sampling.
  * Nothing here prints; errors come back as PMK_E* codes with a pmk_diag.
+ *
+ * SIMULATOR ENTRY POINTS: the simulated core is an experiment kept in
+ * libpmkit (for pmkit sim, cpistack and addie), not the monitoring API;
+ * its names may change between minor versions (docs/api.md).
  */
 #ifndef PMKIT_SIM_H
 #define PMKIT_SIM_H
