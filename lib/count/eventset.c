@@ -54,6 +54,7 @@ struct leaf {
 	uint64_t start_raw, start_ns; /* the first slice, when it counted all
 					 of it; start_ns 0 otherwise */
 	int tool;            /* perf's tool events: 1 + config, else 0 */
+	int no_slices;       /* never multiplexed: no rate statistics (open) */
 };
 
 struct event {
@@ -94,6 +95,7 @@ struct pmk_eventset {
 	uint64_t tool_t0, tool_t1;
 	struct rusage ru0, ru1;
 	int time_edges;       /* may_mpx and counting the calling thread */
+	int any_tool, any_alias; /* set at open: what a read must also do */
 };
 
 int pmk_eventset_new(pmk_eventset **out, unsigned flags)
@@ -572,6 +574,28 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 	es->time_edges = es->may_mpx && es->scope.pid == 0 &&
 			 !(es->flags & PMK_ES_ENABLE_ON_EXEC) &&
 			 strcmp(es->be->ops->name, "kernel") == 0;
+	es->any_tool = es->any_alias = 0;
+	for (int i = 0; i < es->nleaf; i++) {
+		es->any_tool |= es->leaf[i].tool != 0;
+		es->any_alias |= es->leaf[i].alias >= 0;
+	}
+	/* A kernel group of software natives is never multiplexed (the
+	 * software PMU always schedules it: its running time is its enabled
+	 * time), so in a set that does not multiplex (where the set-wide terms
+	 * are 0) nothing reads its natives' rate statistics: a read skips
+	 * them, three dependent divisions fewer on a lone task-clock. */
+	for (int g = 0; g < es->ngroup; g++) {
+		int sw = !es->may_mpx && !strcmp(es->be->ops->name, "kernel");
+		for (int i = 0; i < es->grp[g].nleaf; i++)
+			sw &= es->leaf[es->grp[g].leaf[i]].attr.type ==
+			      PMK_TYPE_SOFTWARE;
+		for (int i = 0; i < es->grp[g].nleaf; i++)
+			es->leaf[es->grp[g].leaf[i]].no_slices = sw;
+	}
+	for (int i = 0; i < es->nleaf; i++)
+		if (es->leaf[i].alias >= 0)
+			es->leaf[i].no_slices =
+				es->leaf[es->leaf[i].alias].no_slices;
 	pthread_mutex_unlock(&es->lock);
 	if (ok == 0 && es->nev > 0) {
 		if (d)
@@ -715,10 +739,15 @@ static void read_tools(pmk_eventset *es)
 	}
 }
 
-/* Read every group into the leaves (absolute kernel values). */
-static int read_groups(pmk_eventset *es)
+/* Read every group into the leaves (absolute kernel values). Inlined, and
+ * the loops a set does not need skipped: a read of one software event costs
+ * about 480 ns of CPU time here, and each stack frame that the system call
+ * returns through costs about 5 ns more (the return predictions do not
+ * survive the kernel), so the read path is kept flat and short. */
+static inline __attribute__((always_inline)) int read_groups(pmk_eventset *es)
 {
-	read_tools(es);
+	if (es->any_tool)
+		read_tools(es);
 	for (int g = 0; g < es->ngroup; g++) {
 		pmk_group_read r;
 		int rc = es->be->ops->read_group(es->be, es->grp[g].leader, &r);
@@ -731,7 +760,7 @@ static int read_groups(pmk_eventset *es)
 			l->running = r.running_ns;
 		}
 	}
-	for (int i = 0; i < es->nleaf; i++) {
+	for (int i = 0; es->any_alias && i < es->nleaf; i++) {
 		struct leaf *l = &es->leaf[i];
 		if (l->alias >= 0) {
 			l->raw = es->leaf[l->alias].raw;
@@ -744,7 +773,7 @@ static int read_groups(pmk_eventset *es)
 
 /* Fold the slice since the previous read into the rate statistics
  * (weighted by running time: West's incremental algorithm). */
-static void update_slices(struct leaf *l)
+static __attribute__((noinline)) void update_slices(struct leaf *l)
 {
 	uint64_t draw = l->raw - l->slice_raw, drun = l->running - l->slice_run;
 	uint64_t den = l->enabled - l->slice_en;
@@ -830,7 +859,10 @@ static uint64_t leaf_edge(const pmk_eventset *es, const struct leaf *l)
 	return l->group >= 0 ? es->grp[l->group].edge_ns : 0;
 }
 
-static void event_value(pmk_eventset *es, int e, pmk_value *v)
+/* Any event: scaled values, error estimates, derived expressions. Kept
+ * out of line so that the common case below stays a short, flat path. */
+static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
+							int e, pmk_value *v)
 {
 	struct event *ev = &es->ev[e];
 	double val[PMK_LEAF_MAX], err[PMK_LEAF_MAX], lo[PMK_LEAF_MAX],
@@ -839,21 +871,6 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 	pmk_eval_result r;
 
 	memset(v, 0, sizeof *v);
-	if (ev->status == 0 && ev->ev.nops == 0) {
-		/* the common case: one native, counted all the time */
-		struct leaf *l = &es->leaf[ev->first_leaf];
-		uint64_t run = l->running - l->base_run;
-		uint64_t en = l->enabled - l->base_en;
-		if (run == en) {
-			v->raw = l->raw - l->base_raw;
-			v->value = v->lo = v->hi = (double)v->raw;
-			v->enabled_ns = en;
-			v->running_ns = run;
-			v->edge_ns = leaf_edge(es, l);
-			v->running = 1;
-			return;
-		}
-	}
 	if (ev->status) {
 		v->status = ev->status;
 		v->flags = PMK_VALUE_UNSUPPORTED;
@@ -919,6 +936,30 @@ static void event_value(pmk_eventset *es, int e, pmk_value *v)
 		v->flags |= PMK_VALUE_NAN;
 }
 
+static inline void event_value(pmk_eventset *es, int e, pmk_value *v)
+{
+	const struct event *ev = &es->ev[e];
+	if (ev->status == 0 && ev->ev.nops == 0) {
+		/* the common case: one native, counted all the time */
+		const struct leaf *l = &es->leaf[ev->first_leaf];
+		uint64_t run = l->running - l->base_run;
+		uint64_t en = l->enabled - l->base_en;
+		if (run == en) {
+			uint64_t raw = l->raw - l->base_raw;
+			*v = (pmk_value){.value = (double)raw,
+					 .lo = (double)raw,
+					 .hi = (double)raw,
+					 .raw = raw,
+					 .enabled_ns = en,
+					 .running_ns = run,
+					 .edge_ns = leaf_edge(es, l),
+					 .running = 1};
+			return;
+		}
+	}
+	event_value_full(es, e, v);
+}
+
 int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 {
 	int rc;
@@ -930,7 +971,9 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 	add_edge(es, t0);
 	if (rc == 0) {
 		for (int i = 0; i < es->nleaf; i++)
-			if (es->leaf[i].handle >= 0 || es->leaf[i].alias >= 0)
+			if ((es->leaf[i].handle >= 0 ||
+			     es->leaf[i].alias >= 0) &&
+			    !es->leaf[i].no_slices)
 				update_slices(&es->leaf[i]);
 		/* only in a set that multiplexes: exact counts keep a fixed
 		 * read cost (a region's counts include it) */
