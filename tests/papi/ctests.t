@@ -43,8 +43,8 @@ papi_suite() { # SUITE: runs every program of EX/SUITE with both libraries
 papi_suite ctests
 if [ "$np" -ge "$FLOOR" ]; then ok "ctests: $np passed (floor $FLOOR)"
 else nok "ctests: pass count" "$np passed, floor $FLOOR"; fi
-if [ $((t1 - t0)) -lt 120 ]; then ok "ctests: pmkit's run took $((t1 - t0)) s (< 120)"
-else nok "ctests: run time" "$((t1 - t0)) s, over 120 s"; fi
+# the run's time is a figure, not a check (the suite must hold on a loaded
+# machine): printed above with the counts
 # validation tests (one per preset; they skip without a PMU) and, where
 # gfortran built them, the Fortran ftests (PAPI's papi_fwrappers.c is not
 # part of pmkit yet: they load Debian's PAPIF_* symbols, so they are run
