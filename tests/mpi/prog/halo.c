@@ -16,17 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static double spin(double secs)
-{
-	volatile double x = 1;
-	double t0 = MPI_Wtime(), t;
-	do {
-		for (int i = 0; i < 200; i++)
-			x = x * 1.0000001 + 1e-9;
-		t = MPI_Wtime();
-	} while (t - t0 < secs);
-	return t - t0;
-}
+#include "spin.h"
 
 int main(int argc, char **argv)
 {
