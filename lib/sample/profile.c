@@ -35,7 +35,7 @@ static int idx_grow(struct idx *ix)
 {
 	size_t ncap = ix->cap ? ix->cap * 2 : 1024;
 	uint32_t *ns = calloc(ncap, sizeof *ns);
-	uint64_t *nh = calloc(ncap, sizeof *nh);
+	uint32_t *nh = calloc(ncap, sizeof *nh);
 	if (!ns || !nh) {
 		free(ns);
 		free(nh);
@@ -64,16 +64,17 @@ int pmk__idx_find(struct idx *ix, uint64_t h, int (*eq)(void *, uint32_t),
 {
 	size_t j;
 	*inserted = 0;
-	if ((ix->n + 1) * 2 > ix->cap && idx_grow(ix) != 0)
+	/* at most 3/4 full: 8 bytes a slot, 11 to 21 bytes an entry */
+	if ((ix->n + 1) * 4 > ix->cap * 3 && idx_grow(ix) != 0)
 		return -1;
 	j = h & (ix->cap - 1);
 	while (ix->slot[j]) {
-		if (ix->hv[j] == h && eq(ctx, ix->slot[j] - 1))
+		if (ix->hv[j] == (uint32_t)h && eq(ctx, ix->slot[j] - 1))
 			return (int)(ix->slot[j] - 1);
 		j = (j + 1) & (ix->cap - 1);
 	}
 	ix->slot[j] = fresh + 1;
-	ix->hv[j] = h;
+	ix->hv[j] = (uint32_t)h;
 	ix->n++;
 	*inserted = 1;
 	return (int)fresh;
@@ -84,6 +85,70 @@ void pmk__idx_free(struct idx *ix)
 	free(ix->slot);
 	free(ix->hv);
 	memset(ix, 0, sizeof *ix);
+}
+
+uint64_t pmk__zero_counts[2 * PMK_REC_MAX_EVENTS];
+
+/* A zeroed count entry (p->stride samples, then p->stride periods) in the
+ * count blocks; NULL when out of memory. Blocks double up to 64 Ki entries
+ * and never move. */
+static uint64_t *cnt_new(pmk_profile *p)
+{
+	struct cntblk *b = p->cnt;
+	size_t w = 2 * (size_t)p->stride;
+	if (!b || b->used == b->cap) {
+		size_t cap = b ? (b->cap < 65536 ? b->cap * 2 : b->cap) : 64;
+		b = calloc(1, sizeof *b + cap * w * sizeof *b->v);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->next = p->cnt;
+		p->cnt = b;
+	}
+	return b->v + w * b->used++;
+}
+
+static void cnt_free(struct cntblk *b)
+{
+	while (b) {
+		struct cntblk *n = b->next;
+		free(b);
+		b = n;
+	}
+}
+
+/* Widen every count entry to `stride` events (a sample named an event
+ * beyond the file's EVENT records: at most PMK_REC_MAX_EVENTS times, each
+ * linear in the entries). */
+static int restride(pmk_profile *p, int stride)
+{
+	struct cntblk *old = p->cnt;
+	int os = p->stride;
+	p->cnt = NULL;
+	p->stride = stride;
+	for (size_t i = 0; i < p->nloc + p->nstk; i++) {
+		uint64_t **sp = i < p->nloc ? &p->loc[i].samples
+					    : &p->stk[i - p->nloc].samples;
+		uint64_t **pp = i < p->nloc ? &p->loc[i].period
+					    : &p->stk[i - p->nloc].period;
+		uint64_t *n;
+		if (*sp == pmk__zero_counts)
+			continue;
+		n = cnt_new(p);
+		if (!n) { /* both lists are freed with the profile */
+			struct cntblk **t = &p->cnt;
+			while (*t)
+				t = &(*t)->next;
+			*t = old;
+			return -1;
+		}
+		memcpy(n, *sp, (size_t)os * sizeof *n);
+		memcpy(n + stride, *pp, (size_t)os * sizeof *n);
+		*sp = n;
+		*pp = n + stride;
+	}
+	cnt_free(old);
+	return 0;
 }
 
 static int grow(void **v, size_t *cap, size_t need, size_t elem)
@@ -433,6 +498,8 @@ static int loc_get(pmk_profile *p, int dso, uint64_t off)
 		memset(&p->loc[i], 0, sizeof p->loc[i]);
 		p->loc[i].dso = dso;
 		p->loc[i].off = off;
+		p->loc[i].samples = pmk__zero_counts;
+		p->loc[i].period = pmk__zero_counts;
 		p->nloc++;
 	}
 	return i;
@@ -545,9 +612,18 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		p->nevents = (int)s->event + 1;
 		p->st.nevents = p->nevents;
 	}
+	if ((int)s->event >= p->stride && restride(p, (int)s->event + 1))
+		return PMK_ENOMEM;
 	leaf = loc_of(p, s->pid, s->ip, kern);
 	if (leaf < 0)
 		return PMK_ENOMEM;
+	if (p->loc[leaf].samples == pmk__zero_counts) {
+		uint64_t *c = cnt_new(p);
+		if (!c)
+			return PMK_ENOMEM;
+		p->loc[leaf].samples = c;
+		p->loc[leaf].period = c + p->stride;
+	}
 	p->loc[leaf].samples[s->event]++;
 	p->loc[leaf].period[s->event] =
 	    pmk__sat_add(p->loc[leaf].period[s->event], s->period);
@@ -602,10 +678,13 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		if (i < 0)
 			return PMK_ENOMEM;
 		if (ins) {
-			if (grow((void **)&p->frames, &p->capframes,
-				 p->nframes + n, sizeof *p->frames))
-				return PMK_ENOMEM;
+			uint64_t *cn = cnt_new(p);
+			if (!cn || grow((void **)&p->frames, &p->capframes,
+					p->nframes + n, sizeof *p->frames))
+				return PMK_ENOMEM; /* the load fails */
 			memset(&p->stk[i], 0, sizeof p->stk[i]);
+			p->stk[i].samples = cn;
+			p->stk[i].period = cn + p->stride;
 			p->stk[i].first = (uint32_t)p->nframes;
 			p->stk[i].n = n;
 			p->stk[i].pid = s->pid;
@@ -692,9 +771,12 @@ void pmk__loc_resolve(pmk_profile *p, struct loc *l, int lines)
 			st = pmk__dso_symtab(p, l->dso);
 			l->func = NULL;
 			if (st) {
+				uint64_t fsize = 0;
 				l->vaddr = pmk__symtab_vaddr(st, l->off);
 				l->func = pmk__symtab_function(
-				    st, l->vaddr, &l->fstart, &l->fsize);
+				    st, l->vaddr, &l->fstart, &fsize);
+				l->fsize = fsize < UINT32_MAX ? (uint32_t)fsize
+							      : UINT32_MAX;
 			}
 			if (!l->func)
 				l->func = p->dso[l->dso].unk;
@@ -885,6 +967,8 @@ static int load_mem(pmk_profile **pp, const void *buf, size_t len,
 		return PMK_ENOMEM;
 	}
 	rc = pass(p, buf, len, 0, d);
+	/* count entries as wide as the events the file describes */
+	p->stride = p->nevents > 0 ? p->nevents : 1;
 	if (!rc)
 		rc = pass(p, buf, len, 1, d);
 	if (rc) {
@@ -1007,6 +1091,7 @@ void pmk_profile_free(pmk_profile *p)
 	free(p->loc);
 	free(p->stk);
 	free(p->frames);
+	cnt_free(p->cnt);
 	free(p->dsamp);
 	pmk__unwinder_free(p->uw);
 	pmk__idx_free(&p->proc_idx);

@@ -41,27 +41,45 @@ struct proc {
 	char comm[32];
 };
 
-/* A distinct code location: (DSO, offset in it), resolved lazily. */
+/* A distinct code location: (DSO, offset in it), resolved lazily. One is
+ * kept per distinct address of every call chain, so it is small (72 bytes):
+ * the per-event counts of a location that was never the sampled IP are
+ * the shared zeros (pmk__zero_counts), and those of a sampled one and of
+ * every stack live in the profile's count blocks (a stride of the events
+ * the file has, not PMK_REC_MAX_EVENTS), so that a caller costs no counts
+ * at all. The arrays are indexed by event, below p->nevents. */
 struct loc {
-	int dso;
 	uint64_t off;
-	uint64_t samples[PMK_REC_MAX_EVENTS]; /* as the leaf (sampled IP) */
-	uint64_t period[PMK_REC_MAX_EVENTS];
-	int resolved, line_done;
-	uint64_t vaddr, fstart, fsize;
+	int dso;
+	int line;
+	uint64_t *samples; /* as the leaf (sampled IP) */
+	uint64_t *period;
+	uint64_t vaddr, fstart;
 	const char *func; /* owned by the DSO's symtab, or a constant */
 	const char *file; /* DWARF's, or NULL */
-	int line;
+	uint32_t fsize;	  /* held at UINT32_MAX */
+	uint16_t resolved, line_done;
 };
 
 /* A distinct call stack of one thread: loc ids, innermost first, and the
- * sampled location (`leaf`). */
+ * sampled location (`leaf`); its counts are in the count blocks. */
 struct stack {
 	uint32_t first, n;
 	uint32_t pid, tid, leaf;
-	uint64_t samples[PMK_REC_MAX_EVENTS];
-	uint64_t period[PMK_REC_MAX_EVENTS];
+	uint64_t *samples;
+	uint64_t *period;
 };
+
+/* Counts of every event of a location or a stack: `stride` samples, then
+ * `stride` periods, in blocks that never move (the pointers above stay
+ * valid); made again with a wider stride when a sample names an event
+ * beyond it. */
+struct cntblk {
+	struct cntblk *next;
+	size_t used, cap; /* entries */
+	uint64_t v[];
+};
+extern uint64_t pmk__zero_counts[2 * PMK_REC_MAX_EVENTS];
 
 /* A sample's data address (PMK_SAMPLE_HAS_ADDR), kept for the data sort;
  * resolved when a histogram asks (daddr.c). */
@@ -72,7 +90,7 @@ struct dsample {
 
 struct idx {
 	uint32_t *slot; /* index+1, 0 empty */
-	uint64_t *hv;	/* hash of each slot's entry */
+	uint32_t *hv;	/* low 32 bits of the hash of each slot's entry */
 	size_t cap, n;
 };
 
@@ -109,6 +127,8 @@ struct pmk_profile {
 	struct idx stk_idx;
 	uint32_t *frames;
 	size_t nframes, capframes;
+	struct cntblk *cnt; /* count blocks, newest first */
+	int stride;	    /* events per count entry */
 	int has_chains;
 	struct dsample *dsamp;
 	size_t ndsamp, capdsamp;
