@@ -8,6 +8,9 @@
  *   pmkit mpi report --csv FILE.json           one row per rank and quantity
  *   pmkit mpi report --svg job.svg FILE.json   per-rank bars: compute vs MPI
  *                                              time, and one event (--event)
+ *   pmkit mpi report --comm-svg comm.svg FILE.json
+ *                                              who talks to whom: bytes per
+ *                                              rank pair as a heat map
  *   pmkit mpi report --html job.html FILE.json one self-contained page
  *   pmkit mpi report --mpi-merge DIR [--json merged.json]
  *
@@ -27,6 +30,7 @@
 
 #include "cli/cli.h"
 #include "lib/core/infile.h"
+#include "mpi/comm.h"
 #include "mpi/job.h"
 
 static int load(struct pmk__mpi_job *job, const char *path)
@@ -134,9 +138,16 @@ static int write_out(const char *path, const struct pmk__mpi_job *job,
 	return 0;
 }
 
+/* The banner, then the communication picture's tables (mpi/comm.h) when
+ * the records have one. */
 static void w_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 {
 	pmk__mpi_banner(f, job, top);
+	pmk__mpi_comm_report(f, job, top);
+}
+static void w_comm_svg(FILE *f, const struct pmk__mpi_job *job, int unused)
+{
+	pmk__mpi_comm_svg(f, job);
 }
 static void w_csv(FILE *f, const struct pmk__mpi_job *job, int unused)
 {
@@ -176,6 +187,7 @@ static int pick_event(const struct pmk__mpi_job *job, const char *want)
 static int report(int argc, char **argv)
 {
 	const char *svg = NULL, *html = NULL, *json = NULL, *merge = NULL;
+	const char *comm_svg = NULL;
 	const char *event = NULL, *input = NULL, *out = "-";
 	int csv = 0, rc = 0, ev, missing, nfiles = 0;
 	unsigned long long top = 8;
@@ -184,6 +196,7 @@ static int report(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char **val = !strcmp(a, "--svg")         ? &svg
+				   : !strcmp(a, "--comm-svg")  ? &comm_svg
 				   : !strcmp(a, "--html")      ? &html
 				   : !strcmp(a, "--json")      ? &json
 				   : !strcmp(a, "--mpi-merge") ? &merge
@@ -230,12 +243,23 @@ static int report(int argc, char **argv)
 	missing = job.size - pmk__mpi_job_present(&job);
 	if (csv)
 		rc |= write_out(out, &job, w_csv, 0);
-	else if (!svg && !html && !json)
+	else if (!svg && !html && !json && !comm_svg)
 		rc |= write_out(out, &job, w_banner, (int)(top > 1000 ? 1000 : top));
 	if (svg)
 		rc |= write_out(svg, &job, pmk__mpi_svg, ev);
 	if (html)
 		rc |= write_out(html, &job, pmk__mpi_html, ev);
+	if (comm_svg) {
+		int any = 0;
+		for (int i = 0; i < job.size; i++)
+			any |= job.ranks[i].present && job.ranks[i].comm;
+		if (!any) {
+			cli_error("no communication picture in these records "
+				  "(written by an older libpmkit-mpi)");
+			rc = 1;
+		} else
+			rc |= write_out(comm_svg, &job, w_comm_svg, 0);
+	}
 	if (json)
 		rc |= write_out(json, &job, w_json, 0);
 	if (merge && missing) {

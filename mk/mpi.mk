@@ -1,14 +1,14 @@
 # mk/mpi.mk: libpmkit-mpi (mpi/, docs/mpi.md).
 #   mpi/job.c, jread.c, jobsvg.c, outfile.c: the job records and their
 #       reports, no MPI header; part of the CLI (`pmkit mpi report`) always
-#   mpi/rank.c, timing.c, lastword.c, pmpi.c, fortran.c: the PMPI
+#   mpi/rank.c, timing.c, lastword.c, commrank.c, pmpi.c, fortran.c: the PMPI
 #       interposition library
 #       $(O)/libpmkit-mpi.so, built when scripts/configure found an MPI
 #       (HAVE_MPI, MPI_CFLAGS, MPI_LIBS); linked with libpmkit's objects so
 #       that one preloaded file is enough (and a program's own pmk_region_*
 #       calls resolve to the same copy)
 #   tests/mpi/prog/*.c, *.f90: the MPI test programs, $(O)/mpi/NAME
-MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/outfile.c
+MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/outfile.c mpi/comm.c
 MPI_JOB_OBJ := $(MPI_JOB_SRC:%.c=$(O)/obj/%.o)
 CLI_SRC += $(MPI_JOB_SRC)
 # the JSON reader's fuzz target needs the job objects (before the archive);
@@ -19,11 +19,11 @@ $(O)/fuzz/fuzz_mpijson: $(O)/obj/tests/fuzz/fuzz_mpijson.o $(O)/obj/tests/fuzz/d
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the job records' unit test: the records, rank.c's name copy (no MPI)
-$(O)/tests/mpi_test_mpijob: $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(MPI_JOB_OBJ)
+$(O)/tests/mpi_test_mpijob: $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/commrank.o $(MPI_JOB_OBJ)
 $(O)/tests/mpi_test_mpijob: LDLIBS := $(O)/libpmkit.a $(LDLIBS)
 # the timing of calls on made-up timelines (no MPI)
 $(O)/tests/mpi_test_timing: $(O)/obj/mpi/timing.o
--include $(O)/obj/mpi/rank.d $(O)/obj/mpi/timing.d $(O)/obj/mpi/lastword.d
+-include $(O)/obj/mpi/rank.d $(O)/obj/mpi/timing.d $(O)/obj/mpi/commrank.d $(O)/obj/mpi/lastword.d
 
 ifeq ($(HAVE_MPI),1)
 MPI_SO := $(O)/libpmkit-mpi.so
@@ -35,7 +35,7 @@ MPI_PROG := $(patsubst %.c,$(O)/mpi/%,$(notdir $(MPI_PROG_C))) \
 mpi: $(MPI_SO) $(MPI_PROG)
 all: mpi
 $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o: CPPFLAGS += $(MPI_CFLAGS)
-$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/lastword.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
+$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/lastword.o $(O)/obj/mpi/commrank.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
 	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(MPI_LIBS) $(LDLIBS)
 # Test and benchmark programs: plain MPI programs (no pmkit), built without
 # sanitizers, so that the library can be preloaded into them in any build.

@@ -59,6 +59,14 @@ static void *real(const char *name, void **cache)
 /* pmpi.c's, with its table of the predefined types' sizes */
 uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t) PMK__MPI_HIDDEN;
 uint64_t pmk__mpi_status_bytes(const MPI_Status *st) PMK__MPI_HIDDEN;
+int pmk__mpi_world_rank(int dest, MPI_Comm comm) PMK__MPI_HIDDEN;
+
+/* Inside a measured call: a send to `dest` of `comm` (who talks to whom). */
+#define FCOUNT_SEND(dest, comm, bytes)                                         \
+	if (pmk_on_)                                                           \
+		pmk__mpi_comm_send(                                            \
+			pmk__mpi_world_rank(*(dest), PMPI_Comm_f2c(*(comm))),  \
+			bytes);
 
 static uint64_t fbytes(const F *count, const F *type)
 {
@@ -173,6 +181,7 @@ void mpi_finalize_f08_(F *ierr)
 		PMK__MPI_ENTER(ID)                                             \
 		REAL(lname, void (*)(void *, F *, F *, F *, F *, F *, F *),    \
 		     buf, count, type, dest, tag, comm, ierr);                 \
+		FCOUNT_SEND(dest, comm, fbytes(count, type))                   \
 		PMK__MPI_LEAVE(ID, fbytes(count, type), 0)                     \
 	}
 #define FGATHER(lname, ID, SENT, RECV)                                         \

@@ -21,6 +21,7 @@ void FN(isend)(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
 	PMK__MPI_ENTER(ISEND)
 	REAL(FN(isend), void (*)(void *, F *, F *, F *, F *, F *, F *, F *),
 	     buf, count, type, dest, tag, comm, req, ierr);
+	FCOUNT_SEND(dest, comm, fbytes(count, type))
 	PMK__MPI_LEAVE(ISEND, fbytes(count, type), 0)
 }
 FALIAS(isend, ISEND)
@@ -57,6 +58,7 @@ void FN(sendrecv)(void *sbuf, F *scount, F *stype, F *dest, F *stag,
 		      F *, F *, F *),
 	     sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
 	     comm, status, ierr);
+	FCOUNT_SEND(dest, comm, fbytes(scount, stype))
 	PMK__MPI_LEAVE(SENDRECV, fbytes(scount, stype),
 		       status == MPI_F_STATUS_IGNORE ? fbytes(rcount, rtype)
 						     : fstatus_bytes(status))

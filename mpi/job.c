@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/core/textout.h"
+#include "mpi/comm.h"
 #include "mpi/job.h"
 #include "pmkit.h"
 
@@ -29,6 +30,7 @@ void pmk__mpi_job_release(struct pmk__mpi_job *job)
 	for (int i = 0; job->ranks && i < job->size; i++) {
 		free(job->ranks[i].calls);
 		free(job->ranks[i].regions);
+		pmk__mpi_comm_free(job->ranks[i].comm);
 	}
 	free(job->ranks);
 	memset(job, 0, sizeof *job);
@@ -152,6 +154,8 @@ int pmk__mpi_job_put(struct pmk__mpi_job *to, const struct pmk__mpi_job *from,
 			if (map[e] >= 0)
 				g->ev[map[e]] = s->ev[e];
 	}
+	if (src->comm && !(dst->comm = pmk__mpi_comm_dup(src->comm)))
+		return PMK_ENOMEM;
 	return 0;
 }
 
@@ -727,7 +731,9 @@ void pmk__mpi_json(FILE *f, const struct pmk__mpi_job *job)
 			json_events(f, job, k->ev);
 			fputc('}', f);
 		}
-		fputs("]}", f);
+		fputc(']', f);
+		pmk__mpi_comm_json(f, r->comm);
+		fputc('}', f);
 	}
 	fputs("],\n\"missing_ranks\":[", f);
 	first = 1;

@@ -69,6 +69,8 @@ struct pmk__mpi_rank {
 	int ncalls, ccalls;
 	struct pmk__mpi_region *regions;
 	int nregions, cregions;
+	/* who talks to whom, sizes, call sites (mpi/comm.h); NULL: none */
+	struct pmk__mpi_comm *comm;
 };
 
 struct pmk__mpi_job {

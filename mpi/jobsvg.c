@@ -12,6 +12,7 @@
 
 #include "lib/core/plot.h"
 #include "lib/core/textout.h"
+#include "mpi/comm.h"
 #include "mpi/job.h"
 
 enum { W = 860, TOP = 44, PANEL = 350 };
@@ -218,6 +219,7 @@ void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev)
 	fputs("</pre>\n", f);
 	free(banner);
 	pmk__mpi_svg(f, job, ev);
+	pmk__mpi_comm_html(f, job);
 	fputs("<h2>Per rank</h2>\n<table><tr><th>rank</th><th>host</th>"
 	      "<th>wall s</th><th>compute s</th><th>MPI s</th><th>%MPI</th>", f);
 	for (int e = 0; e < job->nev; e++) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi/comm.h"
 #include "mpi/job.h"
 #include "pmkit.h"
 
@@ -372,6 +373,102 @@ static int get_events(struct jp *p, struct pmk__mpi_job *job,
 	return 0;
 }
 
+/* A pair [a, b] or triple [a, b, c] of whole numbers into out[]. */
+static int get_tuple(struct jp *p, const struct jnode *a, uint64_t *out,
+		     int n, const char *what)
+{
+	int k = 0;
+	if (a->type != J_ARR)
+		return fail(p, "%s is not an array", what);
+	for (int i = a->child; i >= 0; i = p->n[i].next, k++)
+		if (k >= n || p->n[i].type != J_NUM || !p->n[i].is_uint)
+			return fail(p, "%s: not %d whole numbers", what, n);
+		else
+			out[k] = p->n[i].u;
+	return k == n ? 0 : fail(p, "%s: not %d whole numbers", what, n);
+}
+
+/* A rank's "comm" (mpi/comm.h); absent in older files. */
+static int read_comm(struct jp *p, const struct jnode *o,
+		     struct pmk__mpi_rank *r, int size)
+{
+	const struct jnode *c = member(p, o, "comm"), *v;
+	struct pmk__mpi_comm *m;
+	uint64_t t[3];
+	if (!c)
+		return 0;
+	if (c->type != J_OBJ)
+		return fail(p, "\"comm\" is not an object");
+	if (!(m = r->comm = pmk__mpi_comm_new()))
+		return fail(p, "out of memory");
+	v = member(p, c, "to");
+	for (int i = v && v->type == J_ARR ? v->child : -1; i >= 0;
+	     i = p->n[i].next) {
+		struct pmk__mpi_peer *e;
+		if (get_tuple(p, &p->n[i], t, 3, "\"comm\".\"to\""))
+			return -1;
+		if (t[0] >= (uint64_t)size)
+			return fail(p, "\"comm\": destination %llu outside "
+				       "the job",
+				    (unsigned long long)t[0]);
+		if (!(e = pmk__mpi_comm_peer(m, (int)t[0])))
+			return fail(p, "out of memory");
+		e->calls += t[1];
+		e->bytes += t[2];
+	}
+	v = member(p, c, "coll");
+	if (v) {
+		if (get_tuple(p, v, t, 2, "\"comm\".\"coll\""))
+			return -1;
+		m->coll_calls = t[0];
+		m->coll_bytes = t[1];
+	}
+	v = member(p, c, "fn");
+	for (int i = v && v->type == J_ARR ? v->child : -1; i >= 0;
+	     i = p->n[i].next) {
+		const struct jnode *g = &p->n[i], *h;
+		char name[32] = "";
+		struct pmk__mpi_fsize *e;
+		if (g->type != J_OBJ || get_str(p, g, "name", name, sizeof name) ||
+		    !name[0])
+			return fail(p, "\"comm\": a function without a name");
+		if (!(e = pmk__mpi_comm_fsize(m, name)))
+			return fail(p, "out of memory");
+		if (get_u64(p, g, "min_ns", &e->min_ns, 0) ||
+		    get_u64(p, g, "max_ns", &e->max_ns, 0))
+			return -1;
+		h = member(p, g, "hist");
+		for (int k = h && h->type == J_ARR ? h->child : -1; k >= 0;
+		     k = p->n[k].next) {
+			if (get_tuple(p, &p->n[k], t, 2, "\"hist\""))
+				return -1;
+			if (t[0] >= PMK__MPI_HBUCKETS)
+				return fail(p, "\"hist\": bucket %llu",
+					    (unsigned long long)t[0]);
+			e->hist[t[0]] += t[1];
+		}
+	}
+	v = member(p, c, "sites");
+	for (int i = v && v->type == J_ARR ? v->child : -1; i >= 0;
+	     i = p->n[i].next) {
+		const struct jnode *g = &p->n[i];
+		char fn[32] = "", at[160] = "";
+		struct pmk__mpi_site *e;
+		uint64_t calls = 0, ns = 0;
+		if (g->type != J_OBJ || get_str(p, g, "fn", fn, sizeof fn) ||
+		    get_str(p, g, "at", at, sizeof at) || !fn[0] ||
+		    get_u64(p, g, "calls", &calls, 0) ||
+		    get_u64(p, g, "ns", &ns, 0))
+			return fail(p, "\"comm\": a call site without a "
+				       "function");
+		if (!(e = pmk__mpi_comm_site(m, fn, at)))
+			return fail(p, "out of memory");
+		e->calls += calls;
+		e->ns += ns;
+	}
+	return 0;
+}
+
 static int read_rank(struct jp *p, struct pmk__mpi_job *job,
 		     const struct jnode *o)
 {
@@ -466,6 +563,8 @@ static int read_rank(struct jp *p, struct pmk__mpi_job *job,
 		     get_u64(p, g, "mpi_ns", &k->mpi_ns, 0) ||
 		     get_events(p, &one, g, k->ev);
 	}
+	if (!rc)
+		rc = read_comm(p, o, r, job->size);
 	if (!rc) {
 		rc = pmk__mpi_job_put(job, &one, r);
 		if (rc == PMK_EEXIST) {

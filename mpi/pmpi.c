@@ -154,6 +154,84 @@ static uint64_t sum_counts(const int *counts, int n, MPI_Datatype t)
 	return s;
 }
 
+/* A point-to-point destination as a rank of MPI_COMM_WORLD (for who
+ * talks to whom; also for the Fortran wrappers): the rank itself in
+ * MPI_COMM_WORLD, else through the communicator's group (its remote group
+ * for an intercommunicator), translated once and kept for the last few
+ * communicators (MPI_Comm_free forgets them: a handle may be reused).
+ * -1: none (MPI_PROC_NULL, an error). */
+int pmk__mpi_world_rank(int dest, MPI_Comm comm) PMK__MPI_HIDDEN;
+#define XLATE_SLOTS 8
+static struct xlate {
+	MPI_Comm comm; /* MPI_COMM_NULL: empty */
+	int n;
+	int *world;
+} xlate[XLATE_SLOTS];
+static unsigned xlate_next;
+
+static void xlate_forget(MPI_Comm comm)
+{
+	for (int i = 0; i < XLATE_SLOTS; i++)
+		if (xlate[i].world && xlate[i].comm == comm) {
+			free(xlate[i].world);
+			xlate[i].world = NULL;
+			xlate[i].comm = MPI_COMM_NULL;
+		}
+}
+
+int pmk__mpi_world_rank(int dest, MPI_Comm comm)
+{
+	struct xlate *x;
+	MPI_Group g, w;
+	int inter = 0, *ranks;
+	if (dest < 0)
+		return -1;
+	if (comm == MPI_COMM_WORLD)
+		return dest;
+	for (int i = 0; i < XLATE_SLOTS; i++)
+		if (xlate[i].world && xlate[i].comm == comm)
+			return dest < xlate[i].n ? xlate[i].world[dest] : -1;
+	x = &xlate[xlate_next++ % XLATE_SLOTS];
+	free(x->world);
+	x->world = NULL;
+	PMPI_Comm_test_inter(comm, &inter);
+	if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) !=
+	    MPI_SUCCESS)
+		return -1;
+	PMPI_Comm_group(MPI_COMM_WORLD, &w);
+	PMPI_Group_size(g, &x->n);
+	ranks = malloc(sizeof *ranks * (size_t)(x->n > 0 ? x->n : 1));
+	x->world = malloc(sizeof *x->world * (size_t)(x->n > 0 ? x->n : 1));
+	if (ranks && x->world) {
+		for (int i = 0; i < x->n; i++)
+			ranks[i] = i;
+		PMPI_Group_translate_ranks(g, x->n, ranks, w, x->world);
+		for (int i = 0; i < x->n; i++)
+			if (x->world[i] == MPI_UNDEFINED)
+				x->world[i] = -1;
+		x->comm = comm;
+	} else {
+		free(x->world);
+		x->world = NULL;
+	}
+	free(ranks);
+	PMPI_Group_free(&g);
+	PMPI_Group_free(&w);
+	return x->world && dest < x->n ? x->world[dest] : -1;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+	if (comm)
+		xlate_forget(*comm);
+	return PMPI_Comm_free(comm);
+}
+
+/* Inside a measured call (pmk_on_): count a send to `dest` of `comm`. */
+#define COUNT_SEND(dest, comm, bytes)                                          \
+	if (pmk_on_)                                                           \
+		pmk__mpi_comm_send(pmk__mpi_world_rank(dest, comm), bytes);
+
 /* ---- init, finalize, regions ------------------------------------------ */
 
 void pmk__mpi_after_init(int provided)
@@ -446,6 +524,7 @@ __attribute__((destructor)) static void pmk_mpi_unload(void)
 		int rc;                                                        \
 		PMK__MPI_ENTER(ID)                                             \
 		rc = PMPI_##NAME(buf, count, t, dest, tag, comm);              \
+		COUNT_SEND(dest, comm, tbytes(count, t))                       \
 		PMK__MPI_LEAVE(ID, tbytes(count, t), 0)                        \
 		return rc;                                                     \
 	}
@@ -461,6 +540,7 @@ SEND_LIKE(Rsend, RSEND)
 		int rc;                                                        \
 		PMK__MPI_ENTER(ID)                                             \
 		rc = PMPI_##NAME(buf, count, t, dest, tag, comm, req);         \
+		COUNT_SEND(dest, comm, tbytes(count, t))                       \
 		PMK__MPI_LEAVE(ID, tbytes(count, t), 0)                        \
 		return rc;                                                     \
 	}
@@ -501,6 +581,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest,
 		status = &local;
 	rc = PMPI_Sendrecv(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src,
 			   rtag, comm, status);
+	COUNT_SEND(dest, comm, tbytes(scount, st))
 	PMK__MPI_LEAVE(SENDRECV, tbytes(scount, st),
 		       rc == MPI_SUCCESS ? status_bytes(status) : 0)
 	return rc;
@@ -517,6 +598,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest,
 		status = &local;
 	rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm,
 				   status);
+	COUNT_SEND(dest, comm, tbytes(count, t))
 	PMK__MPI_LEAVE(SENDRECV_REPLACE, tbytes(count, t),
 		       rc == MPI_SUCCESS ? status_bytes(status) : 0)
 	return rc;

@@ -191,6 +191,7 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	snprintf(path, sizeof path, "pmkit-regions.%d.json", rank);
 	setenv("PMK_REGION_OUTPUT", path, 0);
 	events_start();
+	pmk__mpi_comm_start(size);
 	pmk__mpi_tsc = pmk__mpi_counter_usable();
 	pmk__mpi_timing_start(0);
 	pmk__mpi_timing_clock_cost(pmk__mpi_clock_cost());
@@ -331,6 +332,7 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 {
 	struct pmk__mpi_rank *r;
 	struct pmk__mpi_timing tm;
+	double k = 1; /* ns per tick */
 	int rc;
 	while (S.depth > 0)
 		region_close_top(PMK__MPI_REGION_OPEN);
@@ -341,9 +343,9 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 	pmk__mpi_on = 0;
 	/* ticks to ns over the whole run (1 without the TSC) */
 	{
-		double k = pmk__mpi_tsc && S.t1 > S.t0
-				   ? (double)(S.t1_ns - S.t0_ns) / (double)(S.t1 - S.t0)
-				   : 1;
+		k = pmk__mpi_tsc && S.t1 > S.t0
+			    ? (double)(S.t1_ns - S.t0_ns) / (double)(S.t1 - S.t0)
+			    : 1;
 		for (int f = 0; f < PMK__MPI_NFUNCS; f++)
 			pmk__mpi_fs[f].ns = (uint64_t)(pmk__mpi_fs[f].ns * k + 0.5);
 		pmk__mpi_total_ns = (uint64_t)(pmk__mpi_total_ns * k + 0.5);
@@ -388,6 +390,9 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 		c->bytes_sent = pmk__mpi_fs[f].sent;
 		c->bytes_recv = pmk__mpi_fs[f].recv;
 	}
+	rc = pmk__mpi_comm_record(r, k);
+	if (rc)
+		return rc;
 	/* the regions: the record's list is the rank's */
 	r->regions = S.rec.regions;
 	r->nregions = S.rec.nregions;

@@ -175,6 +175,20 @@ struct pmk__mpi_timing {
  * time (pmk__mpi_fs[].ns), and how good they are. */
 void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
 
+/*
+ * The communication picture (commrank.c, comm.h), fed from inside a
+ * measured call: pmk__mpi_comm_call with every call (its time in ticks,
+ * UINT64_MAX when untimed; its bytes; the caller's return address),
+ * pmk__mpi_comm_send with a point-to-point send's destination in
+ * MPI_COMM_WORLD. pmk__mpi_comm_record puts it into the rank's record at
+ * MPI_Finalize (k: ns per tick).
+ */
+void pmk__mpi_comm_start(int size) PMK__MPI_HIDDEN;
+void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
+			const void *addr) PMK__MPI_HIDDEN;
+void pmk__mpi_comm_send(int dest, uint64_t bytes) PMK__MPI_HIDDEN;
+int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k) PMK__MPI_HIDDEN;
+
 /* Enter and leave the wrapper of `fn`: `on` is 1 for a timed call, 2 for a
  * counted one, 0 when not measured (before MPI_Init, or inside another
  * wrapper). By default (PMK__MPI_EXACT) every call is timed here, inline:
@@ -220,9 +234,19 @@ void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
 			if (idle)                                              \
 				pmk__mpi_poll_idle(PMK__MPI_##fn,              \
 						   pmk_t0_ + pmk_d_);          \
-		} else                                                         \
+			pmk__mpi_comm_call(PMK__MPI_##fn, pmk_d_, pmk_sb_,     \
+					   pmk_rb_,                            \
+					   __builtin_return_address(0));       \
+		} else {                                                       \
+			uint64_t pmk_d_ = pmk_on_ == 1                         \
+						  ? pmk__mpi_now() - pmk_t0_   \
+						  : UINT64_MAX;                \
 			pmk__mpi_leave(PMK__MPI_##fn, PMK__MPI_LOCAL_##fn,     \
 				       pmk_on_, pmk_t0_, pmk_sb_, pmk_rb_);    \
+			pmk__mpi_comm_call(PMK__MPI_##fn, pmk_d_, pmk_sb_,     \
+					   pmk_rb_,                            \
+					   __builtin_return_address(0));       \
+		}                                                              \
 		pmk__mpi_depth = 0;                                            \
 	}
 

@@ -114,6 +114,25 @@ int pmk__plot_bars(FILE *f, const pmk__bar_chart *c);
 int pmk__plot_bars_in(FILE *f, const pmk__bar_chart *c, double x, double y,
 		      double w, double h);
 
+/* A heat map: `nrows` x `ncols` cells, value of row r, column c at
+ * v[r * ncols + c] (0 or NaN: an empty cell, left white), coloured from
+ * pale yellow to dark red on a log scale over the positive values (one
+ * colour when they are all equal), with a colour bar labelled in `unit`.
+ * Row labels down the left, column labels along the top (every k-th past
+ * 32); a cell's tooltip is its labels and value. Fields after `v` are
+ * optional. */
+typedef struct pmk__heat_map {
+	const char *title, *unit;
+	int nrows, ncols;
+	const double *v;
+	const char *const *row_label, *const *col_label; /* or NULL: index */
+	const char *xlabel, *ylabel;
+	int cell; /* pixels per cell; 0: from the size, 6 to 40 */
+} pmk__heat_map;
+
+/* A picture of its own. Returns 0, PMK_EINVAL or PMK_EIO. */
+int pmk__plot_heat(FILE *f, const pmk__heat_map *m);
+
 /* A line of text (escaped) at (x, y): `size` pixels, bold or not, colour
  * NULL for black. For headings and notes around panels. */
 void pmk__plot_text(FILE *f, double x, double y, int size, int bold,

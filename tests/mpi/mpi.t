@@ -443,6 +443,79 @@ check "PMKIT_MPI_DIR=none: no records written" sh -c "! test -e '$T_TMP/pmkit-mp
 unset OMPI_MCA_odls_base_sigkill_timeout
 unset PMKIT_MPI_DIR
 
+# ---- the communication picture: who talks to whom, sizes, call sites ----
+# talk.c: a ring, one heavy pair (0 -> 2, also on a communicator of its
+# own), an Allreduce per step; it prints its own counts
+unset PMKIT_MPI_DIR PMKIT_MPI_TIMING
+if mpi_run 4 "$PROG/talk" 40; then
+	J=$T_TMP/pmkit-mpi.json
+	run_pmkit mpi report --top 50 "$J"
+	# the pairs: the report's table against the program's own counts
+	want=$(awk '$1=="truth:" && $2=="to" {print $3, $4, $5, $6}' "$T_TMP/o" | sort)
+	got=$(echo "$out" | awk '/^# point-to-point/ {p = 1; next} p && $3 == "->" && $2 ~ /^[0-9]+$/ {print $2, $4, $5, $6; next} p && !/^#   / {p = 0}' | sort)
+	npairs=$(echo "$want" | wc -l)
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		ok "who talks to whom: the top pairs are the program's ($npairs pairs, calls and bytes)"
+	else
+		nok "who talks to whom" "want '$(echo "$want" | tr '\n' ';')', got '$(echo "$got" | tr '\n' ';')'"
+	fi
+	top=$(echo "$out" | awk '$3 == "->" && $2 ~ /^[0-9]+$/ {print $2 "->" $4; exit}')
+	check "the heavy pair 0 -> 2 comes first ($top)" [ "$top" = "0->2" ]
+	cc=$(awk '$2=="coll" {c += $3; b += $4} END {print c}' "$T_TMP/o")
+	check "collectives in their own column: $cc calls" sh -c "echo '$out' | grep -q '^# collectives (their own column): $cc calls'"
+	# the call sites: each of the program's MPI_Send sites on its own
+	want=$(awk '$2=="site" {n[$3 " " $4] += $5} END {for (k in n) print k, n[k]}' "$T_TMP/o" | sort)
+	got=$(echo "$out" | awk '/^# call sites/ {p = 1; next} p && $2 == "MPI_Send" {s = $NF; sub(/\)$/, "", s); sub(/^\(/, "", s); print "MPI_Send", s, $3}' | sort)
+	nsites=$(echo "$want" | wc -l)
+	if [ "$nsites" -ge 3 ] && [ "$want" = "$got" ]; then
+		ok "call sites: the program's $nsites MPI_Send sites apart, with their counts"
+	else
+		nok "call sites of MPI_Send" "want '$want', got '$got'"
+	fi
+	# sizes and min/max, from the JSON, summed over the ranks
+	if command -v python3 >/dev/null 2>&1; then
+		awk '$2=="hist" {print $3, $4, $5}' "$T_TMP/o" > "$T_TMP/hist.want"
+		check "message-size histograms are the program's; min <= max <= the function's time" python3 - "$J" "$T_TMP/hist.want" <<'PY'
+import json, sys, collections
+j = json.load(open(sys.argv[1]))
+want = collections.Counter()
+for line in open(sys.argv[2]):
+    f, b, n = line.split()
+    want[(f, int(b))] += int(n)
+got = collections.Counter()
+for r in j["ranks"]:
+    ns = {c["name"]: c["ns"] for c in r["calls"]}
+    for f in r["comm"]["fn"]:
+        if "min_ns" in f:
+            assert f["min_ns"] <= f["max_ns"] <= ns[f["name"]], f
+        if f["name"] in ("MPI_Send", "MPI_Isend"):
+            for b, n in f["hist"]:
+                got[(f["name"], b)] += n
+if got != want:
+    print("# want", sorted(want.items()), "got", sorted(got.items()))
+    sys.exit(1)
+PY
+	fi
+	run_pmkit mpi report --comm-svg "$T_TMP/comm.svg" --html "$T_TMP/comm.html" "$J"
+	n=$(grep -c '<rect[^>]*><title>' "$T_TMP/comm.svg")
+	check "heat map: one cell per pair ($n of $npairs)" [ "$rc" = 0 -a "$n" = "$npairs" ]
+	check "heat map: the heavy pair's cell holds its bytes" grep -q "<title>0 -&gt; 2: 2.09766e+07 bytes</title>" "$T_TMP/comm.svg"
+	check "HTML page has the heat map and the tables" sh -c "grep -q 'Who talks to whom' '$T_TMP/comm.html' && grep -q 'point-to-point, top pairs' '$T_TMP/comm.html'"
+	# a record without the picture (an older file): read, reported
+	# without it, no heat map to draw
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
+for r in j["ranks"]: r.pop("comm", None)
+json.dump(j, open(sys.argv[2], "w"))' "$J" "$T_TMP/old.json" 2>/dev/null &&
+	{
+		run_pmkit mpi report "$T_TMP/old.json"
+		check "an older record (no \"comm\") is read, its banner without the picture" sh -c "[ $rc = 0 ] && ! echo '$out' | grep -q 'point-to-point'"
+		run_pmkit mpi report --comm-svg "$T_TMP/c2.svg" "$T_TMP/old.json"
+		check "--comm-svg on it says there is no picture (exit 1)" sh -c "[ $rc = 1 ] && echo '$err' | grep -q 'no communication picture'"
+	}
+else
+	nok "talk runs" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
+fi
+
 # ---- a program that never calls MPI_Init --------------------------------
 LD_PRELOAD="$PRE" "$PROG/nompi" >"$T_TMP/o" 2>"$T_TMP/e"; rc=$?
 check "no MPI_Init: program runs untouched (output, exit 3)" sh -c "[ $rc = 3 ] && [ \"\$(cat '$T_TMP/o')\" = untouched ]"

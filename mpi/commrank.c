@@ -1,0 +1,260 @@
+/*
+ * commrank.c: the communication picture as one rank counts it (comm.h,
+ * rank.h): the wrappers tell it each measured call (its function, time,
+ * bytes and the caller's return address) and each point-to-point send's
+ * destination; at MPI_Finalize it becomes the rank's "comm" record, the
+ * call sites symbolized then (lib/sample's symbol tables: function and
+ * file:line from the DWARF, else DSO+offset).
+ *
+ * The per-call work is a few additions and one probe of a fixed table of
+ * call sites (no allocation; a site past its 4,096 entries is counted
+ * under "(other sites)"). Under MPI_THREAD_MULTIPLE a spin lock guards
+ * it. A record written by a dying rank (lastword.c) has no picture: that
+ * path may not allocate.
+ */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/sample/symtab.h"
+#include "mpi/comm.h"
+#include "mpi/rank.h"
+#include "pmkit.h"
+
+static const char *const fn_name[] = {
+#define PMK__FN_NAME(id, name, local) name,
+	PMK__MPI_FUNCS(PMK__FN_NAME)
+#undef PMK__FN_NAME
+};
+
+/* collectives: their bytes go into their own column */
+static const unsigned char is_coll[PMK__MPI_NFUNCS] = {
+	[PMK__MPI_BARRIER] = 1,	       [PMK__MPI_BCAST] = 1,
+	[PMK__MPI_REDUCE] = 1,	       [PMK__MPI_ALLREDUCE] = 1,
+	[PMK__MPI_GATHER] = 1,	       [PMK__MPI_GATHERV] = 1,
+	[PMK__MPI_SCATTER] = 1,	       [PMK__MPI_SCATTERV] = 1,
+	[PMK__MPI_ALLGATHER] = 1,      [PMK__MPI_ALLGATHERV] = 1,
+	[PMK__MPI_ALLTOALL] = 1,       [PMK__MPI_ALLTOALLV] = 1,
+	[PMK__MPI_REDUCE_SCATTER] = 1, [PMK__MPI_SCAN] = 1,
+	[PMK__MPI_EXSCAN] = 1,	       [PMK__MPI_IBARRIER] = 1,
+	[PMK__MPI_IBCAST] = 1,	       [PMK__MPI_IREDUCE] = 1,
+	[PMK__MPI_IALLREDUCE] = 1,
+};
+
+#define SITES 4096 /* a power of 2 */
+
+static struct {
+	int size;
+	struct {
+		uint64_t calls, bytes;
+	} *to; /* [size]: sends by destination in MPI_COMM_WORLD */
+	uint64_t coll_calls, coll_bytes;
+	uint64_t min[PMK__MPI_NFUNCS], max[PMK__MPI_NFUNCS]; /* ticks */
+	uint64_t hist[PMK__MPI_NFUNCS][PMK__MPI_HBUCKETS];
+	struct csite {
+		const void *addr; /* NULL: empty */
+		int fn;
+		uint64_t calls, ticks;
+	} site[SITES];
+	uint64_t other_calls[PMK__MPI_NFUNCS], other_ticks[PMK__MPI_NFUNCS];
+	int lock;
+} C;
+
+static inline void lock(void)
+{
+	if (pmk__mpi_mode == PMK__MPI_THREADS)
+		while (__atomic_exchange_n(&C.lock, 1, __ATOMIC_ACQUIRE))
+			;
+}
+static inline void unlock(void)
+{
+	if (pmk__mpi_mode == PMK__MPI_THREADS)
+		__atomic_store_n(&C.lock, 0, __ATOMIC_RELEASE);
+}
+
+void pmk__mpi_comm_start(int size)
+{
+	C.size = size;
+	C.to = calloc((size_t)size, sizeof *C.to);
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
+		C.min[f] = UINT64_MAX;
+}
+
+void pmk__mpi_comm_send(int dest, uint64_t bytes)
+{
+	if (dest < 0 || dest >= C.size || !C.to)
+		return;
+	lock();
+	C.to[dest].calls++;
+	C.to[dest].bytes += bytes;
+	unlock();
+}
+
+void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
+			const void *addr)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)addr >> 2) ^ ((uint64_t)fn << 20);
+	unsigned i = (unsigned)((h * 0x9e3779b97f4a7c15u) >> 52) & (SITES - 1);
+	lock();
+	C.hist[fn][pmk__mpi_bucket(sent ? sent : recv)]++;
+	if (is_coll[fn]) {
+		C.coll_calls++;
+		C.coll_bytes += sent;
+	}
+	if (ticks != UINT64_MAX) {
+		if (ticks < C.min[fn])
+			C.min[fn] = ticks;
+		if (ticks > C.max[fn])
+			C.max[fn] = ticks;
+	} else
+		ticks = 0; /* untimed (sampled timing): counted, no time */
+	for (unsigned n = 0; n < 64; n++, i = (i + 1) & (SITES - 1)) {
+		struct csite *s = &C.site[i];
+		if (s->addr == addr && s->fn == fn) {
+			s->calls++;
+			s->ticks += ticks;
+			unlock();
+			return;
+		}
+		if (!s->addr) {
+			s->addr = addr;
+			s->fn = fn;
+			s->calls = 1;
+			s->ticks = ticks;
+			unlock();
+			return;
+		}
+	}
+	C.other_calls[fn]++;
+	C.other_ticks[fn] += ticks;
+	unlock();
+}
+
+/* ---- symbolizing the call sites ------------------------------------------ */
+
+#define MAX_DSOS 16
+static struct dso {
+	char path[4096];
+	pmk__symtab *st;
+} dso[MAX_DSOS];
+static int ndso;
+
+static pmk__symtab *dso_symtab(const char *path)
+{
+	for (int i = 0; i < ndso; i++)
+		if (!strcmp(dso[i].path, path))
+			return dso[i].st;
+	if (ndso == MAX_DSOS)
+		return NULL;
+	snprintf(dso[ndso].path, sizeof dso[ndso].path, "%s", path);
+	dso[ndso].st = pmk__symtab_open(path);
+	return dso[ndso++].st;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* "function (file.c:42)", else "function+0x12 (dso)", else "dso+0x1234" */
+static void symbolize(const void *addr, char *out, size_t n)
+{
+	Dl_info info;
+	struct link_map *lm = NULL;
+	char exe[4096];
+	const char *path;
+	uint64_t vaddr, start = 0, size = 0;
+	const char *fname, *file = NULL;
+	pmk__symtab *st;
+	int line = 0;
+	if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) {
+		snprintf(out, n, "%p", addr);
+		return;
+	}
+	path = lm->l_name;
+	if (!path || !*path) {
+		ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		exe[k > 0 ? k : 0] = 0;
+		path = exe;
+	}
+	/* the call instruction, just before the return address */
+	vaddr = (uint64_t)(uintptr_t)addr - 1 - (uint64_t)lm->l_addr;
+	st = dso_symtab(path);
+	fname = st ? pmk__symtab_function(st, vaddr, &start, &size) : NULL;
+	if (!fname && info.dli_sname) {
+		fname = info.dli_sname;
+		start = (uint64_t)(uintptr_t)info.dli_saddr - (uint64_t)lm->l_addr;
+	}
+	if (st && pmk__symtab_line(st, vaddr, &file, &line) == 0 && file)
+		snprintf(out, n, "%.80s (%.60s:%d)", fname ? fname : "?",
+			 base_name(file), line);
+	else if (fname)
+		snprintf(out, n, "%.80s+0x%llx (%.50s)", fname,
+			 (unsigned long long)(vaddr + 1 - start), base_name(path));
+	else
+		snprintf(out, n, "%.100s+0x%llx", base_name(path),
+			 (unsigned long long)(vaddr + 1));
+}
+
+int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k)
+{
+	struct pmk__mpi_comm *c = pmk__mpi_comm_new();
+	if (!c)
+		return PMK_ENOMEM;
+	r->comm = c;
+	for (int d = 0; C.to && d < C.size; d++)
+		if (C.to[d].calls) {
+			struct pmk__mpi_peer *p = pmk__mpi_comm_peer(c, d);
+			if (!p)
+				return PMK_ENOMEM;
+			p->calls = C.to[d].calls;
+			p->bytes = C.to[d].bytes;
+		}
+	c->coll_calls = C.coll_calls;
+	c->coll_bytes = C.coll_bytes;
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
+		struct pmk__mpi_fsize *s;
+		uint64_t calls = 0;
+		for (int b = 0; b < PMK__MPI_HBUCKETS; b++)
+			calls += C.hist[f][b];
+		if (!calls)
+			continue;
+		if (!(s = pmk__mpi_comm_fsize(c, fn_name[f])))
+			return PMK_ENOMEM;
+		if (C.min[f] != UINT64_MAX) {
+			s->min_ns = (uint64_t)(C.min[f] * k + 0.5);
+			s->max_ns = (uint64_t)(C.max[f] * k + 0.5);
+		}
+		memcpy(s->hist, C.hist[f], sizeof s->hist);
+	}
+	for (int i = 0; i < SITES; i++) {
+		struct pmk__mpi_site *s;
+		char at[160];
+		if (!C.site[i].addr)
+			continue;
+		symbolize(C.site[i].addr, at, sizeof at);
+		/* two addresses may symbolize alike (one line, two calls) */
+		if (!(s = pmk__mpi_comm_site(c, fn_name[C.site[i].fn], at)))
+			return PMK_ENOMEM;
+		s->calls += C.site[i].calls;
+		s->ns += (uint64_t)(C.site[i].ticks * k + 0.5);
+	}
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
+		if (C.other_calls[f]) {
+			struct pmk__mpi_site *s =
+				pmk__mpi_comm_site(c, fn_name[f], "(other sites)");
+			if (!s)
+				return PMK_ENOMEM;
+			s->calls += C.other_calls[f];
+			s->ns += (uint64_t)(C.other_ticks[f] * k + 0.5);
+		}
+	for (int i = 0; i < ndso; i++)
+		pmk__symtab_free(dso[i].st);
+	ndso = 0;
+	free(C.to);
+	C.to = NULL;
+	return 0;
+}
