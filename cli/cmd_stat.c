@@ -68,6 +68,7 @@ struct opts {
 struct run {
 	pmk_event ev[MAX_EVENTS];
 	int nev;
+	char bare[MAX_EVENTS]; /* a default event: no reason on its row */
 	int ngroups, group_first[MAX_EVENTS], group_last[MAX_EVENTS];
 	pmk_eventset *set[MAX_SETS];
 	char label[MAX_SETS][24];
@@ -184,6 +185,15 @@ static const char *const detailed[3][6] = {
 	{"L1-dcache-prefetches", "L1-dcache-prefetch-misses"},
 };
 
+/* perf adds the stalled-cycles events to its default list where the core
+ * PMU names them in sysfs (AMD's does, Intel's not). */
+static int core_has_stalls(void)
+{
+	return access("/sys/bus/event_source/devices/cpu/events/"
+		      "stalled-cycles-frontend",
+		      F_OK) == 0;
+}
+
 static int add_named(struct run *r, const char *name)
 {
 	if (r->nev == MAX_EVENTS)
@@ -255,25 +265,32 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 	if (o->null_run)
 		return 0;
 	if (o->nlists == 0 && !o->sim && !o->nmetrics && !o->topdown) {
-		int hw = hardware_counts();
+		/* perf's default list whatever the machine counts: where the
+		 * hardware events cannot count they are perf's bare
+		 * <not supported> rows, and one note says why */
+		int hw = hardware_counts(), first_hw;
 		for (size_t i = 0; i < 4; i++)
 			add_named(r, default_sw[i]);
-		if (hw) {
-			for (size_t i = 0; i < 4; i++)
-				add_named(r, default_hw[i]);
-			for (int l = 0; l < o->detailed && l < 3; l++)
-				for (int i = 0; i < 6 && detailed[l][i]; i++)
-					add_named(r, detailed[l][i]);
-		} else {
+		first_hw = r->nev;
+		for (size_t i = 0; i < 4; i++) {
+			add_named(r, default_hw[i]);
+			if (i == 0 && core_has_stalls()) {
+				add_named(r, "stalled-cycles-frontend");
+				add_named(r, "stalled-cycles-backend");
+			}
+		}
+		for (int l = 0; l < o->detailed && l < 3; l++)
+			for (int i = 0; i < 6 && detailed[l][i]; i++)
+				add_named(r, detailed[l][i]);
+		if (!hw) {
+			for (int e = first_hw; e < r->nev; e++)
+				r->bare[e] = 1;
 			snprintf(note_buf, sizeof note_buf,
 				 "hardware counters are unavailable here (%s): "
-				 "counted software events only%s",
+				 "only the software events counted",
 				 pmk_target_core_pmu(pmk_target_host())
 					 ? "the core PMU refused to count"
-					 : "no hardware PMU: virtual machine?",
-				 o->detailed ? " (-d adds hardware cache "
-					       "events: none counted)"
-					     : "");
+					 : "no hardware PMU: virtual machine?");
 			*note = note_buf;
 		}
 		return 0;
@@ -414,6 +431,7 @@ static void fill_rows(struct run *r, const pmk_value *v, struct stat_row *rows,
 		w->flags = v[e].flags;
 		w->status = v[e].status;
 		w->reason = why ? why->message : NULL;
+		w->bare = r->bare[e];
 		w->user_only = pmk_eventset_user_only(r->set[set], e);
 		w->derived = r->ev[e].nops > 0 || r->ev[e].kind == PMK_KIND_USER;
 	}
@@ -1025,6 +1043,23 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 /* Open every set; on failure print the first set's diagnostics. A thread
  * of an attached process that ended between the listing of its threads
  * and the open is dropped (its counts would be 0). */
+/* Whether every event of set s that could not be opened is one this
+ * machine does not count (no such hardware event, a PMU that refuses the
+ * mode): as perf, those are <not supported> rows and the workload still
+ * runs, even when no event of the list counts. A refusal the user can act
+ * on (permissions, a process that is gone, too many open files, a group
+ * too large) stays an error. */
+static int only_unsupported(const struct run *r, int s)
+{
+	for (int e = 0; e < r->nev; e++) {
+		const pmk_diag *why = pmk_eventset_event_diag(r->set[s], e);
+		if (why && why->code != PMK_ENOTSUP && why->code != PMK_ENOPMU &&
+		    why->code != PMK_EINVAL)
+			return 0;
+	}
+	return 1;
+}
+
 static int open_sets(struct opts *o, struct run *r)
 {
 	pmk_diag d;
@@ -1043,7 +1078,7 @@ static int open_sets(struct opts *o, struct run *r)
 			s--;
 			continue;
 		}
-		if (rc) {
+		if (rc && !only_unsupported(r, s)) {
 			cli_diag(&d);
 			return 1;
 		}

@@ -96,7 +96,7 @@ static double pct_running(const struct stat_row *w)
 /* perf's +- in percent: the standard error of the mean over the runs */
 static double sem_pct(const struct stat_row *w)
 {
-	return w->value ? w->sem / fabs(w->value) * 100 : 0;
+	return countable(w) && w->value ? w->sem / fabs(w->value) * 100 : 0;
 }
 
 static const char *what_not(const struct stat_row *w)
@@ -168,11 +168,15 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 		if (!countable(w)) {
 			fprintf(out, "%18s %-4s %-32s", what_not(w), w->unit,
 				w->name);
-			if (w->status && w->reason)
+			/* the reason once: not on every interval's row */
+			if (w->status && w->reason && !w->bare &&
+			    (r->interval_s < 0 || r->first_interval))
 				fprintf(out, "  (%s)", w->reason);
 			else if (!w->status && r->interval_s < 0)
 				fprintf(out, "  (never scheduled on a counter: "
 					     "group too large?)");
+			else /* perf's blank metric column of such a row */
+				fprintf(out, "%28s", "");
 			fputc('\n', out);
 			continue;
 		}
@@ -225,6 +229,7 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 		fputc('\n', out);
 		if (r->note)
 			fprintf(out, "note: %s\n", r->note);
+		fputc('\n', out); /* perf ends with two empty lines */
 	}
 }
 

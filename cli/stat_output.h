@@ -32,6 +32,7 @@ struct stat_row {
 	unsigned flags;     /* PMK_VALUE_* */
 	int status;         /* 0 or PMK_E* */
 	const char *reason; /* why not counted, or NULL */
+	int bare;           /* reason in the note, not on the text row */
 	int user_only;      /* counted in user space only */
 	int derived;        /* user-defined or derived preset, or a -M metric */
 	const char *aggr;   /* aggregation unit ("CPU0", "S0", ...) or NULL */

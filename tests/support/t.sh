@@ -82,7 +82,10 @@ t__have_one() {
 	c++) t__missing "${CXX:-c++}" || { T_WHY="no C++ compiler: $T_WHY"; return 1; } ;;
 	g++) t__missing "${CXX:-g++}" || { T_WHY="no C++ compiler: $T_WHY"; return 1; } ;;
 	pmu)
-		"$PMKIT" stat -x, -e instructions -- true >/dev/null 2>&1 && return 0
+		# a number in the value column: an event the machine cannot
+		# count is a <not supported> row and stat still exits 0, as perf
+		"$PMKIT" stat -x, -e instructions -- true 2>&1 >/dev/null |
+			grep -q '^[0-9][0-9.]*,,instructions,' && return 0
 		T_WHY="no hardware PMU counts instructions here (a virtual machine?)"
 		return 1 ;;
 	sample)
