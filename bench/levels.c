@@ -193,6 +193,22 @@ int pmk_tlb_fit(const size_t *size, const double *win, const double *all, int n,
 	return 1;
 }
 
+double pmk__tlb_cost_at(const size_t *size, const double *win,
+			const double *all, int n, const pmk_level *lv,
+			double entries)
+{
+	double r[512];
+	int nr = 0;
+	if (!size || !win || !all || !lv || lv->first < 0 || lv->last >= n)
+		return 0;
+	for (int i = lv->first; i <= lv->last && nr < 512; i++) {
+		double x = 1 - entries * 4096 / (double)size[i];
+		if (win[i] <= lv->latency_ns * 1.05 && x >= 0.15)
+			r[nr++] = (all[i] - win[i]) / x;
+	}
+	return nr < 2 ? 0 : pmk_bench_median(r, nr);
+}
+
 void pmk_levels_envelope(const double *lat, int n, double *out)
 {
 	double prev = 0;

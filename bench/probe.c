@@ -78,7 +78,8 @@ static int chase_at(pmk_chase *ch, size_t size, const pmk_bench_cfg *cfg,
  * disturbs both alike), smallest footprint first. Pass 2: the window curve
  * again up to REPEAT_MAX, largest first, keeping the minimum: a neighbour's
  * burst that slowed a run of sizes in pass 1 falls on other sizes in pass
- * 2. The all-pages curve is measured once (the TLB fit is a robust one).
+ * 2, and the all-pages curve with it (each pass's readings are kept: the
+ * TLB fit is made on each, and refused when they disagree).
  *
  * The largest footprint is measured first; the points of the coarse part
  * of the grid (beyond FINE_MAX) are skipped, and dropped from the curves,
@@ -88,7 +89,14 @@ static int chase_at(pmk_chase *ch, size_t size, const pmk_bench_cfg *cfg,
  */
 #define FINE_MAX (32u << 20)
 #define MEM_NEAR 0.9
-static int curves(pmk_probe *p, const pmk_bench_cfg *cfg, struct ctx *c)
+/* The raw readings of each pass, kept to compare them (twice_*): w1/a1 the
+ * first pass of the window and all-pages curves, w2/a2 the second (NAN
+ * beyond REPEAT_MAX, measured once). */
+struct passes {
+	double w1[MAXPTS], w2[MAXPTS], a1[MAXPTS], a2[MAXPTS];
+};
+static int curves(pmk_probe *p, const pmk_bench_cfg *cfg, struct ctx *c,
+		  struct passes *ps)
 {
 	pmk_lat_cfg lc;
 	pmk_chase *ch[2] = {NULL, NULL};
@@ -117,14 +125,27 @@ static int curves(pmk_probe *p, const pmk_bench_cfg *cfg, struct ctx *c)
 	lat[0][k] = lat[0][last];
 	lat[1][k] = lat[1][last];
 	p->npts = k + 1;
+	for (int i = 0; i < p->npts; i++) {
+		ps->w1[i] = lat[0][i];
+		ps->a1[i] = lat[1][i];
+		ps->w2[i] = ps->a2[i] = NAN;
+	}
+	/* pass 2, both curves again, interleaved, largest first: the second
+	 * reading of every figure fitted on them (levels, TLB) */
 	for (int i = p->npts - 1; i >= 0 && rc == 0; i--) {
-		double v;
+		double v[2];
 		if (p->sizes[i] > REPEAT_MAX)
 			continue;
 		step(c, "latency curves", 1);
-		if ((rc = chase_at(ch[0], p->sizes[i], cfg, &v)) == 0 &&
-		    v < lat[0][i])
-			lat[0][i] = v;
+		for (int m = 0; m < 2 && rc == 0; m++)
+			rc = chase_at(ch[m], p->sizes[i], cfg, &v[m]);
+		if (rc)
+			break;
+		ps->w2[i] = v[0];
+		ps->a2[i] = v[1];
+		for (int m = 0; m < 2; m++)
+			if (v[m] < lat[m][i])
+				lat[m][i] = v[m];
 	}
 	pmk_chase_free(ch[0]);
 	pmk_chase_free(ch[1]);
@@ -207,6 +228,68 @@ static void trust(pmk_probe_level *l)
 	}
 }
 
+/* Tolerances for two readings of one figure (the larger over the smaller,
+ * less one). Latencies: a busy machine slows a chase by far more than
+ * this, and a clean one repeats within a few per cent. */
+#define TWICE_TOL 0.15
+#define TWICE_TOL_ENTRIES 0.25
+
+static const char *const fig_name[PMK_PROBE_NFIG] = {
+    "L1_lat",	 "L2_lat",	       "L3_lat",
+    "Mem_lat",	 "BR_miss_lat",	       "FP_add_sub_mul_lat",
+    "FP_div_sqrt_lat", "Data_TLB_lat", "TLB entries"};
+
+static void twice(pmk_probe *p, int fig, double a, double b, double tol,
+		  const char *unit)
+{
+	pmk_probe_twice *t = &p->twice[fig];
+	double lo = fmin(a, b), hi = fmax(a, b);
+	t->measured = 1;
+	t->first = a;
+	t->second = b;
+	if (!(lo > 0) || !(hi <= lo * (1 + tol))) {
+		t->refused = 1;
+		snprintf(t->why, sizeof t->why,
+			 "measured twice, %.3g and %.3g %s: more than %.0f %% "
+			 "apart",
+			 a, b, unit, tol * 100);
+	}
+}
+
+static void refuse(pmk_probe *p, int fig, const char *why)
+{
+	p->twice[fig].measured = 1;
+	if (!p->twice[fig].refused) {
+		p->twice[fig].refused = 1;
+		snprintf(p->twice[fig].why, sizeof p->twice[fig].why, "%s",
+			 why);
+	}
+}
+
+/* A level's latency by each pass: the median of the pass's readings over
+ * the plateau's points (those it measured). */
+static void twice_level(pmk_probe *p, int fig, const struct passes *ps,
+			int first, int last)
+{
+	double v1[MAXPTS], v2[MAXPTS];
+	int n1 = 0, n2 = 0;
+	for (int i = first; i <= last && i < p->npts; i++) {
+		v1[n1++] = ps->w1[i];
+		if (!isnan(ps->w2[i]))
+			v2[n2++] = ps->w2[i];
+	}
+	if (n1 == 0)
+		return;
+	if (n2 == 0) {
+		refuse(p, fig,
+		       "measured once: its plateau lies beyond the footprints "
+		       "measured twice");
+		return;
+	}
+	twice(p, fig, pmk_bench_median(v1, n1), pmk_bench_median(v2, n2),
+	      TWICE_TOL, "ns");
+}
+
 int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		  pmk_probe_progress cb, void *cb_arg)
 {
@@ -216,12 +299,13 @@ int pmk_probe_run(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		     double ghz, pmk_probe_progress cb, void *cb_arg)
 {
-	int quick = flags & PMK_PROBE_QUICK, rc, nl;
+	int quick = flags & PMK_PROBE_QUICK, rc, nl, lt = -1;
 	pmk_bench_cfg cfg;
 	pmk_declared dec;
 	pmk_level lv[8];
 	struct ctx c = {cb, cb_arg, 0, 0};
 	uint64_t t0 = pmk_bench_now_ns();
+	struct passes ps; /* 8 KiB */
 	size_t mem = quick ? 128u << 20 : 256u << 20;
 
 	if (!p)
@@ -264,6 +348,7 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	c.total = 13;
 	for (int i = 0; i < p->npts; i++)
 		c.total += p->sizes[i] <= REPEAT_MAX ? 2 : 1;
+	c.total += 3; /* memory, branch and FP measured twice */
 	/* Short samples, more of them: on a busy machine a sample that the
 	 * scheduler interrupted is slower, and the minimum keeps a clean one.
 	 * A neighbour's longer bursts are met by measuring again later (the
@@ -292,13 +377,14 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	if (rc)
 		return rc;
 	p->ghz = p->clock.ghz;
-	if ((rc = curves(p, &cfg, &c)))
+	if ((rc = curves(p, &cfg, &c, &ps)))
 		return rc;
 	/* Repair passes (repair()) between the measurements that need no
 	 * level: memory latency, branch misprediction, FP latencies. */
 	{
 		pmk_lat_cfg lc;
-		pmk_chase *rep;
+		pmk_chase *rep, *mch = NULL;
+		double mem1 = NAN;
 		size_t top = p->sizes[p->npts - 1];
 		pmk_lat_cfg_default(&lc);
 		if ((rc = pmk_chase_new(
@@ -315,17 +401,18 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		 * already: ~100 ns instead of ~145 here); multichase's default
 		 * stride. Each pointer sits at a random word of its element
 		 * (lat.c), so no pattern prefetcher sees a fixed offset. */
+		/* Each measured twice, at different moments (the memory
+		 * chain before and after the branch test, branch before and
+		 * after FP, FP before and after a repair pass). */
 		{
-			pmk_chase *ch;
 			pmk_bench_stat st;
 			lc.stride = 256;
 			step(&c, "memory latency", 1);
 			p->mem_ns = p->mem_window64_ns;
-			if (pmk_chase_new(&ch, mem, &lc) == 0) {
-				if (pmk_chase_build(ch, mem) > 0 &&
-				    pmk_chase_time(ch, &cfg, &st) == 0)
-					p->mem_ns = st.min_ns;
-				pmk_chase_free(ch);
+			if (pmk_chase_new(&mch, mem, &lc) == 0) {
+				if (pmk_chase_build(mch, mem) > 0 &&
+				    pmk_chase_time(mch, &cfg, &st) == 0)
+					mem1 = st.min_ns;
 			}
 		}
 		if ((rc = repair(p, rep, &cfg, &c)) < 0)
@@ -333,26 +420,59 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		/* branch misprediction and FP latencies: many short samples */
 		{
 			pmk_bench_cfg bc = cfg;
-			double rnd, sorted, fp[4];
+			double rnd, sorted, fp[2][4], br[2];
 			bc.sample_ms = 1;
 			bc.samples = 15;
 			step(&c, "branch misprediction", 1);
 			if ((rc = pmk__bench_branch(&bc, &rnd, &sorted)))
 				goto out;
 			/* random outcomes mispredict half the time */
-			p->br_miss_cycles = (rnd - sorted) * p->ghz / 0.5;
+			br[0] = (rnd - sorted) / 0.5;
+			step(&c, "memory latency", 1);
+			if (mch) {
+				pmk_bench_stat st;
+				if (!isnan(mem1) &&
+				    pmk_chase_time(mch, &cfg, &st) == 0) {
+					twice(p, PMK_PROBE_FIG_MEM, mem1,
+					      st.min_ns, TWICE_TOL, "ns");
+					p->mem_ns = fmin(mem1, st.min_ns);
+				}
+				pmk_chase_free(mch);
+				mch = NULL;
+			}
 			if ((rc = repair(p, rep, &cfg, &c)) < 0)
 				goto out;
 			step(&c, "floating point", 1);
-			if ((rc = pmk__bench_fp(&bc, fp)))
+			if ((rc = pmk__bench_fp(&bc, fp[0])))
 				goto out;
-			p->fp_add_cycles = fp[0] * p->ghz;
-			p->fp_mul_cycles = fp[1] * p->ghz;
-			p->fp_div_cycles = fp[2] * p->ghz;
-			p->fp_sqrt_cycles = fp[3] * p->ghz;
+			step(&c, "branch misprediction", 1);
+			if ((rc = pmk__bench_branch(&bc, &rnd, &sorted)))
+				goto out;
+			br[1] = (rnd - sorted) / 0.5;
+			twice(p, PMK_PROBE_FIG_BR, br[0], br[1], TWICE_TOL,
+			      "ns");
+			/* a penalty read too high or too low alike: the mean */
+			p->br_miss_cycles = (br[0] + br[1]) / 2 * p->ghz;
+			if ((rc = repair(p, rep, &cfg, &c)) < 0)
+				goto out;
+			step(&c, "floating point", 1);
+			if ((rc = pmk__bench_fp(&bc, fp[1])))
+				goto out;
+			twice(p, PMK_PROBE_FIG_FP_ADDMUL,
+			      fmax(fp[0][0], fp[0][1]),
+			      fmax(fp[1][0], fp[1][1]), TWICE_TOL, "ns");
+			twice(p, PMK_PROBE_FIG_FP_DIVSQRT,
+			      fmax(fp[0][2], fp[0][3]),
+			      fmax(fp[1][2], fp[1][3]), TWICE_TOL, "ns");
+			/* a chain can only be slowed: the faster reading */
+			p->fp_add_cycles = fmin(fp[0][0], fp[1][0]) * p->ghz;
+			p->fp_mul_cycles = fmin(fp[0][1], fp[1][1]) * p->ghz;
+			p->fp_div_cycles = fmin(fp[0][2], fp[1][2]) * p->ghz;
+			p->fp_sqrt_cycles = fmin(fp[0][3], fp[1][3]) * p->ghz;
 		}
 		rc = repair(p, rep, &cfg, &c);
 	out:
+		pmk_chase_free(mch);
 		pmk_chase_free(rep);
 		if (rc < 0)
 			return rc;
@@ -392,8 +512,14 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 		L->latency_ns = lv[l].latency_ns;
 		L->latency_cycles = L->latency_ns * p->ghz;
 		trust(L);
+		if (L->level <= 3)
+			twice_level(p, PMK_PROBE_FIG_L1 + L->level - 1, &ps,
+				    lv[l].first, lv[l].last);
 		p->nlevels++;
 	}
+	if (!p->twice[PMK_PROBE_FIG_MEM].measured)
+		refuse(p, PMK_PROBE_FIG_MEM,
+		       "the 256-byte chain could not be built or timed twice");
 	if (nl > 0 && (lv[nl - 1].flags & PMK_LEVEL_AMBIGUOUS))
 		p->mem_flags |= PMK_PROBE_AMBIGUOUS;
 	p->declared_l3_bytes = dec.l3;
@@ -423,6 +549,7 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 				 "no third plateau on the curve: declared %s, "
 				 "latency read at half of it (fallback rule)",
 				 d);
+			twice_level(p, PMK_PROBE_FIG_L3, &ps, k, k);
 		}
 	}
 
@@ -432,13 +559,81 @@ int pmk_probe_run_at(pmk_probe *p, unsigned flags, int cpu, size_t max_bytes,
 	 * entries hit with probability E / P under random page order; m the
 	 * cost of a miss). A TLB step is not a cache: it is absent from the
 	 * window curve by construction. */
-	for (int l = 0; l + 1 < nl && !p->tlb_reach_bytes; l++) {
+	for (int l = 0; l + 1 < nl && lt < 0; l++) {
 		double e, m;
 		if (pmk_tlb_fit(p->sizes, p->lat_window, p->lat_all, p->npts,
 				&lv[l], &e, &m) == 1) {
+			lt = l;
+			p->tlb_entries_fit = e;
 			p->tlb_reach_bytes = (size_t)e * 4096;
 			p->tlb_miss_ns = m;
 			p->tlb_miss_cycles = m * p->ghz;
+		}
+	}
+	/* The fit above is on the minimum of two passes of the all-pages
+	 * curve. The entries are fitted again on each pass alone, and the
+	 * step refused when the two disagree, or when it is not the declared
+	 * L1 DTLB (more than 1.5x away); with the declared entries confirmed,
+	 * they are the reach, so it reads the same from run to run. The miss
+	 * cost is then read on each pass at that same reach (a free fit
+	 * trades entries against cost), and refused when the two disagree;
+	 * the cost reported is the one on the minimum of the passes. */
+	if (lt >= 0) {
+		double e1 = 0, m1 = 0, e2 = 0, m2 = 0, a2[MAXPTS], reach;
+		int ok1, ok2;
+		for (int i = 0; i < p->npts; i++) /* measured once: pass 1 */
+			a2[i] = isnan(ps.a2[i]) ? ps.a1[i] : ps.a2[i];
+		ok1 = pmk_tlb_fit(p->sizes, p->lat_window, ps.a1, p->npts,
+				  &lv[lt], &e1, &m1) == 1;
+		ok2 = pmk_tlb_fit(p->sizes, p->lat_window, a2, p->npts,
+				  &lv[lt], &e2, &m2) == 1;
+		if (!ok1 || !ok2) {
+			char why[160];
+			snprintf(why, sizeof why,
+				 "the step is seen on %s pass of the all-pages "
+				 "curve only",
+				 ok1 ? "the first" : "the second");
+			p->twice[PMK_PROBE_FIG_TLB_ENTRIES].first = e1;
+			p->twice[PMK_PROBE_FIG_TLB_ENTRIES].second = e2;
+			refuse(p, PMK_PROBE_FIG_TLB_ENTRIES, why);
+		} else {
+			twice(p, PMK_PROBE_FIG_TLB_ENTRIES, e1, e2,
+			      TWICE_TOL_ENTRIES, "entries");
+		}
+		if (p->tlb_entries_declared) {
+			double r = p->tlb_entries_fit /
+				   (double)p->tlb_entries_declared;
+			if (r >= 1 / 1.5 && r <= 1.5) {
+				p->tlb_reach_bytes =
+				    p->tlb_entries_declared * 4096;
+			} else {
+				char why[160];
+				snprintf(why, sizeof why,
+					 "the step at %.0f entries is not the "
+					 "declared %zu-entry L1 DTLB",
+					 p->tlb_entries_fit,
+					 p->tlb_entries_declared);
+				refuse(p, PMK_PROBE_FIG_TLB_ENTRIES, why);
+			}
+		}
+		reach = (double)(p->tlb_reach_bytes / 4096);
+		m1 = pmk__tlb_cost_at(p->sizes, p->lat_window, ps.a1, p->npts,
+				      &lv[lt], reach);
+		m2 = pmk__tlb_cost_at(p->sizes, p->lat_window, a2, p->npts,
+				      &lv[lt], reach);
+		twice(p, PMK_PROBE_FIG_TLB_MISS, m1, m2, TWICE_TOL, "ns");
+		if (p->twice[PMK_PROBE_FIG_TLB_ENTRIES].refused) {
+			char why[160];
+			snprintf(why, sizeof why, "its reach is refused (%.130s)",
+				 p->twice[PMK_PROBE_FIG_TLB_ENTRIES].why);
+			p->twice[PMK_PROBE_FIG_TLB_MISS].refused = 0;
+			refuse(p, PMK_PROBE_FIG_TLB_MISS, why);
+		}
+		m1 = pmk__tlb_cost_at(p->sizes, p->lat_window, p->lat_all,
+				      p->npts, &lv[lt], reach);
+		if (m1 > 0) {
+			p->tlb_miss_ns = m1;
+			p->tlb_miss_cycles = m1 * p->ghz;
 		}
 	}
 	free(sm);
@@ -533,10 +728,22 @@ static const pmk_probe_level *level(const pmk_probe *p, int n)
 	return NULL;
 }
 
+/* A figure refused for disagreeing readings: its note in place of its
+ * #define. Returns 1 when refused. */
+static int refused(const pmk_probe *p, FILE *f, int fig)
+{
+	const pmk_probe_twice *t = &p->twice[fig];
+	if (!t->refused)
+		return 0;
+	fprintf(f, "# %s: not written: %s.\n", fig_name[fig], t->why);
+	return 1;
+}
+
 int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 {
 	const pmk_probe_level *l1 = level(p, 1), *l2 = level(p, 2),
 			      *l3 = level(p, 3);
+	int l1_refused = 0, l2_refused = 0;
 	fprintf(f, "# Machine constants in cycles, measured by `pmkit probe` "
 		   "(seed 002 format).\n");
 	fprintf(f, "# CPU: %s; pinned to CPU %d.\n", p->cpu_name, p->cpu);
@@ -555,6 +762,15 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 		"random word of each) in 64-page windows over %zu MiB (%.1f "
 		"ns); over all lines (TLB misses too): %.1f ns.\n",
 		p->mem_bytes >> 20, p->mem_ns, p->mem_all_ns);
+	fprintf(f,
+		"# Every figure below was measured twice, at different moments "
+		"of the probe; one whose readings differ by more than %.0f %% "
+		"(the TLB entries %.0f %%) is not written, and says why.\n",
+		TWICE_TOL * 100, TWICE_TOL_ENTRIES * 100);
+	if (l1 && refused(p, f, PMK_PROBE_FIG_L1))
+		l1 = NULL, l1_refused = 1;
+	if (l2 && refused(p, f, PMK_PROBE_FIG_L2))
+		l2 = NULL, l2_refused = 1;
 	if (l1) {
 		fprintf(f, "#define L1_lat %.0f\n", l1->latency_cycles);
 		fprintf(f, "#define Data_L1_lat %.0f\n", l1->latency_cycles);
@@ -564,7 +780,9 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 	if (l3) {
 		if (l3->flags & PMK_PROBE_LEVEL_FALLBACK)
 			fprintf(f, "# L3_lat: %s.\n", l3->why);
-		fprintf(f, "#define L3_lat %.0f\n", l3->latency_cycles);
+		if (!refused(p, f, PMK_PROBE_FIG_L3))
+			fprintf(f, "#define L3_lat %.0f\n",
+				l3->latency_cycles);
 	} else if (p->declared_l3_bytes) {
 		fprintf(f,
 			"# L3_lat: not written: the curve shows no third level "
@@ -572,12 +790,13 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 			"footprint or at memory latency there.\n",
 			p->declared_l3_bytes);
 	}
-	if (!l1 || !l2)
+	if ((!l1 && !l1_refused) || (!l2 && !l2_refused))
 		fprintf(f,
 			"# %s%s%s: not written: the curve shows no such "
 			"level.\n",
-			!l1 ? "L1_lat" : "", !l1 && !l2 ? ", " : "",
-			!l2 ? "L2_lat" : "");
+			!l1 && !l1_refused ? "L1_lat" : "",
+			!l1 && !l1_refused && !l2 && !l2_refused ? ", " : "",
+			!l2 && !l2_refused ? "L2_lat" : "");
 	if (p->mem_flags & PMK_PROBE_AMBIGUOUS)
 		fprintf(f, "# Ambiguous curve: a plateau slower than half of "
 			   "memory was taken as the climb to memory (lmbench's "
@@ -587,14 +806,29 @@ int pmk_probe_write_constants(const pmk_probe *p, FILE *f)
 			"# Prefetch-fooled tail: the chase curve falls from "
 			"%.1f ns at %zu bytes to %.1f ns at the end.\n",
 			p->tail_peak_ns, p->tail_peak_bytes, p->tail_end_ns);
-	fprintf(f, "#define Mem_lat %.0f\n", p->mem_cycles);
-	fprintf(f, "#define BR_miss_lat %.0f\n", p->br_miss_cycles);
-	fprintf(f, "#define FP_add_sub_mul_lat %.0f\n",
-		fmax(p->fp_add_cycles, p->fp_mul_cycles));
-	fprintf(f, "#define FP_div_sqrt_lat %.0f\n",
-		fmax(p->fp_div_cycles, p->fp_sqrt_cycles));
-	if (p->tlb_reach_bytes)
-		fprintf(f, "#define Data_TLB_lat %.0f\n", p->tlb_miss_cycles);
+	if (!refused(p, f, PMK_PROBE_FIG_MEM))
+		fprintf(f, "#define Mem_lat %.0f\n", p->mem_cycles);
+	if (!refused(p, f, PMK_PROBE_FIG_BR))
+		fprintf(f, "#define BR_miss_lat %.0f\n", p->br_miss_cycles);
+	if (!refused(p, f, PMK_PROBE_FIG_FP_ADDMUL))
+		fprintf(f, "#define FP_add_sub_mul_lat %.0f\n",
+			fmax(p->fp_add_cycles, p->fp_mul_cycles));
+	if (!refused(p, f, PMK_PROBE_FIG_FP_DIVSQRT))
+		fprintf(f, "#define FP_div_sqrt_lat %.0f\n",
+			fmax(p->fp_div_cycles, p->fp_sqrt_cycles));
+	if (p->tlb_reach_bytes) {
+		const pmk_probe_twice *te =
+		    &p->twice[PMK_PROBE_FIG_TLB_ENTRIES];
+		fprintf(f,
+			"# Data_TLB_lat: an L1 DTLB miss; reach %zu entries of "
+			"4 KiB (fitted %.0f and %.0f on two passes, %.0f on "
+			"their minimum; declared %zu).\n",
+			p->tlb_reach_bytes / 4096, te->first, te->second,
+			p->tlb_entries_fit, p->tlb_entries_declared);
+		if (!refused(p, f, PMK_PROBE_FIG_TLB_MISS))
+			fprintf(f, "#define Data_TLB_lat %.0f\n",
+				p->tlb_miss_cycles);
+	}
 	return ferror(f) ? PMK_EIO : 0;
 }
 
@@ -656,9 +890,26 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 	fprintf(
 	    f,
 	    "\"tlb\":{\"reach_bytes\":%zu,\"entries_4k\":%zu,"
-	    "\"declared_entries\":%zu,\"miss_ns\":%.3f,\"miss_cycles\":%.2f},",
+	    "\"declared_entries\":%zu,\"miss_ns\":%.3f,\"miss_cycles\":%.2f,"
+	    "\"entries_fit\":%.1f,\"refused\":%s},",
 	    p->tlb_reach_bytes, p->tlb_reach_bytes / 4096,
-	    p->tlb_entries_declared, p->tlb_miss_ns, p->tlb_miss_cycles);
+	    p->tlb_entries_declared, p->tlb_miss_ns, p->tlb_miss_cycles,
+	    p->tlb_entries_fit,
+	    p->twice[PMK_PROBE_FIG_TLB_MISS].refused ? "true" : "false");
+	fprintf(f, "\"twice\":[");
+	for (int i = 0, k = 0; i < PMK_PROBE_NFIG; i++) {
+		const pmk_probe_twice *t = &p->twice[i];
+		if (!t->measured)
+			continue;
+		fprintf(f,
+			"%s{\"figure\":\"%s\",\"first\":%.4g,"
+			"\"second\":%.4g,\"refused\":%s,\"why\":",
+			k++ ? "," : "", fig_name[i], t->first, t->second,
+			t->refused ? "true" : "false");
+		pmk__json_str(f, t->why);
+		fprintf(f, "}");
+	}
+	fprintf(f, "],");
 	fprintf(f,
 		"\"branch_miss_cycles\":%.2f,\"fp_cycles\":{\"add\":%.2f,"
 		"\"mul\":%.2f,\"div\":%.2f,\"sqrt\":%.2f},\"curves\":{"

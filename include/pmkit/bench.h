@@ -340,6 +340,29 @@ typedef struct pmk_probe_level {
 #define PMK_PROBE_AMBIGUOUS	1u /* see PMK_LEVEL_AMBIGUOUS */
 #define PMK_PROBE_PREFETCH_TAIL 2u /* see pmk_levels_tail */
 
+/* The figures of the constants file, each measured twice by the probe. */
+enum {
+	PMK_PROBE_FIG_L1,	  /* L1_lat, Data_L1_lat */
+	PMK_PROBE_FIG_L2,	  /* L2_lat */
+	PMK_PROBE_FIG_L3,	  /* L3_lat */
+	PMK_PROBE_FIG_MEM,	  /* Mem_lat */
+	PMK_PROBE_FIG_BR,	  /* BR_miss_lat */
+	PMK_PROBE_FIG_FP_ADDMUL,  /* FP_add_sub_mul_lat */
+	PMK_PROBE_FIG_FP_DIVSQRT, /* FP_div_sqrt_lat */
+	PMK_PROBE_FIG_TLB_MISS,	  /* Data_TLB_lat */
+	PMK_PROBE_FIG_TLB_ENTRIES, /* the TLB reach, in 4 KiB entries */
+	PMK_PROBE_NFIG
+};
+/* Two readings of one figure, taken at different moments of the probe
+ * (ns; fitted entries for the TLB reach). A figure whose readings disagree
+ * is refused: left out of the constants file, with `why` as its note. */
+typedef struct pmk_probe_twice {
+	double first, second;
+	int measured; /* 0: not measured (no such level, no TLB step) */
+	int refused;
+	char why[160];
+} pmk_probe_twice;
+
 typedef struct pmk_probe {
 	double ghz;	 /* core clock used for every cycle figure */
 	pmk_clock clock; /* how it was measured: method, both chains */
@@ -367,6 +390,9 @@ typedef struct pmk_probe {
 	int npts;
 	size_t *sizes;
 	double *lat_window, *lat_all;
+	/* every constants-file figure, measured twice (PMK_PROBE_FIG_*) */
+	pmk_probe_twice twice[PMK_PROBE_NFIG];
+	double tlb_entries_fit; /* the fit on both all-pages passes' minimum */
 } pmk_probe;
 
 enum { PMK_PROBE_QUICK = 1 << 0 };

@@ -191,6 +191,10 @@ static void test_tlb_step_is_told_from_a_cache_step(void)
 	T_EQ_INT(pmk_tlb_fit(size, win, all, n, &lv[1], &e, &m), 1); /* L2 */
 	T_NEAR(e, 64, 3);
 	T_NEAR(m, 2, 0.2);
+	/* the cost at a reach held fixed (the probe's second reading) */
+	T_NEAR(pmk__tlb_cost_at(size, win, all, n, &lv[1], 64), 2, 0.1);
+	T_NEAR(pmk__tlb_cost_at(size, win, win, n, &lv[1], 64), 0, 1e-9);
+	T_EQ_INT((int)pmk__tlb_cost_at(size, win, all, n, &lv[1], 1e6), 0);
 	/* the same curves without a TLB effect: no step */
 	T_EQ_INT(pmk_tlb_fit(size, win, win, n, &lv[1], &e, &m), 0);
 	pmk_level bad = {0, 1, 5, 2, 0};
