@@ -20,9 +20,30 @@ int pmk__mpi_job_init(struct pmk__mpi_job *job, int size)
 	if (!job->ranks)
 		return PMK_ENOMEM;
 	job->size = size;
-	for (int i = 0; i < size; i++)
-		job->ranks[i].rank = i;
+	/* nothing written to a rank until its record is put: the pages of
+	 * the ranks a file only declares are never touched (a record of 3 KB
+	 * may declare 10^6 ranks), so the memory is that of the records */
 	return 0;
+}
+
+/* The next run of ranks without a record at or after *from, as [*lo, *hi];
+ * *from moves past it. 0 when there is none. */
+static int missing_run(const struct pmk__mpi_job *job, int *from, int *lo,
+		       int *hi)
+{
+	int i = *from;
+	while (i < job->size && job->ranks[i].present)
+		i++;
+	if (i >= job->size) {
+		*from = i;
+		return 0;
+	}
+	*lo = i;
+	while (i < job->size && !job->ranks[i].present)
+		i++;
+	*hi = i - 1;
+	*from = i;
+	return 1;
 }
 
 void pmk__mpi_job_release(struct pmk__mpi_job *job)
@@ -47,8 +68,11 @@ int pmk__mpi_job_event(struct pmk__mpi_job *job, const char *name,
 	snprintf(job->evname[job->nev], PMK__MPI_NAME, "%s", name);
 	snprintf(job->evunit[job->nev], sizeof job->evunit[0], "%s",
 		 unit ? unit : "");
-	/* ranks added earlier did not count it */
+	/* ranks added earlier did not count it (a rank is given NAN for
+	 * every event when it is put, so only those present are written) */
 	for (int r = 0; r < job->size; r++) {
+		if (!job->ranks[r].present)
+			continue;
 		job->ranks[r].ev[job->nev] = NAN;
 		for (int g = 0; g < job->ranks[r].nregions; g++)
 			job->ranks[r].regions[g].ev[job->nev] = NAN;
@@ -120,6 +144,7 @@ int pmk__mpi_job_put(struct pmk__mpi_job *to, const struct pmk__mpi_job *from,
 		map[e] = pmk__mpi_job_event(to, from->evname[e],
 					    from->evunit[e]);
 	dst->present = 1;
+	dst->rank = src->rank;
 	snprintf(dst->host, sizeof dst->host, "%s", src->host);
 	dst->pid = src->pid;
 	dst->wall_ns = src->wall_ns;
@@ -258,24 +283,45 @@ int pmk__mpi_job_present(const struct pmk__mpi_job *job)
 	return n;
 }
 
+static uint64_t host_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* Distinct hosts through a hash set of the names seen (linear in the
+ * ranks present; comparing each rank with every rank before it was
+ * quadratic in the declared size). */
 int pmk__mpi_job_hosts(const struct pmk__mpi_job *job, const char **names,
 		       int max)
 {
-	int n = 0;
+	int n = 0, present = pmk__mpi_job_present(job);
+	size_t cap = 16, mask;
+	const char **set;
+	while (cap < (size_t)present * 2)
+		cap *= 2;
+	mask = cap - 1;
+	set = calloc(cap, sizeof *set);
+	if (!set)
+		return 0;
 	for (int i = 0; i < job->size; i++) {
 		const struct pmk__mpi_rank *r = &job->ranks[i];
-		int seen = 0;
+		size_t j;
 		if (!r->present)
 			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = job->ranks[j].present &&
-			       !strcmp(job->ranks[j].host, r->host);
-		if (seen)
+		j = (size_t)host_hash(r->host) & mask;
+		while (set[j] && strcmp(set[j], r->host))
+			j = (j + 1) & mask;
+		if (set[j])
 			continue;
+		set[j] = r->host;
 		if (n < max)
 			names[n] = r->host;
 		n++;
 	}
+	free(set);
 	return n;
 }
 
@@ -481,11 +527,17 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 	fputc('\n', f);
 	timing_line(f, job);
 	if (present != job->size) {
+		/* as ranges: a file may declare 10^6 ranks and hold four */
+		int from = 0, lo, hi, shown = 0;
 		fputs("# missing :", f);
-		for (int i = 0, shown = 0; i < job->size; i++)
-			if (!job->ranks[i].present && shown++ < 16)
-				fprintf(f, " %d", i);
-		fputs(present + 16 < job->size ? " ...\n" : "\n", f);
+		while (missing_run(job, &from, &lo, &hi))
+			if (shown++ < 16) {
+				if (lo == hi)
+					fprintf(f, " %d", lo);
+				else
+					fprintf(f, " %d-%d", lo, hi);
+			}
+		fputs(shown > 16 ? " ...\n" : "\n", f);
 	}
 	if (ended) {
 		fputs("# ended   :", f);
@@ -622,8 +674,17 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top)
 			amb.total > 0 ? "  maybe MPI s" : "");
 		for (int i = 0; i < job->size; i++) {
 			const struct pmk__mpi_rank *r = &job->ranks[i];
-			if (!r->present) {
-				fprintf(f, "# %5d %-20s\n", i, "(no record)");
+			if (!r->present) { /* one line for a run of them */
+				int from = i, lo, hi;
+				char span[32];
+				missing_run(job, &from, &lo, &hi);
+				if (lo == hi)
+					snprintf(span, sizeof span, "%d", lo);
+				else
+					snprintf(span, sizeof span, "%d-%d", lo,
+						 hi);
+				fprintf(f, "# %5s %-20s\n", span, "(no record)");
+				i = hi;
 				continue;
 			}
 			fprintf(f, "# %5d %-20.20s %12.6f %12.6f %12.6f %7.2f", i,

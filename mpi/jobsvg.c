@@ -33,8 +33,76 @@ static double nice_step(double max)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* The bars of the picture: one group per rank with a record, and one per
+ * run of ranks without (a file of four records may declare 10^6 ranks:
+ * the picture, like the work, follows the records). */
+struct groups {
+	int n;
+	int *rank;  /* group -> its rank, or -1 - the first of a missing run */
+	char *lab;  /* LAB bytes a label */
+	const char **labs;
+	int nmissing_runs;
+};
+enum { LAB = 24 };
+
+static int groups_make(const struct pmk__mpi_job *job, struct groups *gr)
+{
+	int n = 0, cap = 64;
+	memset(gr, 0, sizeof *gr);
+	gr->rank = malloc((size_t)cap * sizeof *gr->rank);
+	if (!gr->rank)
+		return -1;
+	for (int i = 0; i < job->size; i++) {
+		int lo = i, hi = i;
+		if (!job->ranks[i].present) {
+			while (hi + 1 < job->size && !job->ranks[hi + 1].present)
+				hi++;
+			gr->nmissing_runs++;
+		}
+		if (n == cap) {
+			int *nr = realloc(gr->rank, (size_t)cap * 2 * sizeof *nr);
+			if (!nr)
+				return -1;
+			gr->rank = nr;
+			cap *= 2;
+		}
+		gr->rank[n++] = job->ranks[i].present ? i : -1 - lo;
+		i = hi;
+	}
+	gr->n = n;
+	gr->lab = malloc((size_t)n * LAB);
+	gr->labs = malloc((size_t)n * sizeof *gr->labs);
+	if (!gr->lab || !gr->labs)
+		return -1;
+	for (int g = 0; g < n; g++) {
+		char *l = gr->lab + (size_t)g * LAB;
+		int r = gr->rank[g];
+		if (r >= 0) {
+			snprintf(l, LAB, "%d", r);
+		} else {
+			int lo = -1 - r, hi = lo;
+			while (hi + 1 < job->size && !job->ranks[hi + 1].present)
+				hi++;
+			if (lo == hi)
+				snprintf(l, LAB, "%d", lo);
+			else
+				snprintf(l, LAB, "%d-%d", lo, hi);
+		}
+		gr->labs[g] = l;
+	}
+	return 0;
+}
+
+static void groups_free(struct groups *gr)
+{
+	free(gr->rank);
+	free(gr->lab);
+	free(gr->labs);
+}
+
 struct tips {
 	const double *v;
+	const int *rank;
 	int nseg;
 };
 
@@ -44,80 +112,89 @@ static void time_tip(void *p, int g, int b, int k, char *buf, size_t n)
 	const char *what = k == t->nseg - 1 ? "MPI"
 			   : k == 0	     ? "compute"
 					     : "maybe-MPI";
-	snprintf(buf, n, "rank %d %s %.6f s", g, what,
+	snprintf(buf, n, "rank %d %s %.6f s", t->rank[g], what,
 		 t->v[(size_t)g * (size_t)t->nseg + (size_t)k]);
 }
 
 static void event_tip(void *p, int g, int b, int k, char *buf, size_t n)
 {
 	const struct tips *t = p;
-	snprintf(buf, n, "rank %d %.6g", g, t->v[g]);
+	snprintf(buf, n, "rank %d %.6g", t->rank[g], t->v[g]);
 }
 
 void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 {
 	struct pmk__mpi_stat wall, comp, st;
-	int n = job->size, panels = ev >= 0 && ev < job->nev ? 2 : 1;
-	char title[160], unit[40], mean[64], *lab = NULL;
-	const char **labs = NULL;
+	int n, panels = ev >= 0 && ev < job->nev ? 2 : 1;
+	char title[200], unit[40], mean[64];
 	pmk__bar_note *notes = NULL;
 	double *v = NULL, escale = 1, max, line;
-	int nn = 0, nseg = 2;
+	int nn = 0, nseg = 2, present;
 	const char *ml[1] = {mean};
 	struct tips tp;
+	struct groups gr;
 
-	if (n <= 0)
+	if (job->size <= 0)
 		return;
+	if (groups_make(job, &gr))
+		goto out;
+	n = gr.n;
+	present = n - gr.nmissing_runs;
 	/* sampled timing: the time that may have been MPI, shown as its own
 	 * segment between compute (less it) and MPI, so that the bar's
 	 * height stays the wall time */
-	for (int i = 0; i < n; i++)
-		if (job->ranks[i].present && job->ranks[i].mpi_amb_ns)
+	for (int g = 0; g < n; g++)
+		if (gr.rank[g] >= 0 && job->ranks[gr.rank[g]].mpi_amb_ns)
 			nseg = 3;
 	v = malloc((size_t)n * 3 * sizeof *v);
-	labs = malloc((size_t)n * sizeof *labs);
-	lab = malloc((size_t)n * 12);
 	notes = malloc(((size_t)n + 1) * sizeof *notes);
-	if (!v || !labs || !lab || !notes)
+	if (!v || !notes)
 		goto out;
-	for (int i = 0; i < n; i++) {
-		snprintf(lab + (size_t)i * 12, 12, "%d", i);
-		labs[i] = lab + (size_t)i * 12;
-	}
 	pmk__mpi_stat_of(job, pmk__mpi_get_wall, NULL, &wall);
 	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
 	pmk__plot_begin(f, W, TOP + panels * PANEL, 1);
-	snprintf(title, sizeof title,
-		 "%d ranks: compute imbalance %.2f (max/mean), wall %.3f s", n,
-		 comp.imbalance, wall.max * 1e-9);
+	if (present == job->size)
+		snprintf(title, sizeof title,
+			 "%d ranks: compute imbalance %.2f (max/mean), wall "
+			 "%.3f s",
+			 job->size, comp.imbalance, wall.max * 1e-9);
+	else
+		snprintf(title, sizeof title,
+			 "%d ranks (%d with a record): compute imbalance %.2f "
+			 "(max/mean), wall %.3f s",
+			 job->size, present, comp.imbalance, wall.max * 1e-9);
 	pmk__plot_text(f, 10, 22, 15, 0, NULL, title);
 	if (job->command[0])
 		pmk__plot_text(f, 10, 38, 11, 0, "#555", job->command);
 
-	/* panel 1: compute + MPI per rank, in seconds */
-	for (int i = 0; i < n; i++) {
-		const struct pmk__mpi_rank *r = &job->ranks[i];
+	/* panel 1: compute + MPI per rank, in seconds; a run of ranks
+	 * without a record is one empty group, marked "?" while there are
+	 * few such runs (the chart looks notes up group by group) */
+	for (int g = 0; g < n; g++) {
 		double c, a;
-		if (!r->present) {
+		const struct pmk__mpi_rank *r;
+		if (gr.rank[g] < 0) {
 			for (int k = 0; k < nseg; k++)
-				v[nseg * i + k] = NAN;
-			notes[nn++] = (pmk__bar_note){i, 0, "?"};
+				v[nseg * g + k] = NAN;
+			if (gr.nmissing_runs <= 64)
+				notes[nn++] = (pmk__bar_note){g, 0, "?"};
 			continue;
 		}
+		r = &job->ranks[gr.rank[g]];
 		c = pmk__mpi_get_compute(r, NULL) * 1e-9;
 		a = nseg == 3 ? fmin((double)r->mpi_amb_ns * 1e-9, c) : 0;
-		v[nseg * i] = c - a;
+		v[nseg * g] = c - a;
 		if (nseg == 3)
-			v[nseg * i + 1] = a;
-		v[nseg * i + nseg - 1] = r->mpi_ns * 1e-9;
-		if (i == comp.rank_max)
-			notes[nn++] = (pmk__bar_note){i, 0, "max"};
+			v[nseg * g + 1] = a;
+		v[nseg * g + nseg - 1] = r->mpi_ns * 1e-9;
+		if (gr.rank[g] == comp.rank_max)
+			notes[nn++] = (pmk__bar_note){g, 0, "max"};
 	}
 	max = wall.max > 0 ? wall.max * 1e-9 : 1;
 	max = ceil(max / nice_step(max)) * nice_step(max);
 	line = comp.mean * 1e-9;
 	snprintf(mean, sizeof mean, "mean compute %.4g", line);
-	tp = (struct tips){v, nseg};
+	tp = (struct tips){v, gr.rank, nseg};
 	pmk__plot_bars_in(
 	    f,
 	    &(pmk__bar_chart){
@@ -129,7 +206,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 		.nbars = 1,
 		.nseg = nseg,
 		.v = v,
-		.group_label = labs,
+		.group_label = gr.labs,
 		.color = nseg == 3 ? col_time3 : col_time,
 		.ymin = 0,
 		.ymax = max,
@@ -157,17 +234,17 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 			snprintf(unit, sizeof unit, "%s", job->evunit[ev]);
 		snprintf(title, sizeof title, "%s per rank (imbalance %.2f)",
 			 job->evname[ev], st.imbalance);
-		for (int i = 0; i < n; i++) {
-			const struct pmk__mpi_rank *r = &job->ranks[i];
-			v[i] = r->present && isfinite(r->ev[ev])
-				   ? r->ev[ev] * escale
-				   : NAN;
+		for (int g = 0; g < n; g++) {
+			const struct pmk__mpi_rank *r =
+			    gr.rank[g] >= 0 ? &job->ranks[gr.rank[g]] : NULL;
+			v[g] = r && isfinite(r->ev[ev]) ? r->ev[ev] * escale
+							: NAN;
 		}
 		max = st.n && st.max > 0 ? st.max * escale : 1;
 		max = ceil(max / nice_step(max)) * nice_step(max);
 		line = st.mean * escale;
 		snprintf(mean, sizeof mean, "mean %.4g", line);
-		tp = (struct tips){v, 1};
+		tp = (struct tips){v, gr.rank, 1};
 		pmk__plot_bars_in(f,
 				  &(pmk__bar_chart){
 				      .title = title,
@@ -175,7 +252,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 				      .nbars = 1,
 				      .nseg = 1,
 				      .v = v,
-				      .group_label = labs,
+				      .group_label = gr.labs,
 				      .color = col_event,
 				      .ymin = 0,
 				      .ymax = max,
@@ -193,9 +270,8 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 	pmk__plot_end(f);
 out:
 	free(v);
-	free(labs);
-	free(lab);
 	free(notes);
+	groups_free(&gr);
 }
 
 void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev)
@@ -230,8 +306,18 @@ void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev)
 	fputs("</tr>\n", f);
 	for (int i = 0; i < job->size; i++) {
 		const struct pmk__mpi_rank *r = &job->ranks[i];
-		if (!r->present) {
-			fprintf(f, "<tr><td>%d</td><td>(no record)</td></tr>\n", i);
+		if (!r->present) { /* one row for a run of them */
+			int hi = i;
+			while (hi + 1 < job->size && !job->ranks[hi + 1].present)
+				hi++;
+			if (hi == i)
+				fprintf(f, "<tr><td>%d</td><td>(no record)</td>"
+					   "</tr>\n", i);
+			else
+				fprintf(f, "<tr><td>%d-%d</td><td>(no record: "
+					   "%d ranks)</td></tr>\n", i, hi,
+					hi - i + 1);
+			i = hi;
 			continue;
 		}
 		fprintf(f, "<tr><td>%d</td><td>", i);
