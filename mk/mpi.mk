@@ -1,7 +1,8 @@
 # mk/mpi.mk: libpmkit-mpi (mpi/, docs/mpi.md).
 #   mpi/job.c, jread.c, jobsvg.c, outfile.c: the job records and their
 #       reports, no MPI header; part of the CLI (`pmkit mpi report`) always
-#   mpi/rank.c, timing.c, lastword.c, commrank.c, pmpi.c, fortran.c: the PMPI
+#   mpi/rank.c, timing.c, lastword.c, commrank.c, pmpi.c, pmpi_ext.c,
+#       fortran.c: the PMPI
 #       interposition library
 #       $(O)/libpmkit-mpi.so, built when scripts/configure found an MPI
 #       (HAVE_MPI, MPI_CFLAGS, MPI_LIBS); linked with libpmkit's objects so
@@ -34,8 +35,8 @@ MPI_PROG := $(patsubst %.c,$(O)/mpi/%,$(notdir $(MPI_PROG_C))) \
 .PHONY: mpi
 mpi: $(MPI_SO) $(MPI_PROG)
 all: mpi
-$(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o: CPPFLAGS += $(MPI_CFLAGS)
-$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/lastword.o $(O)/obj/mpi/commrank.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
+$(O)/obj/mpi/pmpi.o $(O)/obj/mpi/pmpi_ext.o $(O)/obj/mpi/fortran.o: CPPFLAGS += $(MPI_CFLAGS)
+$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/lastword.o $(O)/obj/mpi/commrank.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/pmpi_ext.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
 	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(MPI_LIBS) $(LDLIBS)
 # Test and benchmark programs: plain MPI programs (no pmkit), built without
 # sanitizers, so that the library can be preloaded into them in any build.
@@ -52,5 +53,5 @@ $(O)/mpi/pmkregion: tests/mpi/prog/pmkregion.c $(MPI_SO)
 $(O)/mpi/%: tests/mpi/prog/%.f90
 	@mkdir -p $(dir $@)
 	$(MPIFC) -O2 -g -o $@ $<
--include $(O)/obj/mpi/pmpi.d $(O)/obj/mpi/fortran.d
+-include $(O)/obj/mpi/pmpi.d $(O)/obj/mpi/pmpi_ext.d $(O)/obj/mpi/fortran.d
 endif

@@ -60,6 +60,13 @@ static void *real(const char *name, void **cache)
 uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t) PMK__MPI_HIDDEN;
 uint64_t pmk__mpi_status_bytes(const MPI_Status *st) PMK__MPI_HIDDEN;
 int pmk__mpi_world_rank(int dest, MPI_Comm comm) PMK__MPI_HIDDEN;
+/* pmpi_ext.c's: persistent requests, a window's target rank */
+void pmk__mpi_persist_init(MPI_Request req, int send, int world, uint64_t bytes)
+	PMK__MPI_HIDDEN;
+void pmk__mpi_persist_start(MPI_Request req, uint64_t *sent, uint64_t *recv)
+	PMK__MPI_HIDDEN;
+int pmk__mpi_win_world_rank(int target, MPI_Win win) PMK__MPI_HIDDEN;
+void pmk__mpi_win_forget(MPI_Win win) PMK__MPI_HIDDEN;
 
 /* Inside a measured call: a send to `dest` of `comm` (who talks to whom). */
 #define FCOUNT_SEND(dest, comm, bytes)                                         \
@@ -206,6 +213,70 @@ void mpi_finalize_f08_(F *ierr)
 		     sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr);    \
 		PMK__MPI_LEAVE(ID, SENT,                                       \
 			       fbytes(rcount, rtype) * (uint64_t)fsize(comm))  \
+	}
+
+/* One-sided: a put or get (`put`: its origin bytes are sent, to the
+ * target's pair; else received) */
+#define FRMA(lname, ID, put)                                                   \
+	void lname(void *obuf, F *ocount, F *otype, F *target, void *disp,     \
+		   F *tcount, F *ttype, F *win, F *ierr)                       \
+	{                                                                      \
+		PMK__MPI_ENTER(ID)                                             \
+		REAL(lname,                                                    \
+		     void (*)(void *, F *, F *, F *, void *, F *, F *, F *,    \
+			      F *),                                            \
+		     obuf, ocount, otype, target, disp, tcount, ttype, win,    \
+		     ierr);                                                    \
+		if (pmk_on_ && put)                                            \
+			pmk__mpi_comm_send(                                    \
+				pmk__mpi_win_world_rank(*target,               \
+							PMPI_Win_f2c(*win)),   \
+				fbytes(ocount, otype));                        \
+		PMK__MPI_LEAVE(ID, put ? fbytes(ocount, otype) : 0,            \
+			       put ? 0 : fbytes(ocount, otype))                \
+	}
+/* Synchronization and other calls of 1 to 3 arguments: time only */
+#define FSYNC1(lname, ID)                                                      \
+	void lname(F *a, F *ierr)                                              \
+	{                                                                      \
+		PMK__MPI_ENTER(ID)                                             \
+		REAL(lname, void (*)(F *, F *), a, ierr);                      \
+		PMK__MPI_LEAVE(ID, 0, 0)                                       \
+	}
+#define FSYNC2(lname, ID)                                                      \
+	void lname(F *a, F *b, F *ierr)                                        \
+	{                                                                      \
+		PMK__MPI_ENTER(ID)                                             \
+		REAL(lname, void (*)(F *, F *, F *), a, b, ierr);              \
+		PMK__MPI_LEAVE(ID, 0, 0)                                       \
+	}
+#define FSYNC3(lname, ID)                                                      \
+	void lname(F *a, F *b, F *c, F *ierr)                                  \
+	{                                                                      \
+		PMK__MPI_ENTER(ID)                                             \
+		REAL(lname, void (*)(F *, F *, F *, F *), a, b, c, ierr);      \
+		PMK__MPI_LEAVE(ID, 0, 0)                                       \
+	}
+/* MPI-IO reads and writes, with and without an explicit offset */
+#define FFILE(lname, ID, write)                                                \
+	void lname(F *fh, void *buf, F *count, F *type, F *status, F *ierr)    \
+	{                                                                      \
+		PMK__MPI_ENTER(ID)                                             \
+		REAL(lname, void (*)(F *, void *, F *, F *, F *, F *), fh,     \
+		     buf, count, type, status, ierr);                          \
+		PMK__MPI_LEAVE(ID, write ? fbytes(count, type) : 0,            \
+			       write ? 0 : fbytes(count, type))                \
+	}
+#define FFILE_AT(lname, ID, write)                                             \
+	void lname(F *fh, void *off, void *buf, F *count, F *type, F *status,  \
+		   F *ierr)                                                    \
+	{                                                                      \
+		PMK__MPI_ENTER(ID)                                             \
+		REAL(lname,                                                    \
+		     void (*)(F *, void *, void *, F *, F *, F *, F *), fh,    \
+		     off, buf, count, type, status, ierr);                     \
+		PMK__MPI_LEAVE(ID, write ? fbytes(count, type) : 0,            \
+			       write ? 0 : fbytes(count, type))                \
 	}
 
 /* mpif.h and `use mpi` */

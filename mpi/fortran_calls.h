@@ -176,3 +176,164 @@ FALIAS(allgather, ALLGATHER)
 FALLGATHER(FN(alltoall), ALLTOALL,
 	   fbytes(scount, stype) * (uint64_t)fsize(comm))
 FALIAS(alltoall, ALLTOALL)
+
+/* ---- persistent requests, one-sided, MPI-IO (pmpi_ext.c) ----------------
+ * Addresses and offsets (INTEGER(KIND=MPI_ADDRESS_KIND / MPI_OFFSET_KIND))
+ * pass through as references like the rest; a file name keeps its hidden
+ * length argument. */
+
+void FN(send_init)(void *buf, F *count, F *type, F *dest, F *tag, F *comm,
+		    F *req, F *ierr)
+{
+	PMK__MPI_ENTER(SEND_INIT)
+	REAL(FN(send_init),
+	     void (*)(void *, F *, F *, F *, F *, F *, F *, F *), buf, count,
+	     type, dest, tag, comm, req, ierr);
+	if (pmk_on_ && (!ierr || *ierr == MPI_SUCCESS))
+		pmk__mpi_persist_init(
+			PMPI_Request_f2c(*req), 1,
+			pmk__mpi_world_rank(*dest, PMPI_Comm_f2c(*comm)),
+			fbytes(count, type));
+	PMK__MPI_LEAVE(SEND_INIT, 0, 0)
+}
+FALIAS(send_init, SEND_INIT)
+
+void FN(recv_init)(void *buf, F *count, F *type, F *src, F *tag, F *comm,
+		    F *req, F *ierr)
+{
+	PMK__MPI_ENTER(RECV_INIT)
+	REAL(FN(recv_init),
+	     void (*)(void *, F *, F *, F *, F *, F *, F *, F *), buf, count,
+	     type, src, tag, comm, req, ierr);
+	if (pmk_on_ && (!ierr || *ierr == MPI_SUCCESS))
+		pmk__mpi_persist_init(PMPI_Request_f2c(*req), 0, -1,
+				      fbytes(count, type));
+	PMK__MPI_LEAVE(RECV_INIT, 0, 0)
+}
+FALIAS(recv_init, RECV_INIT)
+
+void FN(start)(F *req, F *ierr)
+{
+	uint64_t sent = 0, recv = 0;
+	MPI_Request r = PMPI_Request_f2c(*req);
+	PMK__MPI_ENTER(START)
+	REAL(FN(start), void (*)(F *, F *), req, ierr);
+	if (pmk_on_)
+		pmk__mpi_persist_start(r, &sent, &recv);
+	PMK__MPI_LEAVE(START, sent, recv)
+}
+FALIAS(start, START)
+
+void FN(startall)(F *n, F *reqs, F *ierr)
+{
+	uint64_t sent = 0, recv = 0;
+	PMK__MPI_ENTER(STARTALL)
+	REAL(FN(startall), void (*)(F *, F *, F *), n, reqs, ierr);
+	for (int i = 0; pmk_on_ && i < *n; i++)
+		pmk__mpi_persist_start(PMPI_Request_f2c(reqs[i]), &sent, &recv);
+	PMK__MPI_LEAVE(STARTALL, sent, recv)
+}
+FALIAS(startall, STARTALL)
+
+void FN(win_create)(void *base, void *size, F *disp_unit, F *info, F *comm,
+		     F *win, F *ierr)
+{
+	PMK__MPI_ENTER(WIN_CREATE)
+	REAL(FN(win_create),
+	     void (*)(void *, void *, F *, F *, F *, F *, F *), base, size,
+	     disp_unit, info, comm, win, ierr);
+	PMK__MPI_LEAVE(WIN_CREATE, 0, 0)
+}
+FALIAS(win_create, WIN_CREATE)
+
+void FN(win_allocate)(void *size, F *disp_unit, F *info, F *comm, void *base,
+		       F *win, F *ierr)
+{
+	PMK__MPI_ENTER(WIN_ALLOCATE)
+	REAL(FN(win_allocate),
+	     void (*)(void *, F *, F *, F *, void *, F *, F *), size,
+	     disp_unit, info, comm, base, win, ierr);
+	PMK__MPI_LEAVE(WIN_ALLOCATE, 0, 0)
+}
+FALIAS(win_allocate, WIN_ALLOCATE)
+
+FRMA(FN(put), PUT, 1)
+FALIAS(put, PUT)
+FRMA(FN(get), GET, 0)
+FALIAS(get, GET)
+
+void FN(accumulate)(void *obuf, F *ocount, F *otype, F *target, void *disp,
+		     F *tcount, F *ttype, F *op, F *win, F *ierr)
+{
+	PMK__MPI_ENTER(ACCUMULATE)
+	REAL(FN(accumulate),
+	     void (*)(void *, F *, F *, F *, void *, F *, F *, F *, F *, F *),
+	     obuf, ocount, otype, target, disp, tcount, ttype, op, win, ierr);
+	if (pmk_on_)
+		pmk__mpi_comm_send(pmk__mpi_win_world_rank(*target,
+							   PMPI_Win_f2c(*win)),
+				   fbytes(ocount, otype));
+	PMK__MPI_LEAVE(ACCUMULATE, fbytes(ocount, otype), 0)
+}
+FALIAS(accumulate, ACCUMULATE)
+
+FSYNC2(FN(win_fence), WIN_FENCE)
+FALIAS(win_fence, WIN_FENCE)
+FSYNC3(FN(win_lock), WIN_LOCK)
+FALIAS(win_lock, WIN_LOCK)
+FSYNC2(FN(win_unlock), WIN_UNLOCK)
+FALIAS(win_unlock, WIN_UNLOCK)
+FSYNC2(FN(win_lock_all), WIN_LOCK_ALL)
+FALIAS(win_lock_all, WIN_LOCK_ALL)
+FSYNC1(FN(win_unlock_all), WIN_UNLOCK_ALL)
+FALIAS(win_unlock_all, WIN_UNLOCK_ALL)
+FSYNC2(FN(win_flush), WIN_FLUSH)
+FALIAS(win_flush, WIN_FLUSH)
+FSYNC3(FN(win_post), WIN_POST)
+FALIAS(win_post, WIN_POST)
+FSYNC3(FN(win_start), WIN_START)
+FALIAS(win_start, WIN_START)
+FSYNC1(FN(win_complete), WIN_COMPLETE)
+FALIAS(win_complete, WIN_COMPLETE)
+FSYNC1(FN(win_wait), WIN_WAIT)
+FALIAS(win_wait, WIN_WAIT)
+void FN(win_free)(F *win, F *ierr)
+{
+	PMK__MPI_ENTER(WIN_FREE)
+	pmk__mpi_win_forget(PMPI_Win_f2c(*win));
+	REAL(FN(win_free), void (*)(F *, F *), win, ierr);
+	PMK__MPI_LEAVE(WIN_FREE, 0, 0)
+}
+FALIAS(win_free, WIN_FREE)
+
+void FN(file_open)(F *comm, char *name, F *amode, F *info, F *fh, F *ierr,
+		    size_t len)
+{
+	PMK__MPI_ENTER(FILE_OPEN)
+	REAL(FN(file_open),
+	     void (*)(F *, char *, F *, F *, F *, F *, size_t), comm, name,
+	     amode, info, fh, ierr, len);
+	PMK__MPI_LEAVE(FILE_OPEN, 0, 0)
+}
+FALIAS(file_open, FILE_OPEN)
+FSYNC1(FN(file_close), FILE_CLOSE)
+FALIAS(file_close, FILE_CLOSE)
+FSYNC1(FN(file_sync), FILE_SYNC)
+FALIAS(file_sync, FILE_SYNC)
+
+FFILE(FN(file_read), FILE_READ, 0)
+FALIAS(file_read, FILE_READ)
+FFILE(FN(file_write), FILE_WRITE, 1)
+FALIAS(file_write, FILE_WRITE)
+FFILE(FN(file_read_all), FILE_READ_ALL, 0)
+FALIAS(file_read_all, FILE_READ_ALL)
+FFILE(FN(file_write_all), FILE_WRITE_ALL, 1)
+FALIAS(file_write_all, FILE_WRITE_ALL)
+FFILE_AT(FN(file_read_at), FILE_READ_AT, 0)
+FALIAS(file_read_at, FILE_READ_AT)
+FFILE_AT(FN(file_write_at), FILE_WRITE_AT, 1)
+FALIAS(file_write_at, FILE_WRITE_AT)
+FFILE_AT(FN(file_read_at_all), FILE_READ_AT_ALL, 0)
+FALIAS(file_read_at_all, FILE_READ_AT_ALL)
+FFILE_AT(FN(file_write_at_all), FILE_WRITE_AT_ALL, 1)
+FALIAS(file_write_at_all, FILE_WRITE_AT_ALL)

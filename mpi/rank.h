@@ -38,7 +38,37 @@
 	X(REDUCE_SCATTER, "MPI_Reduce_scatter", 0) X(SCAN, "MPI_Scan", 0)      \
 	X(EXSCAN, "MPI_Exscan", 0) X(IBARRIER, "MPI_Ibarrier", 1)              \
 	X(IBCAST, "MPI_Ibcast", 1) X(IREDUCE, "MPI_Ireduce", 1)                \
-	X(IALLREDUCE, "MPI_Iallreduce", 1)
+	X(IALLREDUCE, "MPI_Iallreduce", 1)                                     \
+	PMK__MPI_FUNCS_EXT(X)
+
+/* Persistent requests, one-sided communication and MPI-IO (pmpi_ext.c,
+ * fortran_calls.h): starting a persistent request, a put, get or
+ * accumulate and a non-blocking file access are local; the rest may
+ * wait (synchronizing a window, collective or blocking file access). */
+#define PMK__MPI_FUNCS_EXT(X)                                                  \
+	X(SEND_INIT, "MPI_Send_init", 1) X(RECV_INIT, "MPI_Recv_init", 1)      \
+	X(START, "MPI_Start", 1) X(STARTALL, "MPI_Startall", 1)                \
+	X(WIN_CREATE, "MPI_Win_create", 0)                                     \
+	X(WIN_ALLOCATE, "MPI_Win_allocate", 0) X(WIN_FREE, "MPI_Win_free", 0)  \
+	X(PUT, "MPI_Put", 1) X(GET, "MPI_Get", 1)                              \
+	X(ACCUMULATE, "MPI_Accumulate", 1) X(WIN_FENCE, "MPI_Win_fence", 0)    \
+	X(WIN_LOCK, "MPI_Win_lock", 0) X(WIN_UNLOCK, "MPI_Win_unlock", 0)      \
+	X(WIN_LOCK_ALL, "MPI_Win_lock_all", 0)                                 \
+	X(WIN_UNLOCK_ALL, "MPI_Win_unlock_all", 0)                             \
+	X(WIN_FLUSH, "MPI_Win_flush", 0) X(WIN_POST, "MPI_Win_post", 0)        \
+	X(WIN_START, "MPI_Win_start", 0) X(WIN_COMPLETE, "MPI_Win_complete", 0) \
+	X(WIN_WAIT, "MPI_Win_wait", 0) X(FILE_OPEN, "MPI_File_open", 0)        \
+	X(FILE_CLOSE, "MPI_File_close", 0) X(FILE_READ, "MPI_File_read", 0)    \
+	X(FILE_WRITE, "MPI_File_write", 0)                                     \
+	X(FILE_READ_AT, "MPI_File_read_at", 0)                                 \
+	X(FILE_WRITE_AT, "MPI_File_write_at", 0)                               \
+	X(FILE_READ_ALL, "MPI_File_read_all", 0)                               \
+	X(FILE_WRITE_ALL, "MPI_File_write_all", 0)                             \
+	X(FILE_READ_AT_ALL, "MPI_File_read_at_all", 0)                         \
+	X(FILE_WRITE_AT_ALL, "MPI_File_write_at_all", 0)                       \
+	X(FILE_IREAD, "MPI_File_iread", 1) X(FILE_IWRITE, "MPI_File_iwrite", 1) \
+	X(FILE_SET_VIEW, "MPI_File_set_view", 0)                               \
+	X(FILE_SYNC, "MPI_File_sync", 0)
 
 enum pmk__mpi_fn {
 #define PMK__FN_ENUM(id, name, local) PMK__MPI_##id,

@@ -516,6 +516,51 @@ else
 	nok "talk runs" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
 fi
 
+# ---- persistent requests, one-sided, MPI-IO (C and Fortran) -------------
+# rmaio.c prints its calls and bytes per function and its pairs; the
+# Fortran program does the same with fixed counts
+if mpi_run 3 "$PROG/rmaio" "$T_TMP" 20; then
+	"$PMKIT" mpi report --csv "$T_TMP/pmkit-mpi.json" > "$T_TMP/r.csv"
+	bad=$(awk '$1=="truth:" && $2=="call" {print $3, $4, $5, $6}' "$T_TMP/o" | sort -u |
+		while read -r fn calls sent recv; do
+			for r in 0 1 2; do
+				row_bad "$T_TMP/r.csv" $r call "$fn" calls "$calls"
+				row_bad "$T_TMP/r.csv" $r call "$fn" bytes_sent "$sent"
+				row_bad "$T_TMP/r.csv" $r call "$fn" bytes_recv "$recv"
+			done
+		done)
+	check "persistent, one-sided, MPI-IO (C): calls and bytes per function are the program's${bad:+:$bad}" [ -z "$bad" ]
+	want=$(awk '$1=="truth:" && $2=="to" {print $3, $4, $5, $6}' "$T_TMP/o" | sort)
+	run_pmkit mpi report "$T_TMP/pmkit-mpi.json"
+	got=$(echo "$out" | awk '$3 == "->" && $2 ~ /^[0-9]+$/ {print $2, $4, $5, $6}' | sort)
+	check "persistent sends and puts in the pairs (C: $(echo "$want" | tr '\n' ';'))" [ -n "$want" -a "$want" = "$got" ]
+else
+	nok "rmaio runs" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
+fi
+if [ -x "$PROG/rmaio_f" ]; then
+	if mpi_run 3 "$PROG/rmaio_f" "$T_TMP/rf.dat"; then
+		"$PMKIT" mpi report --csv "$T_TMP/pmkit-mpi.json" > "$T_TMP/r.csv"
+		bad=$(for want in "MPI_Send_init 1 0 0" "MPI_Recv_init 1 0 0" \
+			"MPI_Startall 10 10000 10000" "MPI_Win_create 1 0 0" \
+			"MPI_Put 10 5120 0" "MPI_Win_fence 20 0 0" "MPI_Win_free 1 0 0" \
+			"MPI_File_open 1 0 0" "MPI_File_write_at_all 1 4096 0" \
+			"MPI_File_read_at 1 0 4096" "MPI_File_close 1 0 0"; do
+			set -- $want
+			for r in 0 1 2; do
+				row_bad "$T_TMP/r.csv" $r call "$1" calls "$2"
+				row_bad "$T_TMP/r.csv" $r call "$1" bytes_sent "$3"
+				row_bad "$T_TMP/r.csv" $r call "$1" bytes_recv "$4"
+			done
+		done)
+		check "persistent, one-sided, MPI-IO (Fortran): calls and bytes per function${bad:+:$bad}" [ -z "$bad" ]
+		run_pmkit mpi report "$T_TMP/pmkit-mpi.json"
+		got=$(echo "$out" | awk '$3 == "->" && $2 ~ /^[0-9]+$/ {print $2 "-" $4, $5, $6}' | sort | tr '\n' ';')
+		check "persistent sends and puts in the pairs (Fortran: $got)" [ "$got" = "0-1 20 15120;1-2 20 15120;2-0 20 15120;" ]
+	else
+		nok "rmaio_f runs" "$(tail -5 "$T_TMP/e" | tr '\n' ' ')"
+	fi
+fi
+
 # ---- a program that never calls MPI_Init --------------------------------
 LD_PRELOAD="$PRE" "$PROG/nompi" >"$T_TMP/o" 2>"$T_TMP/e"; rc=$?
 check "no MPI_Init: program runs untouched (output, exit 3)" sh -c "[ $rc = 3 ] && [ \"\$(cat '$T_TMP/o')\" = untouched ]"
