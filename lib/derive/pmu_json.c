@@ -1,0 +1,1124 @@
+/*
+ * pmu_json.c: perf's pmu-events JSON as a source of metrics (pmu_json.h):
+ * the bounded reader, a model's metrics and events, and the translation
+ * of perf's metric expressions into pmkit definitions.
+ *
+ * What is read is perf's, never re-typed: the directory comes from
+ * $PMKIT_PMU_EVENTS or the cache configure extracted from Debian's
+ * linux-source package (scripts/deps.d/pmu_events.sh). The only table here
+ * maps pmkit's model names to perf's directory names (mapfile.csv's third
+ * column), which perf itself finds from the CPUID instead.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/derive/defs.h"
+#include "lib/derive/pmu_json.h"
+
+/* ---------------------------------------------------------------- reader */
+
+struct jr {
+	const char *s, *end, *file;
+	int line;
+	const char *line_start;
+	pmk_diag *d;
+};
+
+static int jr_error(struct jr *r, const char *msg)
+{
+	if (r->d) {
+		const char *e = r->line_start;
+		pmk_diag_clear(r->d);
+		r->d->code = PMK_EINVAL;
+		r->d->line = r->line;
+		r->d->column = (int)(r->s - r->line_start) + 1;
+		r->d->length = 1;
+		snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
+		while (e < r->end && *e != '\n' && e - r->line_start < 500)
+			e++;
+		snprintf(r->d->input, sizeof r->d->input, "%.*s",
+			 (int)(e - r->line_start), r->line_start);
+		snprintf(r->d->message, sizeof r->d->message, "%s", msg);
+	}
+	return PMK_EINVAL;
+}
+
+static void jr_blank(struct jr *r)
+{
+	while (r->s < r->end &&
+	       (*r->s == ' ' || *r->s == '\t' || *r->s == '\r' ||
+		*r->s == '\n')) {
+		if (*r->s == '\n') {
+			r->line++;
+			r->line_start = r->s + 1;
+		}
+		r->s++;
+	}
+}
+
+/* A string at r->s (after its opening quote) into buf; ASCII escapes kept,
+ * \uXXXX past ASCII written as '?'. */
+static int jr_string(struct jr *r, char *buf, size_t size)
+{
+	size_t n = 0;
+	while (r->s < r->end && *r->s != '"') {
+		char c = *r->s++;
+		if ((unsigned char)c < 0x20)
+			return jr_error(r, "control character in a string");
+		if (c == '\\') {
+			if (r->s >= r->end)
+				break;
+			c = *r->s++;
+			switch (c) {
+			case '"': case '\\': case '/': break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'u': {
+				unsigned v = 0;
+				for (int k = 0; k < 4; k++) {
+					if (r->s >= r->end ||
+					    !isxdigit((unsigned char)*r->s))
+						return jr_error(r, "bad \\u escape");
+					char h = *r->s++;
+					v = v * 16 + (unsigned)(isdigit((unsigned char)h)
+							    ? h - '0'
+							    : (tolower((unsigned char)h) - 'a' + 10));
+				}
+				c = v && v < 0x80 ? (char)v : '?';
+				break;
+			}
+			default:
+				r->s--;
+				return jr_error(r, "bad escape in a string");
+			}
+		}
+		if (n + 1 >= size)
+			return jr_error(r, "string longer than the reader's bound");
+		buf[n++] = c;
+	}
+	if (r->s >= r->end)
+		return jr_error(r, "unterminated string");
+	r->s++;
+	buf[n] = 0;
+	return 0;
+}
+
+/* A scalar that is not a string: a number, true, false or null. */
+static int jr_word(struct jr *r, char *buf, size_t size)
+{
+	size_t n = 0;
+	while (r->s < r->end && (isalnum((unsigned char)*r->s) ||
+				 *r->s == '-' || *r->s == '+' || *r->s == '.')) {
+		if (n + 1 >= size)
+			return jr_error(r, "value longer than the reader's bound");
+		buf[n++] = *r->s++;
+	}
+	buf[n] = 0;
+	if (!n)
+		return jr_error(r, *r->s == '{' || *r->s == '['
+				       ? "nested value: these files hold flat "
+					 "objects"
+				       : "expected a value");
+	if (strcmp(buf, "true") && strcmp(buf, "false") && strcmp(buf, "null")) {
+		char *e;
+		strtod(buf, &e);
+		if (*e)
+			return jr_error(r, "expected a value");
+	}
+	return 0;
+}
+
+int pmk__json_objects(const char *text, size_t len, const char *file,
+		      pmk__json_fn fn, void *arg, pmk_diag *d)
+{
+	struct jr r = {text, text + len, file ? file : "", 1, text, d};
+	char *pool = NULL;
+	const char *keys[PMK__JSON_KEYS_MAX], *vals[PMK__JSON_KEYS_MAX];
+	int rc = 0;
+	pmk_diag_clear(d);
+	if (len > PMK__JSON_FILE_MAX)
+		return jr_error(&r, "file larger than the reader's bound");
+	if (memchr(text, 0, len))
+		return jr_error(&r, "NUL byte in the file");
+	/* every string of one object fits in a pool of 2 * bound per member */
+	pool = malloc((size_t)PMK__JSON_KEYS_MAX * 2 * 256 + PMK__JSON_STRING_MAX);
+	if (!pool)
+		return PMK_ENOMEM;
+	jr_blank(&r);
+	if (r.s >= r.end || *r.s != '[') {
+		rc = jr_error(&r, "expected '[': a perf pmu-events file is an "
+				  "array of objects");
+		goto out;
+	}
+	r.s++;
+	jr_blank(&r);
+	if (r.s < r.end && *r.s == ']') {
+		r.s++;
+		goto tail;
+	}
+	for (;;) {
+		int n = 0, line;
+		size_t used = 0;
+		jr_blank(&r);
+		if (r.s >= r.end || *r.s != '{') {
+			rc = jr_error(&r, "expected '{'");
+			goto out;
+		}
+		line = r.line;
+		r.s++;
+		jr_blank(&r);
+		if (r.s < r.end && *r.s == '}')
+			r.s++;
+		else
+			for (;;) {
+				size_t room;
+				jr_blank(&r);
+				if (r.s >= r.end || *r.s != '"') {
+					rc = jr_error(&r, "expected a member name");
+					goto out;
+				}
+				if (n == PMK__JSON_KEYS_MAX) {
+					rc = jr_error(&r, "more members than the "
+							  "reader's bound");
+					goto out;
+				}
+				r.s++;
+				room = (size_t)PMK__JSON_KEYS_MAX * 2 * 256 +
+				       PMK__JSON_STRING_MAX - used;
+				if ((rc = jr_string(&r, pool + used,
+						    room < 256 ? room : 256)) < 0)
+					goto out;
+				keys[n] = pool + used;
+				used += strlen(pool + used) + 1;
+				jr_blank(&r);
+				if (r.s >= r.end || *r.s != ':') {
+					rc = jr_error(&r, "expected ':'");
+					goto out;
+				}
+				r.s++;
+				jr_blank(&r);
+				room = (size_t)PMK__JSON_KEYS_MAX * 2 * 256 +
+				       PMK__JSON_STRING_MAX - used;
+				if (room > PMK__JSON_STRING_MAX)
+					room = PMK__JSON_STRING_MAX;
+				if (r.s < r.end && *r.s == '"') {
+					r.s++;
+					rc = jr_string(&r, pool + used, room);
+				} else {
+					rc = jr_word(&r, pool + used,
+						     room < 256 ? room : 256);
+				}
+				if (rc < 0)
+					goto out;
+				vals[n++] = pool + used;
+				used += strlen(pool + used) + 1;
+				jr_blank(&r);
+				if (r.s < r.end && *r.s == ',') {
+					r.s++;
+					continue;
+				}
+				if (r.s < r.end && *r.s == '}') {
+					r.s++;
+					break;
+				}
+				rc = jr_error(&r, "expected ',' or '}'");
+				goto out;
+			}
+		if (fn && (rc = fn(arg, n, keys, vals, line)) != 0)
+			goto out;
+		jr_blank(&r);
+		if (r.s < r.end && *r.s == ',') {
+			r.s++;
+			continue;
+		}
+		if (r.s < r.end && *r.s == ']') {
+			r.s++;
+			break;
+		}
+		rc = jr_error(&r, "expected ',' or ']'");
+		goto out;
+	}
+tail:
+	jr_blank(&r);
+	if (r.s < r.end)
+		rc = jr_error(&r, "text after the array");
+out:
+	free(pool);
+	return rc;
+}
+
+/* ----------------------------------------------------------------- model */
+
+struct pmetric {
+	char *name, *expr, *groups, *unit, *desc;
+};
+
+/* An event: its name and the encoding terms perf writes for it. */
+struct pevent {
+	char *name, *unit;
+	char *code, *umask, *cmask, *inv, *edge, *any, *msr_index, *msr_value;
+	char *arch_std;
+};
+
+struct pwhy {
+	char *name, *why;
+};
+
+struct pmk__pmu_model {
+	char path[256];
+	struct pmetric *metrics;
+	int nmetrics, capm;
+	struct pevent *events;
+	int nevents, cape;
+	struct pwhy *whys;
+	int nwhys, capw;
+	char file[512]; /* the file being read, for errors */
+};
+
+/* pmkit/libpfm4 model -> perf's directory (mapfile.csv's third column). */
+static const struct {
+	const char *model, *dir;
+} model_dirs[] = {
+    {"nhm", "x86/nehalemep"},	     {"nhm_ex", "x86/nehalemex"},
+    {"wsm", "x86/westmereep-sp"},     {"wsm_dp", "x86/westmereep-dp"},
+    {"snb", "x86/sandybridge"},	     {"snb_ep", "x86/jaketown"},
+    {"ivb", "x86/ivybridge"},	     {"ivb_ep", "x86/ivytown"},
+    {"hsw", "x86/haswell"},	     {"hsw_ep", "x86/haswellx"},
+    {"bdw", "x86/broadwell"},	     {"bdw_ep", "x86/broadwellx"},
+    {"skl", "x86/skylake"},	     {"skx", "x86/skylakex"},
+    {"clx", "x86/cascadelakex"},      {"icl", "x86/icelake"},
+    {"icx", "x86/icelakex"},	     {"tgl", "x86/tigerlake"},
+    {"spr", "x86/sapphirerapids"},    {"emr", "x86/emeraldrapids"},
+    {"gnr", "x86/graniterapids"},     {"adl_glc", "x86/alderlake"},
+    {"adl_grt", "x86/alderlake"},     {"mtl_rwc", "x86/meteorlake"},
+    {"mtl_cmt", "x86/meteorlake"},    {"glm", "x86/goldmont"},
+    {"tmt", "x86/snowridgex"},	     {"knl", "x86/knightslanding"},
+    {"knm", "x86/knightslanding"},    {"slm", "x86/silvermont"},
+    {"atom", "x86/bonnell"},
+    {"amd64_fam17h_zen1", "x86/amdzen1"},
+    {"amd64_fam17h_zen2", "x86/amdzen2"},
+    {"amd64_fam19h_zen3", "x86/amdzen3"},
+    {"amd64_fam19h_zen4", "x86/amdzen4"},
+    {"amd64_fam1ah_zen5", "x86/amdzen5"},
+    {"arm_ac53", "arm64/arm/cortex-a53"},
+    {"arm_ac55", "arm64/arm/cortex-a55"},
+    {"arm_ac57", "arm64/arm/cortex-a57-a72"},
+    {"arm_ac72", "arm64/arm/cortex-a57-a72"},
+    {"arm_ac76", "arm64/arm/cortex-a76-n1"},
+    {"arm_n1", "arm64/arm/cortex-a76-n1"},
+    {"arm_n2", "arm64/arm/neoverse-n2"},
+    {"arm_v1", "arm64/arm/neoverse-v1"},
+};
+
+const char *pmk__pmu_model_dir(const char *model)
+{
+	if (!model)
+		return NULL;
+	for (size_t i = 0; i < sizeof model_dirs / sizeof model_dirs[0]; i++)
+		if (!strcmp(model_dirs[i].model, model))
+			return model_dirs[i].dir;
+	return NULL;
+}
+
+const char *pmk__pmu_events_dir(void)
+{
+	const char *e = getenv("PMKIT_PMU_EVENTS");
+	if (e && *e)
+		return strcmp(e, "none") ? e : NULL;
+#ifdef PMK_PMU_EVENTS_DIR
+	return PMK_PMU_EVENTS_DIR;
+#else
+	return NULL;
+#endif
+}
+
+static char *dupn(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static const char *get(int n, const char *const *k, const char *const *v,
+		       const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(k[i], key))
+			return v[i];
+	return NULL;
+}
+
+static int on_object(void *arg, int n, const char *const *k,
+		     const char *const *v, int line)
+{
+	pmk__pmu_model *m = arg;
+	const char *mn = get(n, k, v, "MetricName");
+	const char *en = get(n, k, v, "EventName");
+	(void)line;
+	if (mn && get(n, k, v, "MetricExpr")) {
+		struct pmetric *x;
+		if (m->nmetrics == m->capm) {
+			int nc = m->capm ? m->capm * 2 : 256;
+			void *p = realloc(m->metrics, sizeof *m->metrics * (size_t)nc);
+			if (!p)
+				return PMK_ENOMEM;
+			m->metrics = p;
+			m->capm = nc;
+		}
+		x = &m->metrics[m->nmetrics++];
+		x->name = dupn(mn);
+		x->expr = dupn(get(n, k, v, "MetricExpr"));
+		x->groups = dupn(get(n, k, v, "MetricGroup"));
+		x->unit = dupn(get(n, k, v, "ScaleUnit"));
+		x->desc = dupn(get(n, k, v, "BriefDescription"));
+		if (!x->name || !x->expr || !x->groups || !x->unit || !x->desc)
+			return PMK_ENOMEM;
+	}
+	if (en || get(n, k, v, "ArchStdEvent")) {
+		struct pevent *e;
+		if (m->nevents == m->cape) {
+			int nc = m->cape ? m->cape * 2 : 1024;
+			void *p = realloc(m->events, sizeof *m->events * (size_t)nc);
+			if (!p)
+				return PMK_ENOMEM;
+			m->events = p;
+			m->cape = nc;
+		}
+		e = &m->events[m->nevents++];
+		memset(e, 0, sizeof *e);
+		e->name = dupn(en ? en : get(n, k, v, "ArchStdEvent"));
+		e->arch_std = en ? NULL : dupn(get(n, k, v, "ArchStdEvent"));
+		e->unit = dupn(get(n, k, v, "Unit"));
+		e->code = dupn(get(n, k, v, "EventCode"));
+		e->umask = dupn(get(n, k, v, "UMask"));
+		e->cmask = dupn(get(n, k, v, "CounterMask"));
+		e->inv = dupn(get(n, k, v, "Invert"));
+		e->edge = dupn(get(n, k, v, "EdgeDetect"));
+		e->any = dupn(get(n, k, v, "AnyThread"));
+		e->msr_index = dupn(get(n, k, v, "MSRIndex"));
+		e->msr_value = dupn(get(n, k, v, "MSRValue"));
+		if (!e->name || !e->unit || !e->code)
+			return PMK_ENOMEM;
+	}
+	return 0;
+}
+
+static int read_bounded(const char *path, char **out, size_t *len,
+			pmk_diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+	*out = NULL;
+	if (!f) {
+		if (d) {
+			pmk_diag_clear(d);
+			d->code = PMK_ENOENT;
+			d->sys_errno = errno;
+			snprintf(d->message, sizeof d->message,
+				 "cannot read '%.200s': %s", path,
+				 strerror(errno));
+		}
+		return PMK_ENOENT;
+	}
+	buf = malloc(PMK__JSON_FILE_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		return PMK_ENOMEM;
+	}
+	n = fread(buf, 1, PMK__JSON_FILE_MAX + 1, f);
+	fclose(f);
+	if (n > PMK__JSON_FILE_MAX) {
+		free(buf);
+		if (d) {
+			pmk_diag_clear(d);
+			d->code = PMK_ERANGE;
+			snprintf(d->message, sizeof d->message,
+				 "'%.200s' is larger than the reader's bound "
+				 "(%zu bytes)",
+				 path, PMK__JSON_FILE_MAX);
+		}
+		return PMK_ERANGE;
+	}
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int load_file(pmk__pmu_model *m, const char *path, pmk_diag *d)
+{
+	char *text;
+	size_t len;
+	int rc = read_bounded(path, &text, &len, d);
+	if (rc)
+		return rc;
+	rc = pmk__json_objects(text, len, path, on_object, m, d);
+	free(text);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pmk__pmu_model_load(pmk__pmu_model **out, const char *archdir,
+			const char *model, pmk_diag *d)
+{
+	const char *sub = pmk__pmu_model_dir(model);
+	char dir[1024];
+	char *names[PMK__JSON_FILES_MAX];
+	int nn = 0, rc = 0;
+	DIR *dp;
+	struct dirent *de;
+	pmk__pmu_model *m;
+	*out = NULL;
+	pmk_diag_clear(d);
+	if (!archdir)
+		archdir = pmk__pmu_events_dir();
+	if (!archdir || !sub) {
+		if (d) {
+			d->code = PMK_ENOENT;
+			if (!archdir)
+				snprintf(d->message, sizeof d->message,
+					 "no perf pmu-events directory "
+					 "(Debian's linux-source-6.1; "
+					 "PMKIT_PMU_EVENTS=DIR)");
+			else
+				snprintf(d->message, sizeof d->message,
+					 "perf's pmu-events have no directory "
+					 "pmkit maps CPU model '%.60s' to",
+					 model ? model : "");
+		}
+		return PMK_ENOENT;
+	}
+	snprintf(dir, sizeof dir, "%s/%s", archdir, sub);
+	dp = opendir(dir);
+	if (!dp) {
+		if (d) {
+			d->code = PMK_ENOENT;
+			snprintf(d->message, sizeof d->message,
+				 "perf's pmu-events in %.150s have no %s (for "
+				 "CPU model '%.40s')",
+				 archdir, sub, model);
+		}
+		return PMK_ENOENT;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		size_t l = strlen(de->d_name);
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		if (nn == PMK__JSON_FILES_MAX)
+			break;
+		if (!(names[nn] = strdup(de->d_name)))
+			break;
+		nn++;
+	}
+	closedir(dp);
+	qsort(names, (size_t)nn, sizeof names[0], cmp_str);
+	m = calloc(1, sizeof *m);
+	if (!m)
+		rc = PMK_ENOMEM;
+	else
+		snprintf(m->path, sizeof m->path, "%s", sub);
+	for (int i = 0; i < nn && rc == 0; i++) {
+		char path[1400];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		rc = load_file(m, path, d);
+	}
+	for (int i = 0; i < nn; i++)
+		free(names[i]);
+	if (rc) {
+		pmk__pmu_model_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+void pmk__pmu_model_free(pmk__pmu_model *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nmetrics; i++) {
+		struct pmetric *x = &m->metrics[i];
+		free(x->name), free(x->expr), free(x->groups), free(x->unit),
+		    free(x->desc);
+	}
+	for (int i = 0; i < m->nevents; i++) {
+		struct pevent *e = &m->events[i];
+		free(e->name), free(e->unit), free(e->code), free(e->umask),
+		    free(e->cmask), free(e->inv), free(e->edge), free(e->any),
+		    free(e->msr_index), free(e->msr_value), free(e->arch_std);
+	}
+	for (int i = 0; i < m->nwhys; i++)
+		free(m->whys[i].name), free(m->whys[i].why);
+	free(m->metrics);
+	free(m->events);
+	free(m->whys);
+	free(m);
+}
+
+const char *pmk__pmu_model_path(const pmk__pmu_model *m) { return m->path; }
+int pmk__pmu_metric_count(const pmk__pmu_model *m) { return m->nmetrics; }
+int pmk__pmu_event_count(const pmk__pmu_model *m) { return m->nevents; }
+const char *pmk__pmu_metric_name(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].name;
+}
+const char *pmk__pmu_metric_expr(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].expr;
+}
+const char *pmk__pmu_metric_groups(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].groups;
+}
+const char *pmk__pmu_metric_unit(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].unit;
+}
+const char *pmk__pmu_metric_desc(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].desc;
+}
+
+int pmk__pmu_metric_find(const pmk__pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nmetrics; i++)
+		if (!strcasecmp(m->metrics[i].name, name))
+			return i;
+	return -1;
+}
+
+int pmk__pmu_metric_in_group(const pmk__pmu_model *m, int i,
+			     const char *group)
+{
+	const char *g = m->metrics[i].groups;
+	size_t l = strlen(group);
+	while (*g) {
+		size_t k = strcspn(g, ";");
+		if (k == l && !strncasecmp(g, group, l))
+			return 1;
+		g += k;
+		if (*g)
+			g++;
+	}
+	return 0;
+}
+
+int pmk__pmu_group_exists(const pmk__pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nmetrics; i++)
+		if (pmk__pmu_metric_in_group(m, i, name))
+			return 1;
+	return 0;
+}
+
+static const struct pevent *event_find(const pmk__pmu_model *m,
+				       const char *name, size_t len)
+{
+	for (int i = 0; i < m->nevents; i++)
+		if (strlen(m->events[i].name) == len &&
+		    !strncasecmp(m->events[i].name, name, len))
+			return &m->events[i];
+	return NULL;
+}
+
+/* A JSON number term is set when it is not empty and not zero. */
+static int set(const char *v)
+{
+	return v && *v && strtoull(v, NULL, 0) != 0;
+}
+
+int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
+			  const char *core_pmu, char *buf, size_t size)
+{
+	char pmu[64] = "", body[512], mods[32] = "";
+	const char *at = strchr(name, '@'), *ev, *terms;
+	const struct pevent *e;
+	size_t evlen, used;
+	if (at && at[1] && name[strlen(name) - 1] == '@' && at < name + 63) {
+		snprintf(pmu, sizeof pmu, "%.*s", (int)(at - name), name);
+		snprintf(body, sizeof body, "%.*s", (int)(strlen(at + 1) - 1),
+			 at + 1);
+	} else {
+		const char *colon = strchr(name, ':');
+		snprintf(body, sizeof body, "%s", name);
+		if (colon && strlen(colon + 1) < sizeof mods &&
+		    strspn(colon + 1, "ukhGHpPSD") == strlen(colon + 1)) {
+			body[colon - name] = 0;
+			snprintf(mods, sizeof mods, "%s", colon + 1);
+		}
+	}
+	ev = body;
+	evlen = strcspn(body, ",");
+	terms = body[evlen] ? body + evlen + 1 : "";
+	e = memchr(ev, '=', evlen) ? NULL : event_find(m, ev, evlen);
+	if (!e) {
+		/* not perf's event of this model: pmkit's own syntax */
+		if (pmu[0])
+			snprintf(buf, size, "%s/%s/", pmu, body);
+		else
+			snprintf(buf, size, "%s%s%s", body, mods[0] ? ":" : "",
+				 mods);
+		return 1;
+	}
+	if (e->unit[0] && strcasecmp(e->unit, "cpu") &&
+	    strcasecmp(e->unit, "cpu_core") && strcasecmp(e->unit, "cpu_atom")) {
+		snprintf(buf, size,
+			 "uncore event of perf's unit '%s': -M counts perf's "
+			 "core events only",
+			 e->unit);
+		return -1;
+	}
+	if (e->arch_std && !e->code[0]) {
+		/* an Arm common event named by the architecture: the core
+		 * PMU's own name for it */
+		snprintf(buf, size, "%s%s%s", e->arch_std, mods[0] ? ":" : "",
+			 mods);
+		return 1;
+	}
+	if (!pmu[0])
+		snprintf(pmu, sizeof pmu, "%s",
+			 e->unit[0] ? e->unit : (core_pmu ? core_pmu : "cpu"));
+	/* EventCode may list two codes (offcore "0xB7, 0xBB"): perf uses the
+	 * first */
+	used = (size_t)snprintf(buf, size, "%s/event=0x%llx", pmu,
+				strtoull(e->code, NULL, 0));
+#define ADD(...)                                                               \
+	do {                                                                   \
+		if (used < size)                                               \
+			used += (size_t)snprintf(buf + used, size - used,      \
+						 __VA_ARGS__);                 \
+	} while (0)
+	if (e->umask[0])
+		ADD(",umask=0x%llx", strtoull(e->umask, NULL, 0));
+	if (set(e->cmask))
+		ADD(",cmask=%llu", strtoull(e->cmask, NULL, 0));
+	if (set(e->inv))
+		ADD(",inv=1");
+	if (set(e->edge))
+		ADD(",edge=1");
+	if (set(e->any))
+		ADD(",any=1");
+	if (e->msr_index[0] && e->msr_value[0]) {
+		unsigned long long idx = strtoull(e->msr_index, NULL, 0);
+		const char *term = idx == 0x3f6 ? "ldlat"
+				   : idx == 0x3f7 ? "frontend"
+						  : "offcore_rsp";
+		ADD(",%s=0x%llx", term, strtoull(e->msr_value, NULL, 0));
+	}
+	if (*terms)
+		ADD(",%s", terms);
+	ADD("/%s", mods);
+#undef ADD
+	if (used >= size) {
+		snprintf(buf, size, "event string too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- translation */
+
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static int sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t nc = (b->n + n + 1) * 2;
+		char *p = realloc(b->s, nc);
+		if (!p)
+			return -1;
+		b->s = p;
+		b->cap = nc;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = 0;
+	return 0;
+}
+
+static int sb_str(struct sbuf *b, const char *s)
+{
+	return sb_add(b, s, strlen(s));
+}
+
+/* perf's lexer: a symbol is a run of [0-9a-zA-Z_.:@?#] and backslash
+ * escapes; '\\' escapes the next character. */
+static int sym_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':' ||
+	       c == '@' || c == '?' || c == '#';
+}
+
+static int valid_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.')
+			return 0;
+	return strlen(s) < 128;
+}
+
+/* #SMT_on: whether the target's SMT is active, from its sysfs. */
+static int smt_on(int *value)
+{
+	const char *root = getenv("PMK_SYSROOT");
+	char path[1200];
+	FILE *f;
+	int v;
+	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/smt/active",
+		 root && *root ? root : "");
+	if (!(f = fopen(path, "r")))
+		return -1;
+	v = fgetc(f);
+	fclose(f);
+	if (v != '0' && v != '1')
+		return -1;
+	*value = v - '0';
+	return 0;
+}
+
+enum { MARK_NONE, MARK_TODO, MARK_DOING, MARK_DONE, MARK_BAD };
+
+struct tctx {
+	const pmk__pmu_model *m;
+	unsigned char *mark;
+	struct sbuf out;
+	char *why;
+	size_t why_size;
+};
+
+static int translate(struct tctx *c, int i, int top);
+
+/* One metric's expression into pmkit's infix, its metrics first. */
+static int translate_expr(struct tctx *c, int i, struct sbuf *b)
+{
+	const char *s = c->m->metrics[i].expr;
+	const char *name = c->m->metrics[i].name;
+	int fdepth[16], nf = 0, depth = 0;
+	while (*s) {
+		char sym[1024];
+		size_t n = 0;
+		if (isspace((unsigned char)*s)) {
+			s++;
+			continue;
+		}
+		if (isdigit((unsigned char)*s) ||
+		    (*s == '.' && isdigit((unsigned char)s[1]))) {
+			char *e;
+			strtod(s, &e);
+			if (sym_char(*e) && *e != '.') {
+				/* a symbol starting with a digit */
+			} else {
+				sb_add(b, s, (size_t)(e - s));
+				sb_str(b, " ");
+				s = e;
+				continue;
+			}
+		}
+		if (strchr("+-*/", *s)) {
+			sb_add(b, s, 1);
+			sb_str(b, " ");
+			s++;
+			continue;
+		}
+		if (*s == '(') {
+			depth++;
+			sb_str(b, "(");
+			s++;
+			continue;
+		}
+		if (*s == ')') {
+			if (nf && fdepth[nf - 1] == depth) {
+				nf--;
+				sb_str(b, ")");
+			}
+			depth--;
+			sb_str(b, ")");
+			s++;
+			continue;
+		}
+		if (*s == ',') {
+			if (nf && fdepth[nf - 1] == depth) {
+				sb_str(b, ") / (");
+				s++;
+				continue;
+			}
+			snprintf(c->why, c->why_size,
+				 "%s: ',' outside d_ratio() does not translate",
+				 name);
+			return -1;
+		}
+		if (!sym_char(*s) && *s != '\\') {
+			snprintf(c->why, c->why_size,
+				 "%s: operator '%c' (pmkit's evaluator has + - "
+				 "* / only)",
+				 name, *s);
+			return -1;
+		}
+		while ((sym_char(*s) || *s == '\\') && n + 2 < sizeof sym) {
+			if (*s == '\\' && s[1]) {
+				s++;
+			}
+			sym[n++] = *s++;
+		}
+		sym[n] = 0;
+		if (!strcmp(sym, "d_ratio")) {
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s != '(' || nf == 16) {
+				snprintf(c->why, c->why_size,
+					 "%s: d_ratio without '('", name);
+				return -1;
+			}
+			s++;
+			depth++;
+			fdepth[nf++] = depth;
+			sb_str(b, "((");
+			continue;
+		}
+		if (!strcmp(sym, "if") || !strcmp(sym, "else") ||
+		    !strcmp(sym, "min") || !strcmp(sym, "max") ||
+		    !strcmp(sym, "source_count") || !strcmp(sym, "has_event") ||
+		    !strcmp(sym, "strcmp_cpuid_str")) {
+			snprintf(c->why, c->why_size,
+				 "%s: '%s' (pmkit's evaluator has + - * / "
+				 "only)",
+				 name, sym);
+			return -1;
+		}
+		if (sym[0] == '#') {
+			int v;
+			if (!strcasecmp(sym, "#SMT_on") && smt_on(&v) == 0) {
+				sb_str(b, v ? "1 " : "0 ");
+				continue;
+			}
+			snprintf(c->why, c->why_size,
+				 "%s: '%s', a machine property pmkit does not "
+				 "supply to metrics%s",
+				 name, sym,
+				 !strcasecmp(sym, "#SMT_on")
+				     ? " (no sys/devices/system/cpu/smt/active "
+				       "on the target)"
+				     : "");
+			return -1;
+		}
+		{
+			int k = pmk__pmu_metric_find(c->m, sym);
+			if (k >= 0 && k != i) {
+				if (translate(c, k, 0) < 0)
+					return -1;
+				sb_str(b, c->m->metrics[k].name);
+				sb_str(b, " ");
+				continue;
+			}
+		}
+		if (strchr(sym, '"')) {
+			snprintf(c->why, c->why_size, "%s: bad symbol", name);
+			return -1;
+		}
+		sb_str(b, "\"");
+		sb_str(b, sym);
+		sb_str(b, "\" ");
+	}
+	if (nf) {
+		snprintf(c->why, c->why_size, "%s: unbalanced d_ratio()", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int translate(struct tctx *c, int i, int top)
+{
+	struct sbuf b = {0};
+	const struct pmetric *x = &c->m->metrics[i];
+	if (c->mark[i] == MARK_DONE && !top)
+		return 0;
+	if (c->mark[i] == MARK_DOING) {
+		snprintf(c->why, c->why_size, "%s refers to itself", x->name);
+		return -1;
+	}
+	if (!valid_name(x->name)) {
+		snprintf(c->why, c->why_size,
+			 "'%s' is not a name pmkit's definitions accept",
+			 x->name);
+		return -1;
+	}
+	c->mark[i] = MARK_DOING;
+	if (translate_expr(c, i, &b) < 0) {
+		free(b.s);
+		c->mark[i] = MARK_BAD;
+		return -1;
+	}
+	sb_str(&c->out, x->name);
+	sb_str(&c->out, " = ");
+	if (top) {
+		/* perf shows the metric times its ScaleUnit's number */
+		char *e;
+		double scale = strtod(x->unit, &e);
+		if (e != x->unit && scale != 1) {
+			char num[64];
+			snprintf(num, sizeof num, "%.17g * (", scale);
+			sb_str(&c->out, num);
+			sb_str(&c->out, b.s ? b.s : "0");
+			sb_str(&c->out, ")");
+		} else {
+			sb_str(&c->out, b.s ? b.s : "0");
+		}
+	} else {
+		sb_str(&c->out, b.s ? b.s : "0");
+	}
+	sb_str(&c->out, "\n");
+	free(b.s);
+	c->mark[i] = MARK_DONE;
+	return 0;
+}
+
+int pmk__pmu_metric_text(const pmk__pmu_model *m, int i, const pmk_target *t,
+			 char **text, char *why, size_t size)
+{
+	struct tctx c = {m, calloc((size_t)m->nmetrics + 1, 1), {0}, why, size};
+	(void)t;
+	*text = NULL;
+	why[0] = 0;
+	if (!c.mark)
+		return -1;
+	sb_str(&c.out, "");
+	if (translate(&c, i, 1) < 0 || !c.out.s) {
+		free(c.out.s);
+		free(c.mark);
+		if (!why[0])
+			snprintf(why, size, "out of memory");
+		return -1;
+	}
+	free(c.mark);
+	*text = c.out.s;
+	return 0;
+}
+
+struct rctx {
+	pmk__pmu_model *m;
+	const pmk_target *t;
+};
+
+static void note_why(pmk__pmu_model *m, const char *name, const char *why)
+{
+	for (int i = 0; i < m->nwhys; i++)
+		if (!strcmp(m->whys[i].name, name))
+			return;
+	if (m->nwhys == m->capw) {
+		int nc = m->capw ? m->capw * 2 : 32;
+		void *p = realloc(m->whys, sizeof *m->whys * (size_t)nc);
+		if (!p)
+			return;
+		m->whys = p;
+		m->capw = nc;
+	}
+	m->whys[m->nwhys].name = strdup(name);
+	m->whys[m->nwhys].why = strdup(why);
+	if (m->whys[m->nwhys].name && m->whys[m->nwhys].why)
+		m->nwhys++;
+}
+
+const char *pmk__pmu_base_why(const pmk__pmu_model *m, const char *name)
+{
+	for (int i = 0; i < m->nwhys; i++)
+		if (!strcmp(m->whys[i].name, name))
+			return m->whys[i].why;
+	return "";
+}
+
+static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
+{
+	struct rctx *r = arg;
+	char buf[1024];
+	pmk_diag pd;
+	int rc;
+	(void)d;
+	if (pmk__pmu_metric_find(r->m, name) >= 0)
+		return PMK_ENOENT; /* a metric's own name: not an event */
+	rc = pmk__pmu_event_string(r->m, name,
+				   r->t ? pmk_target_core_pmu(r->t) : NULL,
+				   buf, sizeof buf);
+	if (rc < 0) {
+		note_why(r->m, name, buf);
+		return PMK_ENOTSUP;
+	}
+	if (!r->t) {
+		note_why(r->m, name, "no target to encode it on");
+		return PMK_ENOTSUP;
+	}
+	rc = pmk_event_parse(r->t, buf, ev, &pd);
+	if (rc == 0) {
+		/* perf's name, and what it encodes as, in messages */
+		snprintf(ev->name, sizeof ev->name, "%s", name);
+		if (ev->nleaf == 1 && strcmp(buf, name)) {
+			char both[400];
+			size_t l = (size_t)snprintf(both, sizeof both,
+						    "%.150s (%.200s)", name, buf);
+			if (l >= sizeof ev->leaf[0].name)
+				l = sizeof ev->leaf[0].name - 1;
+			memcpy(ev->leaf[0].name, both, l);
+			ev->leaf[0].name[l] = 0;
+		}
+		return 0;
+	}
+	{
+		char why[1400];
+		snprintf(why, sizeof why, "%.1000s%s%s: %.300s",
+			 strcmp(buf, name) ? buf : "",
+			 strcmp(buf, name) ? " " : "",
+			 rc == 0 ? "" : "does not encode", pd.message);
+		note_why(r->m, name, why);
+	}
+	return PMK_ENOTSUP;
+}
+
+int pmk__pmu_metric_defs(const pmk__pmu_model *m, int i, const pmk_target *t,
+			 pmk_defs **out, int *index, char *why, size_t size)
+{
+	char *text;
+	struct rctx r = {(pmk__pmu_model *)m, t ? t : pmk_target_host()};
+	pmk_defs_opts op = {0};
+	pmk_diag d;
+	char label[300];
+	int rc;
+	*out = NULL;
+	if (pmk__pmu_metric_text(m, i, t, &text, why, size) < 0)
+		return -1;
+	op.resolve = resolve;
+	op.arg = &r;
+	op.no_include = 1;
+	if (r.t)
+		op.model = pmk_target_model(r.t);
+	snprintf(label, sizeof label, "perf:%s", m->path);
+	rc = pmk_defs_parse_string(out, label, text, &op, &d);
+	free(text);
+	if (rc < 0) {
+		snprintf(why, size, "%s: %s", m->metrics[i].name, d.message);
+		return -1;
+	}
+	*index = pmk_defs_find(*out, m->metrics[i].name);
+	if (*index < 0) {
+		pmk_defs_free(*out);
+		*out = NULL;
+		snprintf(why, size, "%s: not found after translation",
+			 m->metrics[i].name);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,111 @@
+/*
+ * pmu_json.h: perf's event and metric definitions (the pmu-events JSON of
+ * the kernel source, tools/perf/pmu-events/arch/ARCH/DIR/NAME.json) read
+ * as a source of metrics for `pmkit stat -M`. Internal.
+ *
+ * Three parts:
+ *  - a small bounded JSON reader for these files: a top-level array of
+ *    flat objects whose values are strings, numbers, true, false or null
+ *    (pmk__json_objects). Anything else (nesting, a file past the bounds)
+ *    is refused with file:line:column.
+ *  - a model: the metrics (MetricName, MetricExpr, MetricGroup,
+ *    ScaleUnit) and events (EventName, EventCode, UMask, ...) of one
+ *    perf directory, found from a pmkit/libpfm4 model name through a
+ *    table of perf's mapfile.csv directory names (pmk__pmu_model_load).
+ *  - translation: a metric (with the metrics it uses) written as a pmkit
+ *    definition file over perf's event names, and parsed with a resolver
+ *    that encodes each event as perf's JSON defines it
+ *    (pmk__pmu_metric_defs). perf's constructs pmkit's evaluator has no
+ *    operation for (if/else, min, max, comparisons, source_count, the
+ *    #-literals it cannot know) are refused with the construct named.
+ * Nothing here counts; reading makes no system call but the file reads.
+ */
+#ifndef PMK_DERIVE_PMU_JSON_H
+#define PMK_DERIVE_PMU_JSON_H
+
+#include <stddef.h>
+
+#include "pmkit/derive.h"
+#include "pmkit/event.h"
+
+/* The reader's bounds. */
+#define PMK__JSON_FILE_MAX   ((size_t)16 << 20) /* bytes of one file */
+#define PMK__JSON_KEYS_MAX   64			/* members of one object */
+#define PMK__JSON_STRING_MAX 65536		/* bytes of one string */
+#define PMK__JSON_FILES_MAX  64			/* files of one directory */
+
+/* Called for each object of the array: n members, keys[i] = vals[i]
+ * (numbers, true, false and null as written; strings unescaped). A
+ * non-zero return stops the walk and is returned. */
+typedef int (*pmk__json_fn)(void *arg, int n, const char *const *keys,
+			    const char *const *vals, int line);
+/* Walk the objects of `text` (len bytes; NUL bytes refused). 0, the
+ * callback's non-zero value, or a negative PMK_E* code with `d` naming
+ * file:line:column. */
+int pmk__json_objects(const char *text, size_t len, const char *file,
+		      pmk__json_fn fn, void *arg, pmk_diag *d);
+
+typedef struct pmk__pmu_model pmk__pmu_model;
+
+/* The arch directory in use: $PMKIT_PMU_EVENTS, else the one configure
+ * extracted (PMK_PMU_EVENTS_DIR), else NULL. */
+const char *pmk__pmu_events_dir(void);
+/* perf's directory for a pmkit/libpfm4 model name ("x86/icelakex"), or
+ * NULL when perf's mapfile has none that pmkit maps. */
+const char *pmk__pmu_model_dir(const char *model);
+
+/* Load the JSON of `model` from the arch directory `archdir` (NULL:
+ * pmk__pmu_events_dir()). 0; PMK_ENOENT when there is no directory or no
+ * mapping (d says which); another negative code for a bad file. */
+int pmk__pmu_model_load(pmk__pmu_model **out, const char *archdir,
+			const char *model, pmk_diag *d);
+void pmk__pmu_model_free(pmk__pmu_model *m);
+/* "x86/icelakex", and the number of metrics and events read. */
+const char *pmk__pmu_model_path(const pmk__pmu_model *m);
+int pmk__pmu_metric_count(const pmk__pmu_model *m);
+int pmk__pmu_event_count(const pmk__pmu_model *m);
+/* Metric i: name, expression, groups (';'-separated, "" when none),
+ * scale unit ("" when none), brief description. */
+const char *pmk__pmu_metric_name(const pmk__pmu_model *m, int i);
+const char *pmk__pmu_metric_expr(const pmk__pmu_model *m, int i);
+const char *pmk__pmu_metric_groups(const pmk__pmu_model *m, int i);
+const char *pmk__pmu_metric_unit(const pmk__pmu_model *m, int i);
+const char *pmk__pmu_metric_desc(const pmk__pmu_model *m, int i);
+/* Index of metric `name` (case-insensitive, as perf), or -1. */
+int pmk__pmu_metric_find(const pmk__pmu_model *m, const char *name);
+/* Whether metric i is in group `group` (case-insensitive). */
+int pmk__pmu_metric_in_group(const pmk__pmu_model *m, int i,
+			     const char *group);
+/* Whether `name` is a metric group of the model. */
+int pmk__pmu_group_exists(const pmk__pmu_model *m, const char *name);
+/* The event string pmkit encodes for perf event `name` (as written in a
+ * metric, unescaped: "INST_RETIRED.ANY", "cpu@IDQ.MITE_UOPS,cmask=4@",
+ * "CPU_CLK_UNHALTED.THREAD_P:k"), on a core PMU named `core_pmu`, into
+ * buf: 0; 1 when the name is not one of the model's events (buf holds it
+ * in pmkit's syntax, to be tried as is); -1 with the reason in buf when
+ * it cannot be written (an uncore event). */
+int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
+			  const char *core_pmu, char *buf, size_t size);
+
+/*
+ * Metric i as pmkit definition text: one infix definition per metric it
+ * needs (itself last), perf's events as quoted names. 0; -1 with the
+ * reason in `why` when a construct does not translate (the metric, or
+ * one it uses). The text is malloc'd.
+ */
+int pmk__pmu_metric_text(const pmk__pmu_model *m, int i, const pmk_target *t,
+			 char **text, char *why, size_t size);
+/*
+ * Metric i parsed on target `t` (NULL: the host's): the definitions of
+ * pmk__pmu_metric_text, each event encoded as perf's JSON defines it.
+ * *index is the metric's user event in *out. An event the target cannot
+ * encode leaves the base unresolved (pmk_defs_base_resolved 0); its
+ * reason is pmk__pmu_base_why(). 0, or -1 with `why`.
+ */
+int pmk__pmu_metric_defs(const pmk__pmu_model *m, int i, const pmk_target *t,
+			 pmk_defs **out, int *index, char *why, size_t size);
+/* Why perf event `name` did not encode on the target in the last
+ * pmk__pmu_metric_defs of this model ("" when it did or was not seen). */
+const char *pmk__pmu_base_why(const pmk__pmu_model *m, const char *name);
+
+#endif
