@@ -98,6 +98,7 @@ int PAPI_create_eventset(int *id)
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < SET_MAX; i++)
 		if (!sets[i]) {
+			s->id = i;
 			__atomic_store_n(&sets[i], s, __ATOMIC_RELEASE);
 			*id = i;
 			pthread_mutex_unlock(&lock);
@@ -113,6 +114,7 @@ int PAPI_cleanup_eventset(int id)
 	GET_SET(s, id);
 	if (s->state & PAPI_RUNNING)
 		return papi__ret(PAPI_EISRUN);
+	papi__ovf_forget(s, 0);
 	pmk_eventset_free(s->es);
 	s->es = NULL;
 	s->ncode = 0;
@@ -146,8 +148,11 @@ void papi__sets_release(void)
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < SET_MAX; i++)
 		if (sets[i]) {
-			if (sets[i]->es && (sets[i]->state & PAPI_RUNNING))
+			if (sets[i]->es && (sets[i]->state & PAPI_RUNNING)) {
+				papi__ovf_stop(sets[i]);
 				pmk_eventset_stop(sets[i]->es);
+			}
+			papi__ovf_forget(sets[i], 0);
 			pmk_eventset_free(sets[i]->es);
 			free(sets[i]);
 			sets[i] = NULL;
@@ -215,6 +220,7 @@ int PAPI_remove_event(int id, int code)
 		return papi__ret(PAPI_EISRUN);
 	for (int i = 0; i < s->ncode; i++)
 		if (s->codes[i] == code) {
+			papi__ovf_forget(s, code);
 			memmove(&s->codes[i], &s->codes[i + 1],
 				(size_t)(s->ncode - i - 1) * sizeof s->codes[0]);
 			s->ncode--;
@@ -270,6 +276,8 @@ int PAPI_state(int id, int *status)
 	*status = s->state | (s->multiplex ? PAPI_MULTIPLEXING : 0) |
 		  (s->attached ? PAPI_ATTACHED : 0) |
 		  (s->cpu >= 0 ? PAPI_CPU_ATTACHED : 0);
+	for (int i = 0; i < s->novf; i++)
+		*status |= s->ovf[i].handler ? PAPI_OVERFLOWING : PAPI_PROFILING;
 	return PAPI_OK;
 }
 
@@ -301,6 +309,7 @@ static int values_out(papi__set *s, long long *values, int accum)
 		if (i < n && !(v[i].flags & (PMK_VALUE_UNSUPPORTED |
 					     PMK_VALUE_NAN)) && isfinite(v[i].value))
 			x = llround(v[i].value);
+		papi__ovf_value(s, i, &x);
 		values[i] = accum ? values[i] + x : x;
 	}
 	return PAPI_OK;
@@ -323,6 +332,10 @@ int PAPI_start(int id)
 		r = pmk_eventset_start(s->es);
 	if (r < 0)
 		return papi__ret(papi__from_pmk(r));
+	if ((r = papi__ovf_start(s)) != PAPI_OK) {
+		pmk_eventset_stop(s->es);
+		return papi__ret(r);
+	}
 	s->state = PAPI_RUNNING;
 	return PAPI_OK;
 }
@@ -332,6 +345,7 @@ int PAPI_stop(int id, long long *values)
 	GET_SET(s, id);
 	if (!(s->state & PAPI_RUNNING))
 		return papi__ret(PAPI_ENOTRUN);
+	papi__ovf_stop(s);
 	int r = pmk_eventset_stop(s->es);
 	if (r < 0)
 		return papi__ret(papi__from_pmk(r));
@@ -363,12 +377,14 @@ int PAPI_accum(int id, long long *values)
 	int r = values_out(s, values, 1);
 	if (r == PAPI_OK && s->es)
 		r = papi__from_pmk(pmk_eventset_reset(s->es));
+	papi__ovf_reset(s);
 	return papi__ret(r);
 }
 
 int PAPI_reset(int id)
 {
 	GET_SET(s, id);
+	papi__ovf_reset(s);
 	if (s->es)
 		return papi__ret(papi__from_pmk(pmk_eventset_reset(s->es)));
 	return PAPI_OK;

@@ -50,9 +50,25 @@ int papi__native_count(void);
 int papi__native_code(int i); /* i-th native in listing order, or 0 */
 void papi__events_release(void);
 
+/* overflow.c: one overflowing (or profiled) event of a set */
+#define PAPI__OVF_MAX 8 /* overflowing events one set holds */
+typedef struct papi__ovf {
+	int code;
+	int pos;	   /* its index in the set's codes (its vector bit) */
+	int threshold;	   /* events per signal */
+	int fd;		   /* its sampling descriptor while running, or -1 */
+	long long last;	   /* its count when last stopped */
+	PAPI_overflow_handler_t handler; /* NULL: profiling into `prof` */
+	int nprof;
+	PAPI_sprofil_t *prof; /* the caller's regions, copied */
+	int prof_flags;	      /* PAPI_PROFIL_* */
+	unsigned rnd;	      /* PAPI_PROFIL_RANDOM's generator */
+} papi__ovf;
+
 /* eventset.c: PAPI's int handles over pmk_eventsets */
 #define PAPI__SET_EVENTS 256 /* events one set holds */
 typedef struct papi__set {
+	int id;
 	int ncode;
 	int codes[PAPI__SET_EVENTS];
 	int state;	    /* PAPI_STOPPED or PAPI_RUNNING */
@@ -65,12 +81,22 @@ typedef struct papi__set {
 	unsigned long tid;
 	int cpu;	    /* PAPI_CPU_ATTACH, -1 none */
 	pmk_eventset *es;   /* opened for `codes`, or NULL */
+	int novf;	    /* overflowing or profiled events */
+	papi__ovf ovf[PAPI__OVF_MAX];
 } papi__set;
 papi__set *papi__set_get(int id);
 /* Re-open a stopped set after its options changed: 0 or PAPI_E* */
 int papi__set_rebuild(papi__set *s);
 void papi__sets_release(void);
 extern int papi__def_domain, papi__def_granularity;
+
+/* overflow.c: the set's sampling descriptors follow its start and stop;
+ * an overflowing event's value is its own descriptor's count */
+int papi__ovf_start(papi__set *s);
+void papi__ovf_stop(papi__set *s);
+void papi__ovf_value(const papi__set *s, int i, long long *v);
+void papi__ovf_reset(papi__set *s);
+void papi__ovf_forget(papi__set *s, int code); /* 0: every event */
 
 /* info.c */
 extern int papi__disabled; /* PAPI_disable_component(0) before init */
