@@ -79,7 +79,10 @@ int main(void)
 	return 0;
 }
 C
-	if cc -I"$PMK_SRC/include" -o app app.c -L"$PMK_BUILD" -lpmkit -Wl,-rpath,"$PMK_BUILD" 2>cc.err; then
+	# a sanitized library needs its runtime linked first into the program
+	case "$PMK_BUILD" in *san*) san="-fsanitize=address,undefined" ;; *) san= ;; esac
+	# shellcheck disable=SC2086
+	if cc $san -I"$PMK_SRC/include" -o app app.c -L"$PMK_BUILD" -lpmkit -Wl,-rpath,"$PMK_BUILD" 2>cc.err; then
 		mkdir outdir
 		PMK_REGION_OUTPUT=$PWD/outdir ./app >/dev/null 2>err; rc=$?
 		check "PMK_REGION_OUTPUT a directory: the program is told, on stderr" \
