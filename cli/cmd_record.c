@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/personality.h"
 #include "cli/opt.h"
 #include "cli/stop.h"
 #include "lib/backend/task.h"
@@ -380,7 +381,7 @@ int cmd_record(int argc, char **argv)
 	pmk_rec_finish fin;
 
 	memset(&o, 0, sizeof o);
-	o.out = PMK_REC_DEFAULT_FILE;
+	o.out = cli_as_perf ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
 	g_argc = argc;
 	g_argv = argv;
 	i = cli_opt_parse("record", argc, argv, record_opts, on_opt, &o);
@@ -612,11 +613,18 @@ int cmd_record(int argc, char **argv)
 		double mb = 0;
 		if (strcmp(o.out, "-") && stat(o.out, &st) == 0)
 			mb = (double)st.st_size / 1e6;
-		fprintf(stderr,
-			"pmkit record: %llu samples, %llu lost, %.2f MB "
-			"written to %s\n",
-			(unsigned long long)fin.samples,
-			(unsigned long long)fin.lost, mb, o.out);
+		if (cli_as_perf) /* perf's two lines; wakeups not counted */
+			fprintf(stderr,
+				"[ perf record: Woken up 0 times to write data ]\n"
+				"[ perf record: Captured and wrote %.3f MB %s "
+				"(%llu samples) ]\n",
+				mb, o.out, (unsigned long long)fin.samples);
+		else
+			fprintf(stderr,
+				"pmkit record: %llu samples, %llu lost, %.2f MB "
+				"written to %s\n",
+				(unsigned long long)fin.samples,
+				(unsigned long long)fin.lost, mb, o.out);
 	}
 	if (fin.lost)
 		cli_warn("%llu records were lost (ring buffer full)",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/personality.h"
 #include "cli/opt.h"
 #include "lib/core/outfile.h"
 #include "lib/sample/perfout.h"
@@ -327,12 +328,14 @@ int cmd_report(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	r.argc = argc;
 	r.argv = argv;
-	r.in = PMK_REC_DEFAULT_FILE;
+	r.in = cli_as_perf ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
 	r.callee = -1;
 	first = cli_opt_parse_mixed("report", argc, argv, report_opts, on_opt,
 				    &r);
 	if (first < 0)
 		return -first;
+	if (cli_as_perf && !r.asm_view) /* perf's layout is the default */
+		r.stdio = 1;
 	if (first < argc) {
 		/* pmkit report FILE, as -i FILE */
 		if (argc - first > 1 || r.in_given) {
