@@ -34,6 +34,11 @@ line = [l for l in c.splitlines() if "Data_TLB_lat" in l and ("#define" in l or 
 print("%-3s %-6s %7d %4.0f,%-4.0f %9.0f %8.3f %8.2f %s" % (sys.argv[3], sys.argv[4],
       t["entries_4k"], e["first"], e["second"], t.get("entries_fit", 0), t["miss_ns"],
       t["miss_cycles"], line[0] if line else "(no TLB step)"))
+import re
+other = re.findall(r"^# (\w+): not written: ", c, re.M)
+other = [o for o in other if o != "Data_TLB_lat"]
+if other:
+    print("    also refused: " + ", ".join(other))
 PY
 	i=$((i + 1))
 done
