@@ -68,8 +68,10 @@ static int jr_string(struct jr *r, char *buf, size_t size)
 	size_t n = 0;
 	while (r->s < r->end && *r->s != '"') {
 		char c = *r->s++;
-		if ((unsigned char)c < 0x20)
+		if ((unsigned char)c < 0x20) {
+			r->s--;
 			return jr_error(r, "control character in a string");
+		}
 		if (c == '\\') {
 			if (r->s >= r->end)
 				break;
@@ -96,7 +98,7 @@ static int jr_string(struct jr *r, char *buf, size_t size)
 				break;
 			}
 			default:
-				r->s--;
+				r->s -= 2;
 				return jr_error(r, "bad escape in a string");
 			}
 		}
@@ -115,6 +117,7 @@ static int jr_string(struct jr *r, char *buf, size_t size)
 static int jr_word(struct jr *r, char *buf, size_t size)
 {
 	size_t n = 0;
+	const char *start = r->s;
 	while (r->s < r->end && (isalnum((unsigned char)*r->s) ||
 				 *r->s == '-' || *r->s == '+' || *r->s == '.')) {
 		if (n + 1 >= size)
@@ -130,8 +133,10 @@ static int jr_word(struct jr *r, char *buf, size_t size)
 	if (strcmp(buf, "true") && strcmp(buf, "false") && strcmp(buf, "null")) {
 		char *e;
 		strtod(buf, &e);
-		if (*e)
+		if (*e) {
+			r->s = start;
 			return jr_error(r, "expected a value");
+		}
 	}
 	return 0;
 }
@@ -541,6 +546,29 @@ int pmk__pmu_model_load(pmk__pmu_model **out, const char *archdir,
 	}
 	*out = m;
 	return 0;
+}
+
+int pmk__pmu_model_parse(const char *text, size_t len, const char *path,
+			 pmk__pmu_model **out, pmk_diag *d)
+{
+	pmk__pmu_model *m = calloc(1, sizeof *m);
+	int rc;
+	*out = NULL;
+	if (!m)
+		return PMK_ENOMEM;
+	snprintf(m->path, sizeof m->path, "%s", path ? path : "");
+	rc = pmk__json_objects(text, len, path, on_object, m, d);
+	if (rc) {
+		pmk__pmu_model_free(m);
+		return rc < 0 ? rc : PMK_EINVAL;
+	}
+	*out = m;
+	return 0;
+}
+
+const char *pmk__pmu_event_name(const pmk__pmu_model *m, int i)
+{
+	return m->events[i].name;
 }
 
 void pmk__pmu_model_free(pmk__pmu_model *m)
@@ -1063,6 +1091,17 @@ static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 		return PMK_ENOTSUP;
 	}
 	rc = pmk_event_parse(r->t, buf, ev, &pd);
+	if (rc != 0 && strchr(buf, '/') && strncmp(buf, "uncore_", 7)) {
+		/* perf names a PMU without its "uncore_" prefix (cha_0@...@
+		 * is uncore_cha_0): the exact PMU, one box */
+		char un[1100];
+		pmk_diag ud;
+		snprintf(un, sizeof un, "uncore_%.1000s", buf);
+		if (pmk_event_parse(r->t, un, ev, &ud) == 0) {
+			snprintf(buf, sizeof buf, "%.1000s", un);
+			rc = 0;
+		}
+	}
 	if (rc == 0) {
 		/* perf's name, and what it encodes as, in messages */
 		snprintf(ev->name, sizeof ev->name, "%s", name);
@@ -1079,10 +1118,14 @@ static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 	}
 	{
 		char why[1400];
-		snprintf(why, sizeof why, "%.1000s%s%s: %.300s",
-			 strcmp(buf, name) ? buf : "",
-			 strcmp(buf, name) ? " " : "",
-			 rc == 0 ? "" : "does not encode", pd.message);
+		if (!strcmp(buf, name))
+			snprintf(why, sizeof why,
+				 "not an event of perf's JSON for this model, "
+				 "and the target's PMUs do not export it (%.300s)",
+				 pd.message);
+		else
+			snprintf(why, sizeof why, "%.1000s does not encode: %.300s",
+				 buf, pd.message);
 		note_why(r->m, name, why);
 	}
 	return PMK_ENOTSUP;

@@ -59,7 +59,13 @@ const char *pmk__pmu_model_dir(const char *model);
  * mapping (d says which); another negative code for a bad file. */
 int pmk__pmu_model_load(pmk__pmu_model **out, const char *archdir,
 			const char *model, pmk_diag *d);
+/* A model from one file's text (`path` names it, and is its
+ * pmk__pmu_model_path): what the fuzz target and tests use. */
+int pmk__pmu_model_parse(const char *text, size_t len, const char *path,
+			 pmk__pmu_model **out, pmk_diag *d);
 void pmk__pmu_model_free(pmk__pmu_model *m);
+/* Event i's name (perf's EventName, or ArchStdEvent). */
+const char *pmk__pmu_event_name(const pmk__pmu_model *m, int i);
 /* "x86/icelakex", and the number of metrics and events read. */
 const char *pmk__pmu_model_path(const pmk__pmu_model *m);
 int pmk__pmu_metric_count(const pmk__pmu_model *m);
