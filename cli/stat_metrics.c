@@ -179,6 +179,9 @@ static int perf_usable(const char *name, char *why, size_t size)
 	return 1;
 }
 
+static int lib_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
+			   const char *name, int *found_group_empty);
+
 /* -M NAME from perf's definitions: 0 added, 1 perf defines no such name
  * (or defines a metric -M cannot evaluate that pmkit's library also
  * defines: the library's is used, with a warning), EXIT_USAGE after an
@@ -217,6 +220,20 @@ static int perf_metrics_add(pmk_event *ev, int *nev, int max,
 					  pmk__pmu_model_path(m), why);
 				return EXIT_USAGE;
 			}
+			if (lib_usable(dir, pmk__pmu_metric_name(m, i))) {
+				int rc;
+				cli_warn("-M %s: perf's %s cannot be evaluated "
+					 "here (%s): pmkit's own definition "
+					 "(metrics/) is used",
+					 name, pmk__pmu_metric_name(m, i), why);
+				rc = lib_metrics_add(ev, nev, max, dir,
+						     pmk__pmu_metric_name(m, i),
+						     NULL);
+				if (rc != 0)
+					return rc;
+				added++;
+				continue;
+			}
 			cli_warn("-M %s: %s left out: %s", name,
 				 pmk__pmu_metric_name(m, i), why);
 			skipped++;
@@ -247,13 +264,11 @@ static int perf_metrics_add(pmk_event *ev, int *nev, int max,
 	return 0;
 }
 
-int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
-		     const char *name, int *found_group_empty)
+/* -M NAME from pmkit's library (stat_metrics_add's values). */
+static int lib_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
+			   const char *name, int *found_group_empty)
 {
 	int group = !strcasecmp(name, "TopdownL1") ? 1 : 0;
-	int rc = perf_metrics_add(ev, nev, max, dir, name);
-	if (rc != 1)
-		return rc;
 	for (size_t f = 0; f < sizeof metric_files / sizeof metric_files[0];
 	     f++) {
 		char path[4300], why[300];
@@ -425,4 +440,13 @@ void stat_metrics_list(FILE *out, const char *dir)
 			"\nnot evaluable on %s%s%s (-M refuses them): %d\n%s",
 			*model ? "CPU model '" : "this machine", model,
 			*model ? "'" : "", nleft, left);
+}
+
+int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
+		     const char *name, int *found_group_empty)
+{
+	int rc = perf_metrics_add(ev, nev, max, dir, name);
+	if (rc != 1)
+		return rc;
+	return lib_metrics_add(ev, nev, max, dir, name, found_group_empty);
 }
