@@ -1,5 +1,6 @@
 /*
- * cmd_list.c: `pmkit list [--json] [--details] [PATTERN]`: every event this
+ * cmd_list.c: `pmkit list [--json] [--details] [--raw-dump] [-o FILE]
+ * [CATEGORY...] [PATTERN]`: every event this
  * machine knows (generic, software, presets, each PMU's sysfs events, the
  * model's natives from libpfm4 or pmkit's tables, user-defined events;
  * tracepoints for a SUB:NAME pattern) and whether it can be counted here,
@@ -7,7 +8,11 @@
  * PMK_SYSROOT (a captured machine) nothing is opened. Each preset says
  * where its definition comes from (PAPI's papi_events.csv, pmkit's table,
  * the generic events): the JSON's "source" and "defined_at", and a line
- * under the preset with --details.
+ * under the preset with --details. perf's categories (hw, sw, cache,
+ * tracepoint, pmu) select kinds of events, not substrings, and
+ * --raw-dump prints what perf list --raw-dump prints: the names of the
+ * events that count here, each followed by a space, on one line with no
+ * newline (scripts, and perf's own tests, iterate over it).
  */
 /* pmkit-command: list | list events and whether they count here */
 #include <fnmatch.h>
@@ -16,15 +21,110 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "lib/core/outfile.h"
 #include "lib/event/papi_csv.h"
+
+/* perf list's categories, as bits of list_ctx.cats */
+enum {
+	CAT_HW = 1,
+	CAT_SW = 2,
+	CAT_CACHE = 4,
+	CAT_TRACEPOINT = 8,
+	CAT_PMU = 16,
+};
+
+static const struct {
+	const char *word; /* perf's word and its synonym */
+	int cat;
+} categories[] = {
+	{"hw", CAT_HW},		{"hardware", CAT_HW},
+	{"sw", CAT_SW},		{"software", CAT_SW},
+	{"cache", CAT_CACHE},	{"hwcache", CAT_CACHE},
+	{"tracepoint", CAT_TRACEPOINT},
+	{"pmu", CAT_PMU},
+};
+
+/* The names --raw-dump collects, per category, to print in perf's order. */
+struct names {
+	char **v;
+	int n, cap;
+};
 
 struct list_ctx {
 	const pmk_target *t;
 	const char *pattern;
 	int json, first, shown, countable, details;
+	int cats;     /* CAT_* bits; 0: every kind */
+	int no_try;   /* list without opening (tracepoints of a category) */
+	int raw;      /* --raw-dump: collect the names that count */
+	struct names hw, sw, tool, cache, pmu, tp;
 	pmk_event_kind last_kind;
 	FILE *out;
 };
+
+static int cat_of(pmk_event_kind k)
+{
+	switch (k) {
+	case PMK_KIND_HARDWARE:
+		return CAT_HW;
+	case PMK_KIND_SOFTWARE:
+	case PMK_KIND_TOOL: /* perf lists its tool events with the software */
+		return CAT_SW;
+	case PMK_KIND_HWCACHE:
+		return CAT_CACHE;
+	case PMK_KIND_TRACEPOINT:
+		return CAT_TRACEPOINT;
+	case PMK_KIND_PMU:
+	case PMK_KIND_NATIVE:
+		return CAT_PMU;
+	default:
+		return 0;
+	}
+}
+
+static void names_add(struct names *l, const char *name)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 64;
+		char **v = realloc(l->v, sizeof *v * (size_t)cap);
+		if (!v)
+			return;
+		l->v = v;
+		l->cap = cap;
+	}
+	if ((l->v[l->n] = strdup(name)))
+		l->n++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Print and free one category's names: sorted as perf sorts them, or
+ * in the order found (perf's tool events). */
+static void names_dump(FILE *out, struct names *l, int sort)
+{
+	if (sort && l->n > 1)
+		qsort(l->v, (size_t)l->n, sizeof *l->v, by_name);
+	for (int i = 0; i < l->n; i++) {
+		fprintf(out, "%s ", l->v[i]);
+		free(l->v[i]);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* perf's name of a generic hardware event where pmkit's first name is
+ * the alias (perf prints "cpu-cycles OR cycles"; raw dumps the first) */
+static const char *perf_hw_name(const char *name)
+{
+	if (!strcmp(name, "cycles"))
+		return "cpu-cycles";
+	if (!strcmp(name, "branches"))
+		return "branch-instructions";
+	return name;
+}
 
 static int matches(const char *pattern, const char *name)
 {
@@ -81,7 +181,43 @@ static int show(const pmk_event_info *info, void *arg)
 	    !(info->desc && c->pattern && !strpbrk(c->pattern, "*?[") &&
 	      strcasestr(info->desc, c->pattern)))
 		return 0;
-	if (pmk_target_captured(c->t)) {
+	if (c->cats && !(cat_of(info->kind) & c->cats))
+		return 0;
+	if (c->raw) {
+		/* perf's raw dump: what counts here; tracepoints unopened */
+		if (!cat_of(info->kind))
+			return 0;
+		if (info->kind != PMK_KIND_TRACEPOINT &&
+		    (pmk_target_captured(c->t) ||
+		     !try_count(info->name, why, sizeof why)))
+			return 0;
+		c->shown++;
+		switch (info->kind) {
+		case PMK_KIND_HARDWARE:
+			names_add(&c->hw, perf_hw_name(info->name));
+			break;
+		case PMK_KIND_SOFTWARE:
+			names_add(&c->sw, info->name);
+			break;
+		case PMK_KIND_TOOL:
+			names_add(&c->tool, info->name);
+			break;
+		case PMK_KIND_HWCACHE:
+			names_add(&c->cache, info->name);
+			break;
+		case PMK_KIND_TRACEPOINT:
+			names_add(&c->tp, info->name);
+			break;
+		default:
+			names_add(&c->pmu, info->name);
+			break;
+		}
+		return 0;
+	}
+	if (c->no_try) {
+		ok = 0;
+		why[0] = 0;
+	} else if (pmk_target_captured(c->t)) {
 		/* a captured machine (PMK_SYSROOT): nothing can be opened */
 		ok = 0;
 		snprintf(why, sizeof why,
@@ -139,7 +275,7 @@ static int show(const pmk_event_info *info, void *arg)
 		const char *r = why;
 		if (r[0] == '\'' && strstr(r, "': "))
 			r = strstr(r, "': ") + 3;
-		if (pmk_target_captured(c->t))
+		if (pmk_target_captured(c->t) || c->no_try)
 			fprintf(c->out, "  %-34s %s\n", info->name, info->desc);
 		else
 			fprintf(c->out, "  %-34s %-13s %s\n", info->name,
@@ -215,25 +351,36 @@ static int list_sim(struct list_ctx *c)
 	return 0;
 }
 
-enum { LIST_SIM = 256, LIST_DEFS, LIST_SYSROOT, LIST_DETAILS };
+enum { LIST_SIM = 256, LIST_DEFS, LIST_SYSROOT, LIST_DETAILS, LIST_RAW };
 static const struct cli_opt list_opts[] = {
 	{'j', "json", CLI_NOARG},
 	{LIST_DETAILS, "details", CLI_NOARG},
+	{LIST_RAW, "raw-dump", CLI_NOARG},
+	{'o', "output", CLI_ARG},
 	{LIST_SYSROOT, "sysroot", CLI_ARG},
 	{LIST_SIM, "sim", CLI_NOARG},
 	{LIST_DEFS, "defs", CLI_ARG},
 	{0, NULL, 0},
 };
 
+struct list_flags {
+	int json, sim, details, raw;
+	const char *output; /* -o FILE, or NULL */
+};
+
 static int on_list_opt(int key, const char *val, void *arg)
 {
-	int *flags = arg;
+	struct list_flags *f = arg;
 	if (key == 'j')
-		flags[0] = 1;
+		f->json = 1;
 	else if (key == LIST_SIM)
-		flags[1] = 1;
+		f->sim = 1;
 	else if (key == LIST_DETAILS)
-		flags[2] = 1;
+		f->details = 1;
+	else if (key == LIST_RAW)
+		f->raw = 1;
+	else if (key == 'o')
+		f->output = val;
 	else if (key == LIST_DEFS && cli_defs_load(val))
 		return EXIT_USAGE;
 	else if (key == LIST_SYSROOT)
@@ -241,33 +388,90 @@ static int on_list_opt(int key, const char *val, void *arg)
 	return 0;
 }
 
+/* --raw-dump: the names in perf's order (hardware, software and perf's
+ * tool events, cache, PMU, tracepoints), one space after each, no
+ * newline, as perf 6.1 prints them. */
+static int list_raw(struct list_ctx *c)
+{
+	const pmk_target *t = c->t;
+	if (!c->cats || (c->cats & ~CAT_TRACEPOINT))
+		pmk_event_foreach(t, show, c);
+	if (!c->cats || (c->cats & CAT_TRACEPOINT))
+		pmk_tracepoint_foreach(t, c->pattern && strchr(c->pattern, ':')
+					      ? c->pattern
+					      : "*:*",
+				       show_tracepoint, c);
+	names_dump(c->out, &c->hw, 1);
+	names_dump(c->out, &c->sw, 1);
+	names_dump(c->out, &c->tool, 0);
+	names_dump(c->out, &c->cache, 1);
+	names_dump(c->out, &c->pmu, 1);
+	names_dump(c->out, &c->tp, 1);
+	return 0;
+}
+
+static int list_run(struct list_ctx *c, int sim);
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_ctx c;
-	const pmk_target *t;
-	int sim, flags[3] = {0, 0, 0};
+	struct list_flags f = {0};
+	pmk__outfile of;
+	pmk_diag d;
+	int rc;
 	int first = cli_opt_parse_mixed("list", argc, argv, list_opts, on_list_opt,
-				    flags);
+				    &f);
 	if (first < 0)
 		return -first;
-	/* after --sysroot DIR (a captured machine, through the one place
-	 * discovery reads its root, PMK_SYSROOT) */
-	t = pmk_target_host();
 	memset(&c, 0, sizeof c);
-	c.t = t;
 	c.first = 1;
 	c.out = stdout;
-	c.json = flags[0];
-	sim = flags[1];
-	c.details = flags[2];
-	if (first < argc)
-		c.pattern = argv[first];
-	if (first + 1 < argc) {
-		cli_error("one pattern at most");
-		return cli_usage("list");
+	c.json = f.json;
+	c.details = f.details;
+	c.raw = f.raw;
+	/* perf's category words, then at most one pattern */
+	for (int i = first; i < argc; i++) {
+		int cat = 0;
+		for (size_t k = 0; k < sizeof categories / sizeof *categories; k++)
+			if (!strcmp(argv[i], categories[k].word))
+				cat = categories[k].cat;
+		if (cat) {
+			c.cats |= cat;
+		} else if (c.pattern) {
+			cli_error("one pattern at most");
+			return cli_usage("list");
+		} else {
+			c.pattern = argv[i];
+		}
 	}
+	if (c.raw && (c.json || f.sim || c.details)) {
+		cli_error("--raw-dump prints names only: not with --json, "
+			  "--sim or --details");
+		return EXIT_USAGE;
+	}
+	if (f.output && !(c.out = pmk__outfile_fopen(&of, f.output, 0, &d))) {
+		cli_diag(&d);
+		return 1;
+	}
+	rc = list_run(&c, f.sim);
+	if (f.output && pmk__outfile_fclose(&of, rc == 0, &d) && rc == 0) {
+		cli_diag(&d);
+		rc = 1;
+	}
+	return rc;
+}
+
+static int list_run(struct list_ctx *c_, int sim)
+{
+	struct list_ctx c = *c_;
+	/* after --sysroot DIR (a captured machine, through the one place
+	 * discovery reads its root, PMK_SYSROOT) */
+	const pmk_target *t = pmk_target_host();
+	c.t = t;
 	if (sim)
 		return list_sim(&c);
+	if (c.raw)
+		return list_raw(&c);
 	if (c.json) {
 		fprintf(c.out, "{\"schema\":\"pmkit-list/1\",\"model\":");
 		cli_json_str(c.out, pmk_target_model(t));
@@ -343,14 +547,28 @@ int cmd_list(int argc, char **argv)
 		}
 		fprintf(c.out, "\n\n");
 	}
-	if (c.pattern && strchr(c.pattern, ':') && !strstr(c.pattern, "::"))
+	if (c.pattern && strchr(c.pattern, ':') && !strstr(c.pattern, "::")) {
 		pmk_tracepoint_foreach(t, c.pattern, show_tracepoint, &c);
-	else
-		pmk_event_foreach(t, show, &c);
+	} else {
+		if (!c.cats || (c.cats & ~CAT_TRACEPOINT))
+			pmk_event_foreach(t, show, &c);
+		if (c.cats & CAT_TRACEPOINT) {
+			/* every tracepoint (perf's list tracepoint), listed
+			 * without opening each: SUB:NAME opens them */
+			c.no_try = 1;
+			pmk_tracepoint_foreach(t, "*:*", show_tracepoint, &c);
+			c.no_try = 0;
+		}
+	}
 	if (c.json)
 		fprintf(c.out, "\n]}\n");
-	else if (pmk_target_captured(t))
-		fprintf(c.out, "\n%d events\n", c.shown);
+	else if (pmk_target_captured(t) ||
+		 (c.countable == 0 && c.cats == CAT_TRACEPOINT))
+		fprintf(c.out, "\n%d events%s\n", c.shown,
+			pmk_target_captured(t)
+				? ""
+				: " (not opened: 'pmkit list SUB:NAME' says "
+				  "which count)");
 	else
 		fprintf(c.out, "\n%d events, %d countable here\n", c.shown,
 			c.countable);

@@ -29,3 +29,75 @@ run_pmkit list --sim --json l1d
 check "list --sim --json" python3 -c '
 import json,sys
 d=json.loads(sys.argv[1]); assert d["events"] and all("l1d" in e["name"] for e in d["events"])' "$out"
+
+# perf's categories: kinds of events, not substrings of names
+run_pmkit list sw
+check "list sw: software and tool events only" sh -c '
+	test "$2" = 0 && echo "$1" | grep -Eq "^  task-clock +countable" &&
+	echo "$1" | grep -Eq "^  duration_time " &&
+	! echo "$1" | grep -Eq "^  (cycles|L1-dcache-loads|PAPI_)" &&
+	! echo "$1" | grep -q "^hardware"' _ "$out" "$rc"
+run_pmkit list hw
+check "list hw: the generic hardware events only" sh -c '
+	test "$2" = 0 && echo "$1" | grep -Eq "^  instructions " &&
+	! echo "$1" | grep -Eq "^  (task-clock|L1-dcache-loads) "' _ "$out" "$rc"
+run_pmkit list cache
+check "list cache: the hardware-cache events only" sh -c '
+	test "$2" = 0 && echo "$1" | grep -Eq "^  L1-dcache-loads " &&
+	! echo "$1" | grep -Eq "^  (instructions|task-clock) "' _ "$out" "$rc"
+run_pmkit list sw cache
+check "list sw cache: both categories" sh -c '
+	echo "$1" | grep -Eq "^  task-clock " && echo "$1" | grep -Eq "^  L1-dcache-loads "' _ "$out"
+if have tracefs; then
+	run_pmkit list tracepoint
+	check "list tracepoint: every SUB:NAME, without opening each" sh -c '
+		test "$2" = 0 && echo "$1" | grep -Eq "^  syscalls:sys_enter_write " &&
+		! echo "$1" | grep -Eq "^  task-clock "' _ "$out" "$rc"
+else
+	skip "list tracepoint" "$T_WHY"
+fi
+run_pmkit list pmu
+check "list pmu: PMU events (pmu/name/) and natives, no software events" sh -c '
+	test "$2" = 0 && ! echo "$1" | grep -Eq "^  (task-clock|instructions) "' _ "$out" "$rc"
+
+# --raw-dump: perf's format, the names that count, a space after each, no newline
+run_pmkit list --raw-dump sw
+check "--raw-dump sw: one line of names, each followed by a space" sh -c '
+	test "$2" = 0 && printf "%s" "$1" | grep -q " task-clock " &&
+	test "$(printf "%s" "$1" | tail -c 1)" = " " &&
+	test "$(wc -l < "$3")" = 0' _ "$out" "$rc" "$T_TMP/out"
+check "--raw-dump sw: the tool events last, in perf's order" sh -c '
+	printf "%s" "$1" | grep -q "duration_time user_time system_time $"' _ "$out"
+run_pmkit list --raw-dump hw
+if have pmu; then
+	check "--raw-dump hw: perf's names (cpu-cycles, instructions)" sh -c '
+		printf "%s" "$1" | grep -q "cpu-cycles " && printf "%s" "$1" | grep -q "instructions "' _ "$out"
+else
+	check "--raw-dump hw: nothing counts here, nothing printed" test -z "$out"
+fi
+run_pmkit list --raw-dump --json
+check "--raw-dump with --json: exit 2" test "$rc" = 2
+
+# -o FILE
+run_pmkit list -o "$T_TMP/list.txt" sw
+check "-o FILE: the list in FILE, nothing on stdout" sh -c '
+	test "$2" = 0 && test -z "$1" && grep -Eq "^  task-clock " "$3"' _ "$out" "$rc" "$T_TMP/list.txt"
+run_pmkit list --raw-dump -o "$T_TMP/raw.txt" sw
+check "-o FILE with --raw-dump" sh -c 'grep -q "task-clock " "$1"' _ "$T_TMP/raw.txt"
+
+# against perf's raw dump on this host
+if have perf; then
+	for cat in sw hw cache; do
+		a=$("$PMKIT" list --raw-dump $cat); b=$(perf list --raw-dump $cat 2>/dev/null)
+		check "--raw-dump $cat: perf's names in perf's order" sh -c '
+			test "$1" = "$2" || { printf "pmkit: %s\nperf:  %s\n" "$1" "$2" >&2; exit 1; }' _ "$a" "$b"
+	done
+	if have tracefs; then
+		a=$("$PMKIT" list --raw-dump tracepoint); b=$(perf list --raw-dump tracepoint 2>/dev/null)
+		check "--raw-dump tracepoint: perf's names ($(echo $a | wc -w) of them)" sh -c 'test -n "$1" && test "$1" = "$2"' _ "$a" "$b"
+	else
+		skip "--raw-dump tracepoint against perf" "$T_WHY"
+	fi
+else
+	skip "--raw-dump against perf" "$T_WHY"
+fi
