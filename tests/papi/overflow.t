@@ -11,7 +11,7 @@ if [ ! -f "$PMK_PAPI/libpapi.so.7.0" ]; then
 fi
 require cc
 if ! cc -O1 -g -rdynamic -o "$T_TMP/prog_overflow" "$PMK_SRC/tests/papi/prog_overflow.c" \
-	-L"$PMK_PAPI" -lpapi -ldl 2>"$T_TMP/cc.err"; then
+	-L"$PMK_PAPI" -lpapi -ldl -lpthread 2>"$T_TMP/cc.err"; then
 	nok "prog_overflow builds" "$(head -n 5 "$T_TMP/cc.err")"
 	exit 0
 fi

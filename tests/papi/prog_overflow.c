@@ -10,11 +10,14 @@
  * through PAPI_get_overflow_event_index; threshold 0 turns it off; the
  * argument errors PAPI documents; profil's buckets (scale 65536: one per 2
  * bytes) fill where the time went: two functions burning 2:1 get about
- * 2/3 and 1/3 of the samples, with 16- and 32-bit buckets.
+ * 2/3 and 1/3 of the samples, with 16- and 32-bit buckets; sprofil sends
+ * each PC to the region that holds it; two threads with a set each get
+ * their own calls, in their own thread.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <papi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +145,115 @@ static void profile_run(int set, int code, int bucket, const char *what)
 	free(buf);
 }
 
+/* Two regions split at hot_b: hot_a's samples in the first (the
+ * compiler keeps the two functions in source order), hot_b's in the second
+ * (and what follows it in the text). */
+static void sprofile_run(int set, int code)
+{
+	const PAPI_exe_info_t *exe = PAPI_get_executable_info();
+	unsigned long start = (unsigned long)exe->address_info.text_start;
+	unsigned long end = (unsigned long)exe->address_info.text_end;
+	unsigned long mid = (unsigned long)(void *)hot_b;
+	if ((unsigned long)(void *)hot_a >= mid) {
+		printf(
+		    "skip - sprofil: hot_a is not before hot_b in the text\n");
+		return;
+	}
+	unsigned long n1 = (mid - start) / 2, n2 = (end - mid) / 2;
+	unsigned short *b1 = calloc(n1, 2), *b2 = calloc(n2, 2);
+	PAPI_sprofil_t p[2] = {{.pr_base = b1,
+				.pr_size = (unsigned)(n1 * 2),
+				.pr_off = (vptr_t)start,
+				.pr_scale = 65536},
+			       {.pr_base = b2,
+				.pr_size = (unsigned)(n2 * 2),
+				.pr_off = (vptr_t)mid,
+				.pr_scale = 65536}};
+	int r = PAPI_sprofil(p, 2, set, code, 1000000, PAPI_PROFIL_POSIX);
+	CHECK(r == PAPI_OK, "PAPI_sprofil with two regions (%d)", r);
+	long long v[2], s1 = 0, s2 = 0;
+	PAPI_start(set);
+	hot_a(0.2);
+	hot_b(0.1);
+	PAPI_stop(set, v);
+	for (unsigned long i = 0; i < n1; i++)
+		s1 += b1[i];
+	for (unsigned long i = 0; i < n2; i++)
+		s2 += b2[i];
+	CHECK(s2 > 0 && s1 > s2 * 3 / 2 && s1 < s2 * 3,
+	      "sprofil: region of hot_a %lld samples, of hot_b %lld", s1, s2);
+	PAPI_sprofil(p, 2, set, code, 0, PAPI_PROFIL_POSIX);
+	free(b1);
+	free(b2);
+}
+
+/* Each thread: its own set, overflow every 1 ms of its task clock. */
+struct thr {
+	pid_t tid;
+	long calls, foreign;
+	long long value;
+	int ok;
+};
+static struct thr thr[2];
+
+static void thr_handler(int set, void *address, long long vector, void *ctx)
+{
+	pid_t me = (pid_t)syscall(SYS_gettid);
+	for (int i = 0; i < 2; i++)
+		if (thr[i].tid == me) {
+			thr[i].calls++;
+			return;
+		}
+	thr[0].foreign++;
+}
+
+static void *thr_main(void *arg)
+{
+	struct thr *t = arg;
+	int set = PAPI_NULL;
+	long long v;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	PAPI_register_thread();
+	int code;
+	if (PAPI_event_name_to_code("perf::TASK-CLOCK", &code) == PAPI_OK &&
+	    PAPI_create_eventset(&set) == PAPI_OK &&
+	    PAPI_add_event(set, code) == PAPI_OK) {
+		if (PAPI_overflow(set, code, 1000000, 0, thr_handler) ==
+			PAPI_OK &&
+		    PAPI_start(set) == PAPI_OK) {
+			hot_a(t == &thr[0] ? 0.1 : 0.2);
+			PAPI_stop(set, &v);
+			t->value = v;
+			t->ok = 1;
+		}
+		PAPI_overflow(set, code, 0, 0, thr_handler);
+		PAPI_cleanup_eventset(set);
+		PAPI_destroy_eventset(&set);
+	}
+	PAPI_unregister_thread();
+	return NULL;
+}
+
+static void threads_run(void)
+{
+	pthread_t th[2];
+	PAPI_thread_init((unsigned long (*)(void))pthread_self);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, thr_main, &thr[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		long long expect = thr[i].value / 1000000;
+		CHECK(thr[i].ok && thr[i].calls > 0 && thr[i].calls <= expect &&
+			  thr[i].calls >= expect * 8 / 10,
+		      "thread %d: %ld calls in the thread for %lld periods of "
+		      "its own clock",
+		      i, thr[i].calls, expect);
+	}
+	CHECK(thr[0].foreign == 0, "no call in a thread that set none (%ld)",
+	      thr[0].foreign);
+}
+
 int main(void)
 {
 	int set = PAPI_NULL, clk, pf, r;
@@ -221,8 +333,10 @@ int main(void)
 
 	profile_run(set, clk, PAPI_PROFIL_BUCKET_16, "16-bit buckets");
 	profile_run(set, clk, PAPI_PROFIL_BUCKET_32, "32-bit buckets");
+	sprofile_run(set, clk);
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);
+	threads_run();
 	PAPI_shutdown();
 	return failed;
 }
