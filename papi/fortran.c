@@ -332,8 +332,11 @@ void papif_event_code_to_name(int *code, char *name, int *check, flen len)
 {
 	char buf[PAPI_MAX_STR_LEN];
 	*check = PAPI_event_code_to_name(*code, buf);
-	if (*check == PAPI_OK)
-		f_str(name, len, buf);
+	if (*check != PAPI_OK)
+		return;
+	f_str(name, len, buf);
+	if (strlen(buf) > len)
+		*check = PAPI_EBUF; /* the name was cut: it would name another */
 }
 F_ALIASES(event_code_to_name, EVENT_CODE_TO_NAME);
 
