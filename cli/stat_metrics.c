@@ -448,5 +448,11 @@ int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 	int rc = perf_metrics_add(ev, nev, max, dir, name);
 	if (rc != 1)
 		return rc;
-	return lib_metrics_add(ev, nev, max, dir, name, found_group_empty);
+	rc = lib_metrics_add(ev, nev, max, dir, name, found_group_empty);
+	if (rc == 1 && !perf_model())
+		/* say which source was not there, before stat's error */
+		cli_warn("perf's metrics are not available for CPU model "
+			 "'%s': %s",
+			 target_model(), perf_why);
+	return rc;
 }

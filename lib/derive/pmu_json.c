@@ -510,8 +510,9 @@ int pmk__pmu_model_load(pmk__pmu_model **out, const char *archdir,
 		if (d) {
 			d->code = PMK_ENOENT;
 			snprintf(d->message, sizeof d->message,
-				 "perf's pmu-events in %.150s have no %s (for "
-				 "CPU model '%.40s')",
+				 "perf's pmu-events (%.80s) have no %s for "
+				 "CPU model '%.40s' (a newer kernel's may: "
+				 "linux-source-6.12)",
 				 archdir, sub, model);
 		}
 		return PMK_ENOENT;

@@ -1,0 +1,69 @@
+# perf_metrics.t: `pmkit stat -M` with perf's metrics (issue 30, Deliver 2):
+# on the Zen 3 fixture `-M branch_misprediction_ratio -- CMD` runs the
+# command and reports the metric <not supported> with the reason, as perf
+# does where the counters are missing; a perf group takes a member perf
+# defines in a form -M cannot evaluate from pmkit's library, with a
+# warning; a model perf has no directory for is named as such; and with
+# perf's definitions turned off, pmkit's library alone serves -M.
+# Needs perf's pmu-events (Debian's linux-source-6.1,
+# scripts/deps.d/pmu_events.sh).
+. tests/support/t.sh
+Z3=$PMK_SRC/tests/fixtures/amd-zen3
+ICX=$PMK_SRC/tests/fixtures/intel-icx
+PMK_SYSROOT=$Z3 "$PMKIT" stat -M list >"$T_TMP/list" 2>&1
+if ! grep -q "^perf's metrics for amd64_fam19h_zen3 (x86/amdzen3" "$T_TMP/list"; then
+	skip "$T_NAME" "perf's pmu-events are not installed ($(grep "perf's metrics" "$T_TMP/list"))"
+	exit 0
+fi
+grep -q "^branch_misprediction_ratio  *branch_prediction d_ratio(ex_ret_brn_misp, ex_ret_brn)" "$T_TMP/list" &&
+	ok "-M list shows perf's Zen 3 metric with its group and perf's expression" ||
+	nok "-M list shows perf's Zen 3 metric" "$(cat "$T_TMP/list")"
+
+export PMK_SYSROOT=$Z3
+run_pmkit stat -M branch_misprediction_ratio -- touch "$T_TMP/ran"
+case "$out$err" in
+*"<not supported>"*"branch_misprediction_ratio"*"ex_ret_brn"*"(cpu/event=0xc"*")': the core PMU 'cpu' does not have this event"*)
+	[ "$rc" = 0 ] && [ -e "$T_TMP/ran" ] && ok "Zen 3: -M branch_misprediction_ratio runs the command and reports <not supported> with the counter" ||
+		nok "Zen 3 branch_misprediction_ratio" "rc=$rc ran=$(ls "$T_TMP")" ;;
+*) nok "Zen 3: -M branch_misprediction_ratio" "rc=$rc $out $err" ;;
+esac
+run_pmkit stat -M l2_cache -x, -- true
+n=$(printf '%s\n' "$out$err" | grep -c "<not supported>,,")
+[ "$rc" = 0 ] && [ "$n" = 7 ] && ok "Zen 3: -M l2_cache (a perf metric group) counts its 7 metrics" ||
+	nok "Zen 3: -M l2_cache" "rc=$rc n=$n $out $err"
+run_pmkit stat -M nps1_die_to_dram -- touch "$T_TMP/ran2"
+case "$err" in
+*"error: perf's metric 'nps1_die_to_dram' (x86/amdzen3) cannot be evaluated here: "*"uncore event of perf's unit 'DFPMC'"*)
+	[ "$rc" = 2 ] && [ ! -e "$T_TMP/ran2" ] && ok "a perf metric -M cannot evaluate is refused with the reason, nothing run" ||
+		nok "refused perf metric" "rc=$rc" ;;
+*) nok "a perf metric -M cannot evaluate is refused with the reason" "$err" ;;
+esac
+
+export PMK_SYSROOT=$ICX
+# TopdownL1's members one by one (stat refuses -M TopdownL1 itself on a
+# captured machine before the metrics are looked up)
+for m in tma_frontend_bound tma_backend_bound tma_retiring; do
+	run_pmkit stat -M $m -x, -- true
+	case "$out$err" in *"<not supported>,,$m,"*) ok "icx: perf's $m is accepted";; *) nok "icx: perf's $m" "$out $err";; esac
+done
+run_pmkit stat -M tma_bad_speculation -- true
+case "$err" in
+*"warning: perf's metric 'tma_bad_speculation' (x86/icelakex) cannot be evaluated here: "*"'max'"*"pmkit's own definition (metrics/) is used"*)
+	case "$out$err" in *"<not supported>"*"tma_bad_speculation"*"r8100"*) ok "icx: tma_bad_speculation (perf's is max(...)) comes from metrics/topdown.def, with a warning";;
+	*) nok "icx: tma_bad_speculation from topdown.def" "$out $err";; esac ;;
+*) nok "icx: tma_bad_speculation falls back with a warning" "$err" ;;
+esac
+
+unset PMK_SYSROOT
+if [ "$(PMK_SYSROOT= "$PMKIT" stat -M list 2>/dev/null | grep -c "^perf's metrics for")" = 0 ]; then
+	run_pmkit stat -M branch_misprediction_ratio -- true
+	case "$err" in *"warning: perf's metrics are not available for CPU model"*"error: no metric or metric group"*)
+		ok "this machine: a model perf's tree has no directory for is named as such";;
+	*) nok "this machine: no perf directory named" "$err";; esac
+else
+	skip "no perf directory named" "perf defines metrics for this machine's model"
+fi
+
+PMKIT_PMU_EVENTS=none PMK_SYSROOT=$ICX "$PMKIT" stat -M list >"$T_TMP/l2" 2>&1
+grep -q "^perf's metrics: none for CPU model 'icx'" "$T_TMP/l2" && grep -q "^tma_bad_speculation  *topdown" "$T_TMP/l2" &&
+	ok "PMKIT_PMU_EVENTS=none: pmkit's library alone" || nok "PMKIT_PMU_EVENTS=none" "$(cat "$T_TMP/l2")"
