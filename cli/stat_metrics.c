@@ -29,8 +29,8 @@ int stat_metrics_dir(char *buf, size_t size)
 	const char *env = getenv("PMK_METRICS_DIR");
 	char exe[4096], *slash;
 	ssize_t n;
-	static const char *const rel[] = {"/../metrics", "/../share/pmkit/metrics",
-					  "/../../metrics"};
+	static const char *const rel[] = {
+	    "/../metrics", "/../share/pmkit/metrics", "/../../metrics"};
 	if (env && *env) {
 		snprintf(buf, size, "%s", env);
 		return 0;
@@ -75,11 +75,10 @@ static int metric_usable(const pmk_defs *defs, int i, char *why, size_t size)
 	const char *model = target_model();
 	for (int k = 0; k < pmk_defs_base_count(defs, i); k++)
 		if (!pmk_defs_base_resolved(defs, i, k)) {
-			snprintf(why, size,
-				 "'%s' has no encoding on %s%s%s",
+			snprintf(why, size, "'%s' has no encoding on %s%s%s",
 				 pmk_defs_base(defs, i, k),
-				 *model ? "CPU model '" : "this machine",
-				 model, *model ? "'" : "");
+				 *model ? "CPU model '" : "this machine", model,
+				 *model ? "'" : "");
 			return -1;
 		}
 	if (pmk_defs_event(defs, i, &ev, &d) < 0) {
@@ -124,8 +123,9 @@ static int perf_metric_usable(pmk__pmu_model *m, int k, pmk_defs **defs,
 	for (int b = 0; b < pmk_defs_base_count(*defs, *idx); b++)
 		if (!pmk_defs_base_resolved(*defs, *idx, b)) {
 			const char *base = pmk_defs_base(*defs, *idx, b);
-			snprintf(why, size, "'%s' has no encoding on CPU model "
-					    "'%s': %s",
+			snprintf(why, size,
+				 "'%s' has no encoding on CPU model "
+				 "'%s': %s",
 				 base, model, pmk__pmu_base_why(m, base));
 			goto refused;
 		}
@@ -148,8 +148,8 @@ refused:
 static int lib_usable(const char *dir, const char *name)
 {
 	int ok = 0;
-	for (size_t f = 0; f < sizeof metric_files / sizeof metric_files[0] && !ok;
-	     f++) {
+	for (size_t f = 0;
+	     f < sizeof metric_files / sizeof metric_files[0] && !ok; f++) {
 		char path[4300], why[300];
 		pmk_defs *defs;
 		pmk_diag d;
@@ -186,8 +186,8 @@ static int lib_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
  * (or defines a metric -M cannot evaluate that pmkit's library also
  * defines: the library's is used, with a warning), EXIT_USAGE after an
  * error. */
-static int perf_metrics_add(pmk_event *ev, int *nev, int max,
-			    const char *dir, const char *name)
+static int perf_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
+			    const char *name)
 {
 	pmk__pmu_model *m = perf_model();
 	int k, added = 0, skipped = 0, group;
@@ -204,7 +204,8 @@ static int perf_metrics_add(pmk_event *ev, int *nev, int max,
 		int idx;
 		if (group ? !pmk__pmu_metric_in_group(m, i, name) : i != k)
 			continue;
-		if (perf_metric_usable(m, i, &defs, &idx, why, sizeof why) < 0) {
+		if (perf_metric_usable(m, i, &defs, &idx, why, sizeof why) <
+		    0) {
 			if (!group && lib_usable(dir, name)) {
 				cli_warn("perf's metric '%s' (%s) cannot be "
 					 "evaluated here: %s; pmkit's own "
@@ -296,7 +297,8 @@ static int lib_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 					pmk_defs_free(defs);
 					return EXIT_USAGE;
 				}
-				cli_warn("-M %s: %s left out: %s", name, m, why);
+				cli_warn("-M %s: %s left out: %s", name, m,
+					 why);
 				skipped++;
 				continue;
 			}
@@ -348,12 +350,14 @@ static void perf_list(FILE *out, const char *dir, char *left, size_t size,
 	}
 	fprintf(out, "\nperf's metrics for %s (%s, %s):\n", target_model(),
 		pmk__pmu_model_path(m), pmk__pmu_events_dir());
-	fprintf(out, "%-28s %-10s %s\n", "metric", "groups", "perf's expression");
+	fprintf(out, "%-28s %-10s %s\n", "metric", "groups",
+		"perf's expression");
 	for (int i = 0; i < pmk__pmu_metric_count(m); i++) {
 		pmk_defs *defs;
 		int idx;
 		char why[1600];
-		if (perf_metric_usable(m, i, &defs, &idx, why, sizeof why) == 0) {
+		if (perf_metric_usable(m, i, &defs, &idx, why, sizeof why) ==
+		    0) {
 			fprintf(out, "%-28s %-10s %s\n",
 				pmk__pmu_metric_name(m, i),
 				*pmk__pmu_metric_groups(m, i)
@@ -367,14 +371,14 @@ static void perf_list(FILE *out, const char *dir, char *left, size_t size,
 		if (lib_usable(dir, pmk__pmu_metric_name(m, i)))
 			continue; /* listed above: -M uses pmkit's own */
 		if (*used < size)
-			*used += (size_t)snprintf(left + *used, size - *used,
-						  "  %-26s %s\n",
-						  pmk__pmu_metric_name(m, i),
-						  why);
+			*used += (size_t)snprintf(
+			    left + *used, size - *used, "  %-26s %s\n",
+			    pmk__pmu_metric_name(m, i), why);
 		(*nleft)++;
 	}
-	fprintf(out, "\n%d of perf's %d metrics for this model; groups: -M "
-		     "GROUP with a name of the groups column\n",
+	fprintf(out,
+		"\n%d of perf's %d metrics for this model; groups: -M "
+		"GROUP with a name of the groups column\n",
 		n, pmk__pmu_metric_count(m));
 }
 
@@ -413,26 +417,30 @@ void stat_metrics_list(FILE *out, const char *dir)
 				nshadow++;
 				continue; /* perf's, listed below */
 			}
-			if (loads && metric_usable(defs, i, why, sizeof why) == 0) {
+			if (loads &&
+			    metric_usable(defs, i, why, sizeof why) == 0) {
 				fprintf(out, "%-28s %-10s %s\n", m,
-					metric_files[f], pmk_defs_text(defs, i));
+					metric_files[f],
+					pmk_defs_text(defs, i));
 				continue;
 			}
 			if (p == 0)
 				continue; /* perf's, refused below */
 			if (used < sizeof left)
-				used += (size_t)snprintf(left + used,
-							 sizeof left - used,
-							 "  %-26s %s\n", m, why);
+				used += (size_t)snprintf(
+				    left + used, sizeof left - used,
+				    "  %-26s %s\n", m, why);
 			nleft++;
 		}
 		pmk_defs_free(defs);
 	}
-	fprintf(out, "\ngroups: -M basic, -M topdown (also -M TopdownL1, --topdown);"
-	       " the CPU model's section of a file is used\n");
+	fprintf(out,
+		"\ngroups: -M basic, -M topdown (also -M TopdownL1, --topdown);"
+		" the CPU model's section of a file is used\n");
 	if (nshadow)
-		fprintf(out, "(%d names of pmkit's library are perf's metrics on "
-			     "this model: listed below)\n",
+		fprintf(out,
+			"(%d names of pmkit's library are perf's metrics on "
+			"this model: listed below)\n",
 			nshadow);
 	perf_list(out, dir, left, sizeof left, &used, &nleft);
 	if (nleft)

@@ -50,9 +50,8 @@ static int jr_error(struct jr *r, const char *msg)
 
 static void jr_blank(struct jr *r)
 {
-	while (r->s < r->end &&
-	       (*r->s == ' ' || *r->s == '\t' || *r->s == '\r' ||
-		*r->s == '\n')) {
+	while (r->s < r->end && (*r->s == ' ' || *r->s == '\t' ||
+				 *r->s == '\r' || *r->s == '\n')) {
 		if (*r->s == '\n') {
 			r->line++;
 			r->line_start = r->s + 1;
@@ -77,22 +76,40 @@ static int jr_string(struct jr *r, char *buf, size_t size)
 				break;
 			c = *r->s++;
 			switch (c) {
-			case '"': case '\\': case '/': break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
+			case '"':
+			case '\\':
+			case '/':
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'f':
+				c = '\f';
+				break;
+			case 'n':
+				c = '\n';
+				break;
+			case 'r':
+				c = '\r';
+				break;
+			case 't':
+				c = '\t';
+				break;
 			case 'u': {
 				unsigned v = 0;
 				for (int k = 0; k < 4; k++) {
 					if (r->s >= r->end ||
 					    !isxdigit((unsigned char)*r->s))
-						return jr_error(r, "bad \\u escape");
+						return jr_error(
+						    r, "bad \\u escape");
 					char h = *r->s++;
-					v = v * 16 + (unsigned)(isdigit((unsigned char)h)
-							    ? h - '0'
-							    : (tolower((unsigned char)h) - 'a' + 10));
+					v = v * 16 +
+					    (unsigned)(isdigit((unsigned char)h)
+							   ? h - '0'
+							   : (tolower((
+								  unsigned char)
+									  h) -
+							      'a' + 10));
 				}
 				c = v && v < 0x80 ? (char)v : '?';
 				break;
@@ -103,7 +120,8 @@ static int jr_string(struct jr *r, char *buf, size_t size)
 			}
 		}
 		if (n + 1 >= size)
-			return jr_error(r, "string longer than the reader's bound");
+			return jr_error(
+			    r, "string longer than the reader's bound");
 		buf[n++] = c;
 	}
 	if (r->s >= r->end)
@@ -118,10 +136,12 @@ static int jr_word(struct jr *r, char *buf, size_t size)
 {
 	size_t n = 0;
 	const char *start = r->s;
-	while (r->s < r->end && (isalnum((unsigned char)*r->s) ||
-				 *r->s == '-' || *r->s == '+' || *r->s == '.')) {
+	while (r->s < r->end &&
+	       (isalnum((unsigned char)*r->s) || *r->s == '-' || *r->s == '+' ||
+		*r->s == '.')) {
 		if (n + 1 >= size)
-			return jr_error(r, "value longer than the reader's bound");
+			return jr_error(r,
+					"value longer than the reader's bound");
 		buf[n++] = *r->s++;
 	}
 	buf[n] = 0;
@@ -130,7 +150,8 @@ static int jr_word(struct jr *r, char *buf, size_t size)
 				       ? "nested value: these files hold flat "
 					 "objects"
 				       : "expected a value");
-	if (strcmp(buf, "true") && strcmp(buf, "false") && strcmp(buf, "null")) {
+	if (strcmp(buf, "true") && strcmp(buf, "false") &&
+	    strcmp(buf, "null")) {
 		char *e;
 		strtod(buf, &e);
 		if (*e) {
@@ -154,7 +175,8 @@ int pmk__json_objects(const char *text, size_t len, const char *file,
 	if (memchr(text, 0, len))
 		return jr_error(&r, "NUL byte in the file");
 	/* every string of one object fits in a pool of 2 * bound per member */
-	pool = malloc((size_t)PMK__JSON_KEYS_MAX * 2 * 256 + PMK__JSON_STRING_MAX);
+	pool =
+	    malloc((size_t)PMK__JSON_KEYS_MAX * 2 * 256 + PMK__JSON_STRING_MAX);
 	if (!pool)
 		return PMK_ENOMEM;
 	jr_blank(&r);
@@ -187,19 +209,22 @@ int pmk__json_objects(const char *text, size_t len, const char *file,
 				size_t room;
 				jr_blank(&r);
 				if (r.s >= r.end || *r.s != '"') {
-					rc = jr_error(&r, "expected a member name");
+					rc = jr_error(&r,
+						      "expected a member name");
 					goto out;
 				}
 				if (n == PMK__JSON_KEYS_MAX) {
-					rc = jr_error(&r, "more members than the "
-							  "reader's bound");
+					rc = jr_error(&r,
+						      "more members than the "
+						      "reader's bound");
 					goto out;
 				}
 				r.s++;
 				room = (size_t)PMK__JSON_KEYS_MAX * 2 * 256 +
 				       PMK__JSON_STRING_MAX - used;
 				if ((rc = jr_string(&r, pool + used,
-						    room < 256 ? room : 256)) < 0)
+						    room < 256 ? room : 256)) <
+				    0)
 					goto out;
 				keys[n] = pool + used;
 				used += strlen(pool + used) + 1;
@@ -292,21 +317,36 @@ struct pmk__pmu_model {
 static const struct {
 	const char *model, *dir;
 } model_dirs[] = {
-    {"nhm", "x86/nehalemep"},	     {"nhm_ex", "x86/nehalemex"},
-    {"wsm", "x86/westmereep-sp"},     {"wsm_dp", "x86/westmereep-dp"},
-    {"snb", "x86/sandybridge"},	     {"snb_ep", "x86/jaketown"},
-    {"ivb", "x86/ivybridge"},	     {"ivb_ep", "x86/ivytown"},
-    {"hsw", "x86/haswell"},	     {"hsw_ep", "x86/haswellx"},
-    {"bdw", "x86/broadwell"},	     {"bdw_ep", "x86/broadwellx"},
-    {"skl", "x86/skylake"},	     {"skx", "x86/skylakex"},
-    {"clx", "x86/cascadelakex"},      {"icl", "x86/icelake"},
-    {"icx", "x86/icelakex"},	     {"tgl", "x86/tigerlake"},
-    {"spr", "x86/sapphirerapids"},    {"emr", "x86/emeraldrapids"},
-    {"gnr", "x86/graniterapids"},     {"adl_glc", "x86/alderlake"},
-    {"adl_grt", "x86/alderlake"},     {"mtl_rwc", "x86/meteorlake"},
-    {"mtl_cmt", "x86/meteorlake"},    {"glm", "x86/goldmont"},
-    {"tmt", "x86/snowridgex"},	     {"knl", "x86/knightslanding"},
-    {"knm", "x86/knightslanding"},    {"slm", "x86/silvermont"},
+    {"nhm", "x86/nehalemep"},
+    {"nhm_ex", "x86/nehalemex"},
+    {"wsm", "x86/westmereep-sp"},
+    {"wsm_dp", "x86/westmereep-dp"},
+    {"snb", "x86/sandybridge"},
+    {"snb_ep", "x86/jaketown"},
+    {"ivb", "x86/ivybridge"},
+    {"ivb_ep", "x86/ivytown"},
+    {"hsw", "x86/haswell"},
+    {"hsw_ep", "x86/haswellx"},
+    {"bdw", "x86/broadwell"},
+    {"bdw_ep", "x86/broadwellx"},
+    {"skl", "x86/skylake"},
+    {"skx", "x86/skylakex"},
+    {"clx", "x86/cascadelakex"},
+    {"icl", "x86/icelake"},
+    {"icx", "x86/icelakex"},
+    {"tgl", "x86/tigerlake"},
+    {"spr", "x86/sapphirerapids"},
+    {"emr", "x86/emeraldrapids"},
+    {"gnr", "x86/graniterapids"},
+    {"adl_glc", "x86/alderlake"},
+    {"adl_grt", "x86/alderlake"},
+    {"mtl_rwc", "x86/meteorlake"},
+    {"mtl_cmt", "x86/meteorlake"},
+    {"glm", "x86/goldmont"},
+    {"tmt", "x86/snowridgex"},
+    {"knl", "x86/knightslanding"},
+    {"knm", "x86/knightslanding"},
+    {"slm", "x86/silvermont"},
     {"atom", "x86/bonnell"},
     {"amd64_fam17h_zen1", "x86/amdzen1"},
     {"amd64_fam17h_zen2", "x86/amdzen2"},
@@ -370,7 +410,8 @@ static int on_object(void *arg, int n, const char *const *k,
 		struct pmetric *x;
 		if (m->nmetrics == m->capm) {
 			int nc = m->capm ? m->capm * 2 : 256;
-			void *p = realloc(m->metrics, sizeof *m->metrics * (size_t)nc);
+			void *p = realloc(m->metrics,
+					  sizeof *m->metrics * (size_t)nc);
 			if (!p)
 				return PMK_ENOMEM;
 			m->metrics = p;
@@ -389,7 +430,8 @@ static int on_object(void *arg, int n, const char *const *k,
 		struct pevent *e;
 		if (m->nevents == m->cape) {
 			int nc = m->cape ? m->cape * 2 : 1024;
-			void *p = realloc(m->events, sizeof *m->events * (size_t)nc);
+			void *p =
+			    realloc(m->events, sizeof *m->events * (size_t)nc);
 			if (!p)
 				return PMK_ENOMEM;
 			m->events = p;
@@ -414,8 +456,7 @@ static int on_object(void *arg, int n, const char *const *k,
 	return 0;
 }
 
-static int read_bounded(const char *path, char **out, size_t *len,
-			pmk_diag *d)
+static int read_bounded(const char *path, char **out, size_t *len, pmk_diag *d)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -595,9 +636,18 @@ void pmk__pmu_model_free(pmk__pmu_model *m)
 	free(m);
 }
 
-const char *pmk__pmu_model_path(const pmk__pmu_model *m) { return m->path; }
-int pmk__pmu_metric_count(const pmk__pmu_model *m) { return m->nmetrics; }
-int pmk__pmu_event_count(const pmk__pmu_model *m) { return m->nevents; }
+const char *pmk__pmu_model_path(const pmk__pmu_model *m)
+{
+	return m->path;
+}
+int pmk__pmu_metric_count(const pmk__pmu_model *m)
+{
+	return m->nmetrics;
+}
+int pmk__pmu_event_count(const pmk__pmu_model *m)
+{
+	return m->nevents;
+}
 const char *pmk__pmu_metric_name(const pmk__pmu_model *m, int i)
 {
 	return m->metrics[i].name;
@@ -627,8 +677,7 @@ int pmk__pmu_metric_find(const pmk__pmu_model *m, const char *name)
 	return -1;
 }
 
-int pmk__pmu_metric_in_group(const pmk__pmu_model *m, int i,
-			     const char *group)
+int pmk__pmu_metric_in_group(const pmk__pmu_model *m, int i, const char *group)
 {
 	const char *g = m->metrics[i].groups;
 	size_t l = strlen(group);
@@ -701,7 +750,8 @@ int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 		return 1;
 	}
 	if (e->unit[0] && strcasecmp(e->unit, "cpu") &&
-	    strcasecmp(e->unit, "cpu_core") && strcasecmp(e->unit, "cpu_atom")) {
+	    strcasecmp(e->unit, "cpu_core") &&
+	    strcasecmp(e->unit, "cpu_atom")) {
 		snprintf(buf, size,
 			 "uncore event of perf's unit '%s': -M counts perf's "
 			 "core events only",
@@ -740,7 +790,7 @@ int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 		ADD(",any=1");
 	if (e->msr_index[0] && e->msr_value[0]) {
 		unsigned long long idx = strtoull(e->msr_index, NULL, 0);
-		const char *term = idx == 0x3f6 ? "ldlat"
+		const char *term = idx == 0x3f6	  ? "ldlat"
 				   : idx == 0x3f7 ? "frontend"
 						  : "offcore_rsp";
 		ADD(",%s=0x%llx", term, strtoull(e->msr_value, NULL, 0));
@@ -1081,8 +1131,8 @@ static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 	if (pmk__pmu_metric_find(r->m, name) >= 0)
 		return PMK_ENOENT; /* a metric's own name: not an event */
 	rc = pmk__pmu_event_string(r->m, name,
-				   r->t ? pmk_target_core_pmu(r->t) : NULL,
-				   buf, sizeof buf);
+				   r->t ? pmk_target_core_pmu(r->t) : NULL, buf,
+				   sizeof buf);
 	if (rc < 0) {
 		note_why(r->m, name, buf);
 		return PMK_ENOTSUP;
@@ -1108,8 +1158,8 @@ static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 		snprintf(ev->name, sizeof ev->name, "%s", name);
 		if (ev->nleaf == 1 && strcmp(buf, name)) {
 			char both[400];
-			size_t l = (size_t)snprintf(both, sizeof both,
-						    "%.150s (%.200s)", name, buf);
+			size_t l = (size_t)snprintf(
+			    both, sizeof both, "%.150s (%.200s)", name, buf);
 			if (l >= sizeof ev->leaf[0].name)
 				l = sizeof ev->leaf[0].name - 1;
 			memcpy(ev->leaf[0].name, both, l);
@@ -1120,13 +1170,15 @@ static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 	{
 		char why[1400];
 		if (!strcmp(buf, name))
-			snprintf(why, sizeof why,
-				 "not an event of perf's JSON for this model, "
-				 "and the target's PMUs do not export it (%.300s)",
-				 pd.message);
+			snprintf(
+			    why, sizeof why,
+			    "not an event of perf's JSON for this model, "
+			    "and the target's PMUs do not export it (%.300s)",
+			    pd.message);
 		else
-			snprintf(why, sizeof why, "%.1000s does not encode: %.300s",
-				 buf, pd.message);
+			snprintf(why, sizeof why,
+				 "%.1000s does not encode: %.300s", buf,
+				 pd.message);
 		note_why(r->m, name, why);
 	}
 	return PMK_ENOTSUP;

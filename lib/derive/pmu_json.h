@@ -80,8 +80,7 @@ const char *pmk__pmu_metric_desc(const pmk__pmu_model *m, int i);
 /* Index of metric `name` (case-insensitive, as perf), or -1. */
 int pmk__pmu_metric_find(const pmk__pmu_model *m, const char *name);
 /* Whether metric i is in group `group` (case-insensitive). */
-int pmk__pmu_metric_in_group(const pmk__pmu_model *m, int i,
-			     const char *group);
+int pmk__pmu_metric_in_group(const pmk__pmu_model *m, int i, const char *group);
 /* Whether `name` is a metric group of the model. */
 int pmk__pmu_group_exists(const pmk__pmu_model *m, const char *name);
 /* The event string pmkit encodes for perf event `name` (as written in a

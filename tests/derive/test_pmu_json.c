@@ -42,7 +42,8 @@ static void test_reader(void)
 	} cases[] = {
 	    {__LINE__, "[]", 1, 0, 0, 0, NULL},
 	    {__LINE__, " [ {} , {\"a\": \"b\"} ] \n", 1, 1, 0, 0, NULL},
-	    {__LINE__, "[{\"a\": 1, \"b\": -2.5e3, \"c\": true, \"d\": null}]", 1, 4, 0, 0, NULL},
+	    {__LINE__, "[{\"a\": 1, \"b\": -2.5e3, \"c\": true, \"d\": null}]",
+	     1, 4, 0, 0, NULL},
 	    {__LINE__, "[{\"a\": \"x\\\"y\\u0041\\u00e9\"}]", 1, 1, 0, 0, NULL},
 	    {__LINE__, "", 0, 0, 1, 1, "expected '['"},
 	    {__LINE__, "{}", 0, 0, 1, 1, "expected '['"},
@@ -50,7 +51,8 @@ static void test_reader(void)
 	    {__LINE__, "[{\"a\": {}}]", 0, 0, 1, 8, "nested value"},
 	    {__LINE__, "[{\"a\" \"b\"}]", 0, 0, 1, 7, "expected ':'"},
 	    {__LINE__, "[{\"a\": \"b}]", 0, 0, 1, 12, "unterminated string"},
-	    {__LINE__, "[{\"a\": \"b\"} {}]", 0, 0, 1, 13, "expected ',' or ']'"},
+	    {__LINE__, "[{\"a\": \"b\"} {}]", 0, 0, 1, 13,
+	     "expected ',' or ']'"},
 	    {__LINE__, "[{\"a\": \"\\q\"}]", 0, 0, 1, 9, "bad escape"},
 	    {__LINE__, "[{\"a\": tru}]", 0, 0, 1, 8, "expected a value"},
 	    {__LINE__, "[] x", 0, 0, 1, 4, "text after the array"},
@@ -68,8 +70,8 @@ static void test_reader(void)
 				 cases[i].src_line, n);
 		} else {
 			T_CHECKF(d.line == cases[i].line &&
-					 d.column == cases[i].col &&
-					 strstr(d.message, cases[i].msg),
+				     d.column == cases[i].col &&
+				     strstr(d.message, cases[i].msg),
 				 "line %d: %d:%d %s", cases[i].src_line, d.line,
 				 d.column, d.message);
 		}
@@ -84,7 +86,8 @@ static void test_reader(void)
 		strcpy(s, "[{\"a\": \"");
 		memset(s + 8, 'x', big);
 		strcpy(s + 8 + big, "\"}]");
-		T_CHECK(pmk__json_objects(s, strlen(s), "t", NULL, NULL, &d) < 0 &&
+		T_CHECK(pmk__json_objects(s, strlen(s), "t", NULL, NULL, &d) <
+			    0 &&
 			strstr(d.message, "bound"));
 		free(s);
 	}
@@ -94,23 +97,34 @@ static void test_reader(void)
  * out (x86/icelakex), read back as CPU model "icx". */
 static const char small_json[] =
     "[\n"
-    "{\"EventName\": \"INST_RETIRED.ANY\", \"EventCode\": \"0x00\", \"UMask\": \"0x01\"},\n"
-    "{\"EventName\": \"CPU_CLK_UNHALTED.THREAD\", \"EventCode\": \"0x00\", \"UMask\": \"0x02\"},\n"
-    "{\"EventName\": \"IDQ.MITE_UOPS\", \"EventCode\": \"0x79\", \"UMask\": \"0x04\", \"CounterMask\": \"0\"},\n"
-    "{\"EventName\": \"INT_MISC.RECOVERY_CYCLES\", \"EventCode\": \"0x0d\", \"UMask\": \"0x01\", \"CounterMask\": \"1\", \"EdgeDetect\": \"1\"},\n"
-    "{\"EventName\": \"OCR.DEMAND\", \"EventCode\": \"0xB7, 0xBB\", \"UMask\": \"0x01\", \"MSRIndex\": \"0x1a6,0x1a7\", \"MSRValue\": \"0x10001\"},\n"
-    "{\"EventName\": \"UNC_M_CAS_COUNT.RD\", \"EventCode\": \"0x04\", \"UMask\": \"0x0f\", \"Unit\": \"iMC\"},\n"
+    "{\"EventName\": \"INST_RETIRED.ANY\", \"EventCode\": \"0x00\", \"UMask\": "
+    "\"0x01\"},\n"
+    "{\"EventName\": \"CPU_CLK_UNHALTED.THREAD\", \"EventCode\": \"0x00\", "
+    "\"UMask\": \"0x02\"},\n"
+    "{\"EventName\": \"IDQ.MITE_UOPS\", \"EventCode\": \"0x79\", \"UMask\": "
+    "\"0x04\", \"CounterMask\": \"0\"},\n"
+    "{\"EventName\": \"INT_MISC.RECOVERY_CYCLES\", \"EventCode\": \"0x0d\", "
+    "\"UMask\": \"0x01\", \"CounterMask\": \"1\", \"EdgeDetect\": \"1\"},\n"
+    "{\"EventName\": \"OCR.DEMAND\", \"EventCode\": \"0xB7, 0xBB\", \"UMask\": "
+    "\"0x01\", \"MSRIndex\": \"0x1a6,0x1a7\", \"MSRValue\": \"0x10001\"},\n"
+    "{\"EventName\": \"UNC_M_CAS_COUNT.RD\", \"EventCode\": \"0x04\", "
+    "\"UMask\": \"0x0f\", \"Unit\": \"iMC\"},\n"
     "{\"MetricName\": \"CLKS\", \"MetricExpr\": \"CPU_CLK_UNHALTED.THREAD\"},\n"
-    "{\"MetricName\": \"IPC\", \"MetricExpr\": \"INST_RETIRED.ANY / CLKS\", \"MetricGroup\": \"Ret;Summary\"},\n"
-    "{\"MetricName\": \"ratio\", \"MetricExpr\": \"d_ratio(INST_RETIRED.ANY, CLKS)\", \"ScaleUnit\": \"100%\"},\n"
-    "{\"MetricName\": \"mods\", \"MetricExpr\": \"cpu@IDQ.MITE_UOPS\\\\,cmask\\\\=4@ + INT_MISC.RECOVERY_CYCLES:k + topdown\\\\-fe\\\\-bound\"},\n"
+    "{\"MetricName\": \"IPC\", \"MetricExpr\": \"INST_RETIRED.ANY / CLKS\", "
+    "\"MetricGroup\": \"Ret;Summary\"},\n"
+    "{\"MetricName\": \"ratio\", \"MetricExpr\": \"d_ratio(INST_RETIRED.ANY, "
+    "CLKS)\", \"ScaleUnit\": \"100%\"},\n"
+    "{\"MetricName\": \"mods\", \"MetricExpr\": "
+    "\"cpu@IDQ.MITE_UOPS\\\\,cmask\\\\=4@ + INT_MISC.RECOVERY_CYCLES:k + "
+    "topdown\\\\-fe\\\\-bound\"},\n"
     "{\"MetricName\": \"ocr\", \"MetricExpr\": \"OCR.DEMAND / IPC\"},\n"
     "{\"MetricName\": \"clamp\", \"MetricExpr\": \"max(0, IPC - 1)\"},\n"
     "{\"MetricName\": \"cond\", \"MetricExpr\": \"1 if #SMT_on else 2\"},\n"
     "{\"MetricName\": \"uses_clamp\", \"MetricExpr\": \"2 * clamp\"},\n"
     "{\"MetricName\": \"pkg\", \"MetricExpr\": \"IPC / #num_packages\"},\n"
     "{\"MetricName\": \"cmp\", \"MetricExpr\": \"IPC < 1\"},\n"
-    "{\"MetricName\": \"mem\", \"MetricExpr\": \"UNC_M_CAS_COUNT.RD * 64 / duration_time\"}\n"
+    "{\"MetricName\": \"mem\", \"MetricExpr\": \"UNC_M_CAS_COUNT.RD * 64 / "
+    "duration_time\"}\n"
     "]\n";
 
 static char tmpdir[256];
@@ -158,9 +172,18 @@ static void test_translate(void)
 		const char *text; /* the translation, or NULL: refused */
 		const char *why;  /* part of the refusal */
 	} cases[] = {
-	    {__LINE__, "IPC", "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nIPC = \"INST_RETIRED.ANY\" / CLKS \n", NULL},
-	    {__LINE__, "ratio", "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nratio = 100 * (((\"INST_RETIRED.ANY\" ) / (CLKS )))\n", NULL},
-	    {__LINE__, "mods", "mods = \"cpu@IDQ.MITE_UOPS,cmask=4@\" + \"INT_MISC.RECOVERY_CYCLES:k\" + \"topdown-fe-bound\" \n", NULL},
+	    {__LINE__, "IPC",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nIPC = \"INST_RETIRED.ANY\" "
+	     "/ CLKS \n",
+	     NULL},
+	    {__LINE__, "ratio",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nratio = 100 * "
+	     "(((\"INST_RETIRED.ANY\" ) / (CLKS )))\n",
+	     NULL},
+	    {__LINE__, "mods",
+	     "mods = \"cpu@IDQ.MITE_UOPS,cmask=4@\" + "
+	     "\"INT_MISC.RECOVERY_CYCLES:k\" + \"topdown-fe-bound\" \n",
+	     NULL},
 	    {__LINE__, "clamp", NULL, "clamp: 'max'"},
 	    {__LINE__, "uses_clamp", NULL, "clamp: 'max'"},
 	    {__LINE__, "cond", NULL, "cond: 'if'"},
@@ -171,16 +194,19 @@ static void test_translate(void)
 	T_ASSERT(m);
 	T_EQ_INT(pmk__pmu_metric_count(m), 11);
 	T_EQ_INT(pmk__pmu_event_count(m), 6);
-	T_CHECK(pmk__pmu_metric_in_group(m, pmk__pmu_metric_find(m, "ipc"), "summary"));
-	T_CHECK(pmk__pmu_group_exists(m, "Ret") && !pmk__pmu_group_exists(m, "Re"));
+	T_CHECK(pmk__pmu_metric_in_group(m, pmk__pmu_metric_find(m, "ipc"),
+					 "summary"));
+	T_CHECK(pmk__pmu_group_exists(m, "Ret") &&
+		!pmk__pmu_group_exists(m, "Re"));
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = NULL, why[600];
 		int k = pmk__pmu_metric_find(m, cases[i].metric);
-		int rc = pmk__pmu_metric_text(m, k, NULL, &text, why, sizeof why);
+		int rc =
+		    pmk__pmu_metric_text(m, k, NULL, &text, why, sizeof why);
 		if (cases[i].text)
 			T_CHECKF(rc == 0 && !strcmp(text, cases[i].text),
-				 "line %d: rc %d [%s] %s", cases[i].src_line, rc,
-				 text ? text : "", why);
+				 "line %d: rc %d [%s] %s", cases[i].src_line,
+				 rc, text ? text : "", why);
 		else
 			T_CHECKF(rc < 0 && strstr(why, cases[i].why),
 				 "line %d: rc %d why '%s'", cases[i].src_line,
@@ -195,17 +221,21 @@ static void test_translate(void)
 		} ev[] = {
 		    {"INST_RETIRED.ANY", "cpu/event=0x0,umask=0x1/", 0},
 		    {"inst_retired.any", "cpu/event=0x0,umask=0x1/", 0},
-		    {"INT_MISC.RECOVERY_CYCLES:k", "cpu/event=0xd,umask=0x1,cmask=1,edge=1/k", 0},
-		    {"cpu@IDQ.MITE_UOPS,cmask=4@", "cpu/event=0x79,umask=0x4,cmask=4/", 0},
-		    {"OCR.DEMAND", "cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", 0},
+		    {"INT_MISC.RECOVERY_CYCLES:k",
+		     "cpu/event=0xd,umask=0x1,cmask=1,edge=1/k", 0},
+		    {"cpu@IDQ.MITE_UOPS,cmask=4@",
+		     "cpu/event=0x79,umask=0x4,cmask=4/", 0},
+		    {"OCR.DEMAND",
+		     "cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", 0},
 		    {"msr@tsc@", "msr/tsc/", 1},
 		    {"duration_time", "duration_time", 1},
-		    {"UNC_M_CAS_COUNT.RD", "uncore event of perf's unit 'iMC'", -1},
+		    {"UNC_M_CAS_COUNT.RD", "uncore event of perf's unit 'iMC'",
+		     -1},
 		};
 		for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
 			char buf[300];
-			int rc = pmk__pmu_event_string(m, ev[i].name, "cpu", buf,
-						       sizeof buf);
+			int rc = pmk__pmu_event_string(m, ev[i].name, "cpu",
+						       buf, sizeof buf);
 			T_CHECKF(rc == ev[i].rc && !strncmp(buf, ev[i].want,
 							    strlen(ev[i].want)),
 				 "%s: %d '%s'", ev[i].name, rc, buf);
@@ -267,7 +297,8 @@ static void test_perf_metrics(void)
 		int ok = 0, refused = 0, unres = 0;
 		T_ASSERT(t);
 		T_EQ_STR(pmk_target_model(t), models[f].model);
-		T_CHECKF(pmk__pmu_model_load(&m, NULL, models[f].model, &d) == 0,
+		T_CHECKF(pmk__pmu_model_load(&m, NULL, models[f].model, &d) ==
+			     0,
 			 "%s: %s", models[f].model, d.message);
 		if (!m) {
 			pmk_target_free(t);
@@ -279,13 +310,16 @@ static void test_perf_metrics(void)
 			char why[1600];
 			if (pmk__pmu_metric_defs(m, i, t, &defs, &idx, why,
 						 sizeof why) < 0) {
-				printf("# %s %s: refused: %s\n", models[f].model,
+				printf("# %s %s: refused: %s\n",
+				       models[f].model,
 				       pmk__pmu_metric_name(m, i), why);
-				T_CHECKF(known(why), "%s: %s", models[f].model, why);
+				T_CHECKF(known(why), "%s: %s", models[f].model,
+					 why);
 				refused++;
 				continue;
 			}
-			for (int b = 0; b < pmk_defs_base_count(defs, idx); b++) {
+			for (int b = 0; b < pmk_defs_base_count(defs, idx);
+			     b++) {
 				const char *base = pmk_defs_base(defs, idx, b);
 				const char *w = pmk__pmu_base_why(m, base);
 				if (pmk_defs_base_resolved(defs, idx, b))
@@ -293,7 +327,8 @@ static void test_perf_metrics(void)
 				if (!bad)
 					printf("# %s %s: unresolved: %s: %s\n",
 					       models[f].model,
-					       pmk__pmu_metric_name(m, i), base, w);
+					       pmk__pmu_metric_name(m, i), base,
+					       w);
 				T_CHECKF(known(w), "%s %s: %s: %s",
 					 models[f].model,
 					 pmk__pmu_metric_name(m, i), base, w);
@@ -331,7 +366,8 @@ static void scan(const pmk__pmu_model *m, int i, char (*set)[256], int *n,
 			s++;
 			continue;
 		}
-		while (*s && (isalnum((unsigned char)*s) || strchr("_.:@?#\\", *s))) {
+		while (*s &&
+		       (isalnum((unsigned char)*s) || strchr("_.:@?#\\", *s))) {
 			if (*s == '\\' && s[1])
 				s++;
 			if (l + 1 < sizeof sym)
@@ -339,10 +375,11 @@ static void scan(const pmk__pmu_model *m, int i, char (*set)[256], int *n,
 			s++;
 		}
 		sym[l] = 0;
-		if (isdigit((unsigned char)sym[0]) || sym[0] == '.' || sym[0] == '#' ||
-		    !strcmp(sym, "if") || !strcmp(sym, "else") ||
-		    !strcmp(sym, "d_ratio") || !strcmp(sym, "min") ||
-		    !strcmp(sym, "max") || !strcmp(sym, "source_count"))
+		if (isdigit((unsigned char)sym[0]) || sym[0] == '.' ||
+		    sym[0] == '#' || !strcmp(sym, "if") ||
+		    !strcmp(sym, "else") || !strcmp(sym, "d_ratio") ||
+		    !strcmp(sym, "min") || !strcmp(sym, "max") ||
+		    !strcmp(sym, "source_count"))
 			continue;
 		if ((k = pmk__pmu_metric_find(m, sym)) >= 0) {
 			scan(m, k, set, n, max, depth + 1);
@@ -365,7 +402,8 @@ static void test_topdown_events(void)
 		pmk__pmu_model *m;
 		pmk_diag d;
 		T_ASSERT(t);
-		T_ASSERT(pmk__pmu_model_load(&m, NULL, models[f].model, &d) == 0);
+		T_ASSERT(pmk__pmu_model_load(&m, NULL, models[f].model, &d) ==
+			 0);
 		for (int level = 1; level <= 4; level++) {
 			char group[16];
 			int n = 0, translated = 0, same = 0, encoded = 0;
@@ -378,10 +416,11 @@ static void test_topdown_events(void)
 				if (!pmk__pmu_metric_in_group(m, i, group))
 					continue;
 				n++;
-				if (pmk__pmu_metric_defs(m, i, t, &defs, &idx, why,
-							 sizeof why) < 0) {
-					printf("# %s %s %s: %s\n", models[f].model,
-					       group, pmk__pmu_metric_name(m, i), why);
+				if (pmk__pmu_metric_defs(m, i, t, &defs, &idx,
+							 why, sizeof why) < 0) {
+					printf("# %s %s %s: %s\n",
+					       models[f].model, group,
+					       pmk__pmu_metric_name(m, i), why);
 					continue;
 				}
 				translated++;
@@ -389,19 +428,26 @@ static void test_topdown_events(void)
 				match = nwant == pmk_defs_base_count(defs, idx);
 				for (int w = 0; w < nwant && match; w++) {
 					int found = 0;
-					for (int b = 0; b < pmk_defs_base_count(defs, idx); b++)
-						found |= !strcmp(want[w],
-								 pmk_defs_base(defs, idx, b));
+					for (int b = 0;
+					     b < pmk_defs_base_count(defs, idx);
+					     b++)
+						found |= !strcmp(
+						    want[w], pmk_defs_base(
+								 defs, idx, b));
 					match = found;
 				}
-				T_CHECKF(match, "%s %s: %d events, perf names %d",
-					 models[f].model, pmk__pmu_metric_name(m, i),
-					 pmk_defs_base_count(defs, idx), nwant);
+				T_CHECKF(
+				    match, "%s %s: %d events, perf names %d",
+				    models[f].model, pmk__pmu_metric_name(m, i),
+				    pmk_defs_base_count(defs, idx), nwant);
 				same += match;
 				{
 					int all = 1;
-					for (int b = 0; b < pmk_defs_base_count(defs, idx); b++)
-						all &= pmk_defs_base_resolved(defs, idx, b);
+					for (int b = 0;
+					     b < pmk_defs_base_count(defs, idx);
+					     b++)
+						all &= pmk_defs_base_resolved(
+						    defs, idx, b);
 					encoded += all;
 				}
 				pmk_defs_free(defs);

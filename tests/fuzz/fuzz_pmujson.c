@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)pmk__pmu_metric_text(m, i, NULL, &text, why, sizeof why);
 		free(text);
 		(void)pmk__pmu_metric_in_group(m, i, "TopdownL1");
-		(void)pmk__pmu_event_string(m, pmk__pmu_metric_name(m, i), "cpu",
-					    buf, sizeof buf);
+		(void)pmk__pmu_event_string(m, pmk__pmu_metric_name(m, i),
+					    "cpu", buf, sizeof buf);
 	}
 	for (int i = 0; i < pmk__pmu_event_count(m) && i < 256; i++) {
 		char buf[512];
