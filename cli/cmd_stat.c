@@ -63,6 +63,7 @@ struct opts {
 	long delay_ms; /* -D: 0 none, -1 start disabled (never enabled) */
 	const char *cgroup, *pre, *post;
 	int log_fd;    /* --log-fd N, or -1 */
+	int summary, no_csv_summary; /* --summary, --no-csv-summary */
 };
 
 struct run {
@@ -472,6 +473,9 @@ static void emit(struct output *out, struct stat_result *res)
 	res->extended = out->o->extended;
 	res->null_run = out->o->null_run;
 	res->cgroup = out->o->cgroup;
+	/* perf's --summary: its CSV rows start with a "summary" column */
+	res->csv_summary = out->o->summary && !out->o->no_csv_summary &&
+			   res->interval_s < 0;
 	res->first_interval = res->interval_s >= 0 && out->nprints == 0;
 	if (out->o->json)
 		stat_print_json(f, res);
@@ -617,7 +621,8 @@ enum {
 	OPT_JSON = 256, OPT_EXTENDED, OPT_PER_CORE, OPT_PER_SOCKET,
 	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
-	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE,
+	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -653,6 +658,8 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_POST, "post", CLI_ARG},
 	{'B', "big-num", CLI_NOARG},
 	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
+	{OPT_SUMMARY, "summary", CLI_NOARG},
+	{OPT_NO_CSV_SUMMARY, "no-csv-summary", CLI_NOARG},
 	{OPT_DEFS, "defs", CLI_ARG},
 	{OPT_SIM, "sim", CLI_OPTARG},
 	{OPT_WORKLOAD, "workload", CLI_ARG},
@@ -820,6 +827,12 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'B':
 	case OPT_NO_BIG_NUM:
 		break; /* pmkit prints no thousands separators either way */
+	case OPT_SUMMARY:
+		o->summary = 1;
+		break;
+	case OPT_NO_CSV_SUMMARY:
+		o->no_csv_summary = 1;
+		break;
 	case OPT_DEFS:
 		if (cli_defs_load(val))
 			return EXIT_USAGE;
@@ -1425,7 +1438,8 @@ int cmd_stat(int argc, char **argv)
 			res.note = split_note;
 		}
 	}
-	if (!o.interval_ms || o.json) /* perf: no summary after intervals */
+	/* perf: no summary after intervals, unless --summary */
+	if (!o.interval_ms || o.json || o.summary)
 		emit(&out, &res);
 	emitted = 1;
 	if (cli_stop_sig) /* what was counted is printed; the status says why */

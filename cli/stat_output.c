@@ -242,6 +242,8 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 		int has = metric(r, w, &mv, mu, sizeof mu);
 		if (r->interval_s >= 0)
 			fprintf(out, "%16.9f%s", r->interval_s, sep);
+		else if (r->csv_summary)
+			fprintf(out, "%16s%s", "summary", sep);
 		if (w->aggr) {
 			fprintf(out, "%s%s", w->aggr, sep);
 			if (r->aggr == STAT_AGGR_CORE ||

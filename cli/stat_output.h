@@ -55,6 +55,7 @@ struct stat_result {
 	int first_interval;  /* the first interval print (text header line) */
 	int null_run;        /* -n: no counters, only the time */
 	const char *cgroup;  /* -G: printed after each event, as perf */
+	int csv_summary;     /* --summary: CSV rows open with "summary" */
 };
 
 void stat_print_text(FILE *out, const struct stat_result *r);

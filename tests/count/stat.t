@@ -154,3 +154,25 @@ else
 fi
 run_pmkit stat -x, --extended -e task-clock -- true
 check "--extended adds pmkit's columns after perf's" sh -c 'echo "$1" | awk -F, "\$3==\"task-clock\" && NF==12 {ok=1} END {exit !ok}"' _ "$err"
+# --summary: the totals after the intervals; in CSV a "summary" column
+# first (perf 6.1's layout), not with --no-csv-summary
+run_pmkit stat -I 100 -x, --summary -e task-clock -- sleep 0.25
+check "--summary -x,: intervals, then one 'summary' row" sh -c '
+	test "$2" = 0 && test "$(echo "$1" | grep -c "^ *summary,[0-9.]*,msec,task-clock,")" = 1 &&
+	test "$(echo "$1" | grep -c "^ *0\.[0-9]*,")" -ge 2' _ "$err" "$rc"
+run_pmkit stat -I 100 -x, --summary --no-csv-summary -e task-clock -- sleep 0.15
+check "--no-csv-summary: the totals row without the column" sh -c '
+	echo "$1" | grep -q "^[0-9.]*,msec,task-clock," && ! echo "$1" | grep -q summary' _ "$err"
+run_pmkit stat -I 100 --summary -e task-clock -- sleep 0.15
+check "--summary text: the usual block after the intervals" sh -c '
+	echo "$1" | grep -q "Performance counter stats for .sleep 0.15.:"' _ "$err"
+if have perf; then
+	"$PMKIT" stat -I 100 -x, --summary -e task-clock,page-faults -o "$T_TMP/ps.csv" -- sleep 0.15
+	perf stat -I 100 -x, --summary -e task-clock,page-faults -o "$T_TMP/fs.csv" -- sleep 0.15
+	check "--summary -x,: the summary rows' columns as perf's" sh -c '
+		a=$(grep summary "$1" | awk -F, "{print \$1, \$3, \$4, NF}")
+		b=$(grep summary "$2" | awk -F, "{print \$1, \$3, \$4, NF}")
+		test -n "$a" && test "$a" = "$b"' _ "$T_TMP/ps.csv" "$T_TMP/fs.csv"
+else
+	skip "--summary against perf" "$T_WHY"
+fi
