@@ -6,11 +6,16 @@
  * call sites symbolized then (lib/sample's symbol tables: function and
  * file:line from the DWARF, else DSO+offset).
  *
- * The per-call work is a few additions and one probe of a fixed table of
- * call sites (no allocation; a site past its 4,096 entries is counted
- * under "(other sites)"). Under MPI_THREAD_MULTIPLE a spin lock guards
- * it. A record written by a dying rank (lastword.c) has no picture: that
- * path may not allocate.
+ * By default (exact timing) the per-call work is inline in the wrappers
+ * (rank.h, pmk__mpi_comm_fast): a histogram bucket, min and max, and the
+ * wrapper's own one-entry cache of its last call site; only a call from
+ * another site than the last comes here (pmk__mpi_site_miss), to the
+ * fixed table of call sites (no allocation; a site past its 4,096 entries
+ * is counted under "(other sites)"). The collectives' column is made at
+ * MPI_Finalize from the per-function counts. In the other timing modes
+ * every call comes here (pmk__mpi_comm_call), under a spin lock with
+ * MPI_THREAD_MULTIPLE. A record written by a dying rank (lastword.c) has
+ * no picture: that path may not allocate.
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -45,32 +50,35 @@ static const unsigned char is_coll[PMK__MPI_NFUNCS] = {
 
 #define SITES 4096 /* a power of 2 */
 
+struct pmk__mpi_cfn pmk__mpi_cfn[PMK__MPI_NFUNCS];
+
 static struct {
 	int size;
 	struct {
 		uint64_t calls, bytes;
 	} *to; /* [size]: sends by destination in MPI_COMM_WORLD */
-	uint64_t coll_calls, coll_bytes;
-	uint64_t min[PMK__MPI_NFUNCS], max[PMK__MPI_NFUNCS]; /* ticks */
-	uint64_t hist[PMK__MPI_NFUNCS][PMK__MPI_HBUCKETS];
 	struct csite {
 		const void *addr; /* NULL: empty */
 		int fn;
 		uint64_t calls, ticks;
 	} site[SITES];
 	uint64_t other_calls[PMK__MPI_NFUNCS], other_ticks[PMK__MPI_NFUNCS];
+	struct pmk__mpi_site1 *cache[512]; /* the wrappers' caches in use */
+	int ncache;
 	int lock;
 } C;
 
-static inline void lock(void)
+static inline int lock(void)
 {
-	if (pmk__mpi_mode == PMK__MPI_THREADS)
+	int threads = pmk__mpi_mode == PMK__MPI_THREADS;
+	if (threads)
 		while (__atomic_exchange_n(&C.lock, 1, __ATOMIC_ACQUIRE))
 			;
+	return threads;
 }
-static inline void unlock(void)
+static inline void unlock(int threads)
 {
-	if (pmk__mpi_mode == PMK__MPI_THREADS)
+	if (threads)
 		__atomic_store_n(&C.lock, 0, __ATOMIC_RELEASE);
 }
 
@@ -79,57 +87,76 @@ void pmk__mpi_comm_start(int size)
 	C.size = size;
 	C.to = calloc((size_t)size, sizeof *C.to);
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
-		C.min[f] = UINT64_MAX;
+		pmk__mpi_cfn[f].min = UINT64_MAX;
 }
 
 void pmk__mpi_comm_send(int dest, uint64_t bytes)
 {
+	int t;
 	if (dest < 0 || dest >= C.size || !C.to)
 		return;
-	lock();
+	t = lock();
 	C.to[dest].calls++;
 	C.to[dest].bytes += bytes;
-	unlock();
+	unlock(t);
+}
+
+/* `calls` calls of `fn` from `addr` taking `ticks` into the table. */
+static void site_add(int fn, const void *addr, uint64_t calls, uint64_t ticks)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)addr >> 2) ^ ((uint64_t)fn << 20);
+	unsigned i = (unsigned)((h * 0x9e3779b97f4a7c15u) >> 52) & (SITES - 1);
+	for (unsigned n = 0; n < 64; n++, i = (i + 1) & (SITES - 1)) {
+		struct csite *s = &C.site[i];
+		if (!s->addr) {
+			s->addr = addr;
+			s->fn = fn;
+		}
+		if (s->addr == addr && s->fn == fn) {
+			s->calls += calls;
+			s->ticks += ticks;
+			return;
+		}
+	}
+	C.other_calls[fn] += calls;
+	C.other_ticks[fn] += ticks;
 }
 
 void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
 			const void *addr)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)addr >> 2) ^ ((uint64_t)fn << 20);
-	unsigned i = (unsigned)((h * 0x9e3779b97f4a7c15u) >> 52) & (SITES - 1);
-	lock();
-	C.hist[fn][pmk__mpi_bucket(sent ? sent : recv)]++;
-	if (is_coll[fn]) {
-		C.coll_calls++;
-		C.coll_bytes += sent;
-	}
+	struct pmk__mpi_cfn *c = &pmk__mpi_cfn[fn];
+	int t = lock();
+	c->hist[pmk__mpi_bucket(sent ? sent : recv)]++;
 	if (ticks != UINT64_MAX) {
-		if (ticks < C.min[fn])
-			C.min[fn] = ticks;
-		if (ticks > C.max[fn])
-			C.max[fn] = ticks;
+		if (ticks < c->min)
+			c->min = ticks;
+		if (ticks > c->max)
+			c->max = ticks;
 	} else
 		ticks = 0; /* untimed (sampled timing): counted, no time */
-	for (unsigned n = 0; n < 64; n++, i = (i + 1) & (SITES - 1)) {
-		struct csite *s = &C.site[i];
-		if (s->addr == addr && s->fn == fn) {
-			s->calls++;
-			s->ticks += ticks;
-			unlock();
-			return;
-		}
-		if (!s->addr) {
-			s->addr = addr;
-			s->fn = fn;
-			s->calls = 1;
-			s->ticks = ticks;
-			unlock();
-			return;
-		}
+	site_add(fn, addr, 1, ticks);
+	unlock(t);
+}
+
+/* A wrapper's cache held another site: what it counted goes to the table,
+ * and it holds this one from now on. */
+void pmk__mpi_site_miss(struct pmk__mpi_site1 *s, int fn, const void *addr,
+			uint64_t ticks)
+{
+	if (s->addr)
+		site_add(s->fn, s->addr, s->calls, s->ticks);
+	else if (C.ncache < (int)(sizeof C.cache / sizeof C.cache[0]))
+		C.cache[C.ncache++] = s;
+	else {
+		/* no room to find it again at MPI_Finalize: no cache */
+		site_add(fn, addr, 1, ticks);
+		return;
 	}
-	C.other_calls[fn]++;
-	C.other_ticks[fn] += ticks;
-	unlock();
+	s->addr = addr;
+	s->fn = fn;
+	s->calls = 1;
+	s->ticks = ticks;
 }
 
 /* ---- symbolizing the call sites ------------------------------------------ */
@@ -213,22 +240,32 @@ int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k)
 			p->calls = C.to[d].calls;
 			p->bytes = C.to[d].bytes;
 		}
-	c->coll_calls = C.coll_calls;
-	c->coll_bytes = C.coll_bytes;
+	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
+		if (is_coll[f]) {
+			c->coll_calls += pmk__mpi_fs[f].calls;
+			c->coll_bytes += pmk__mpi_fs[f].sent;
+		}
+	/* the wrappers' caches into the table */
+	for (int i = 0; i < C.ncache; i++) {
+		struct pmk__mpi_site1 *s = C.cache[i];
+		if (s->addr && s->calls)
+			site_add(s->fn, s->addr, s->calls, s->ticks);
+		s->calls = s->ticks = 0;
+	}
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++) {
 		struct pmk__mpi_fsize *s;
 		uint64_t calls = 0;
 		for (int b = 0; b < PMK__MPI_HBUCKETS; b++)
-			calls += C.hist[f][b];
+			calls += pmk__mpi_cfn[f].hist[b];
 		if (!calls)
 			continue;
 		if (!(s = pmk__mpi_comm_fsize(c, fn_name[f])))
 			return PMK_ENOMEM;
-		if (C.min[f] != UINT64_MAX) {
-			s->min_ns = (uint64_t)(C.min[f] * k + 0.5);
-			s->max_ns = (uint64_t)(C.max[f] * k + 0.5);
+		if (pmk__mpi_cfn[f].min != UINT64_MAX) {
+			s->min_ns = (uint64_t)(pmk__mpi_cfn[f].min * k + 0.5);
+			s->max_ns = (uint64_t)(pmk__mpi_cfn[f].max * k + 0.5);
 		}
-		memcpy(s->hist, C.hist[f], sizeof s->hist);
+		memcpy(s->hist, pmk__mpi_cfn[f].hist, sizeof s->hist);
 	}
 	for (int i = 0; i < SITES; i++) {
 		struct pmk__mpi_site *s;

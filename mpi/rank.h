@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "mpi/comm.h"
 #include "mpi/job.h"
 
 /* X(id, "MPI name", local): every function with its own time and call
@@ -207,12 +208,43 @@ void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
 
 /*
  * The communication picture (commrank.c, comm.h), fed from inside a
- * measured call: pmk__mpi_comm_call with every call (its time in ticks,
- * UINT64_MAX when untimed; its bytes; the caller's return address),
+ * measured call: with exact timing, pmk__mpi_comm_fast, inline, after the
+ * call's end was read (each wrapper keeps its last call site in a static
+ * cache of its own: a loop calling from one place touches nothing else);
+ * in the other modes pmk__mpi_comm_call (its time in ticks, UINT64_MAX
+ * when untimed; its bytes; the caller's return address);
  * pmk__mpi_comm_send with a point-to-point send's destination in
  * MPI_COMM_WORLD. pmk__mpi_comm_record puts it into the rank's record at
  * MPI_Finalize (k: ns per tick).
  */
+struct pmk__mpi_cfn {
+	uint64_t min, max; /* ticks */
+	uint64_t hist[PMK__MPI_HBUCKETS];
+};
+extern struct pmk__mpi_cfn pmk__mpi_cfn[PMK__MPI_NFUNCS] PMK__MPI_HIDDEN;
+struct pmk__mpi_site1 {
+	const void *addr; /* NULL: none yet */
+	uint64_t calls, ticks;
+	int fn;
+};
+void pmk__mpi_site_miss(struct pmk__mpi_site1 *s, int fn, const void *addr,
+			uint64_t ticks) PMK__MPI_HIDDEN;
+static inline void pmk__mpi_comm_fast(int fn, uint64_t d, uint64_t sb,
+				      uint64_t rb, struct pmk__mpi_site1 *s,
+				      const void *addr)
+{
+	struct pmk__mpi_cfn *c = &pmk__mpi_cfn[fn];
+	c->hist[pmk__mpi_bucket(sb ? sb : rb)]++;
+	if (d < c->min)
+		c->min = d;
+	if (d > c->max)
+		c->max = d;
+	if (__builtin_expect(s->addr == addr, 1)) {
+		s->calls++;
+		s->ticks += d;
+	} else
+		pmk__mpi_site_miss(s, fn, addr, d);
+}
 void pmk__mpi_comm_start(int size) PMK__MPI_HIDDEN;
 void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
 			const void *addr) PMK__MPI_HIDDEN;
@@ -264,9 +296,13 @@ int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k) PMK__MPI_HIDDEN;
 			if (idle)                                              \
 				pmk__mpi_poll_idle(PMK__MPI_##fn,              \
 						   pmk_t0_ + pmk_d_);          \
-			pmk__mpi_comm_call(PMK__MPI_##fn, pmk_d_, pmk_sb_,     \
-					   pmk_rb_,                            \
-					   __builtin_return_address(0));       \
+			{                                                      \
+				static struct pmk__mpi_site1 pmk_st_;          \
+				pmk__mpi_comm_fast(                            \
+					PMK__MPI_##fn, pmk_d_, pmk_sb_,        \
+					pmk_rb_, &pmk_st_,                     \
+					__builtin_return_address(0));          \
+			}                                                      \
 		} else {                                                       \
 			uint64_t pmk_d_ = pmk_on_ == 1                         \
 						  ? pmk__mpi_now() - pmk_t0_   \
