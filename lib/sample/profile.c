@@ -524,7 +524,7 @@ static int stk_eq(void *c, uint32_t i)
 static int loc_of(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
 {
 	uint64_t h = pmk__hash64(a ^ ((uint64_t)pid << 32) ^ (uint64_t)kern);
-	struct ipcache *c = &p->ipc[h & (PMK__IPCACHE - 1)];
+	struct ipcache *c = &p->ipc[h & (p->ipcap - 1)];
 	uint64_t off;
 	int dso, l;
 	if (c->loc && c->ip == a && c->pid == pid && c->kern == (uint32_t)kern)
@@ -533,6 +533,16 @@ static int loc_of(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
 	if (dso == DSO_UNKNOWN)
 		p->st.unresolved++;
 	l = loc_get(p, dso, off);
+	if (l >= 0 && p->nloc > p->ipcap && p->ipcap < PMK__IPCACHE) {
+		/* a cache twice as large, empty (it is only a cache) */
+		struct ipcache *n = calloc(p->ipcap * 2, sizeof *n);
+		if (n) {
+			free(p->ipc);
+			p->ipc = n;
+			p->ipcap *= 2;
+			c = &p->ipc[h & (p->ipcap - 1)];
+		}
+	}
 	if (l >= 0) {
 		c->ip = a;
 		c->pid = pid;
@@ -953,7 +963,8 @@ static int load_mem(pmk_profile **pp, const void *buf, size_t len,
 	p->hook = hook;
 	p->hook_ctx = ctx;
 	p->mangled = mangled;
-	p->ipc = calloc(PMK__IPCACHE, sizeof *p->ipc);
+	p->ipcap = 256;
+	p->ipc = calloc(p->ipcap, sizeof *p->ipc);
 	if (!p->ipc) {
 		free(p);
 		return PMK_ENOMEM;

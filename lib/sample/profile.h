@@ -94,7 +94,9 @@ struct idx {
 	size_t cap, n;
 };
 
-#define PMK__IPCACHE 65536u
+#define PMK__IPCACHE 65536u /* entries at most; it starts at 256 and
+				* grows with the locations (a small file
+				* needs no 1.5 MB of cache to clear) */
 struct ipcache {
 	uint64_t ip;
 	uint32_t pid, kern, loc; /* loc: index+1, 0 empty */
@@ -110,6 +112,7 @@ typedef void (*pmk__sample_hook)(pmk_profile *p, const pmk_sample *s,
 
 struct pmk_profile {
 	struct ipcache *ipc;
+	size_t ipcap; /* entries of ipc, a power of 2 */
 	int nevents;
 	pmk_rec_event ev[PMK_REC_MAX_EVENTS];
 	pmk_profile_stats st;

@@ -6,9 +6,15 @@
  * distribution's library) takes them from its separate debug file, found
  * by build id under /usr/lib/debug/.build-id (Debian's -dbg and -dbgsym
  * packages), when one is installed. Each file is opened once by the profile
- * layer and every lookup after that is a binary search.
+ * layer and every lookup after that is a binary search. The last few files
+ * a profile let go of stay loaded (CACHE_N of them, while the file is the
+ * same: device, inode, size and time), so that the next profile of the same
+ * programs (a second report, each input of a fuzzer: 20 inputs a second
+ * when every one loaded libc again) starts from them; a table is never
+ * shared by two profiles at once, as its DWARF is read on first use.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,7 +374,9 @@ static void *vdso_copy(size_t *len)
 	return copy;
 }
 
-pmk__symtab *pmk__symtab_open(const char *path)
+static void symtab_destroy(pmk__symtab *st);
+
+static pmk__symtab *symtab_load(const char *path)
 {
 	pmk__symtab *st;
 	int have_symtab = 0;
@@ -433,14 +441,12 @@ pmk__symtab *pmk__symtab_open(const char *path)
 
 	return st;
 fail:
-	pmk__symtab_free(st);
+	symtab_destroy(st);
 	return NULL;
 }
 
-void pmk__symtab_free(pmk__symtab *st)
+static void symtab_destroy(pmk__symtab *st)
 {
-	if (!st)
-		return;
 	if (st->dw)
 		dwarf_end(st->dw);
 	if (st->elf)
@@ -458,6 +464,116 @@ void pmk__symtab_free(pmk__symtab *st)
 		free(st->owned[i]);
 	free(st->owned);
 	free(st);
+}
+
+/* ---- tables kept for the next profile ---- */
+
+enum { CACHE_N = 8 };
+static struct cached {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtim;
+	pmk__symtab *st;
+	int busy;      /* a profile holds it */
+	uint64_t used; /* clock of the last open, for eviction */
+} cache[CACHE_N];
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t cache_clock;
+
+static int same_file(const struct cached *c, const struct stat *sb)
+{
+	return c->dev == sb->st_dev && c->ino == sb->st_ino &&
+	       c->size == sb->st_size && c->mtim.tv_sec == sb->st_mtim.tv_sec &&
+	       c->mtim.tv_nsec == sb->st_mtim.tv_nsec;
+}
+
+pmk__symtab *pmk__symtab_open(const char *path)
+{
+	struct stat sb;
+	pmk__symtab *st, *old = NULL;
+	struct cached *slot = NULL;
+	int vdso = !strcmp(path, "[vdso]");
+	if (path[0] != '/' && !vdso)
+		return NULL;
+	memset(&sb, 0, sizeof sb); /* the vdso: this process's, all zero */
+	if (!vdso && stat(path, &sb) != 0)
+		return NULL;
+	pthread_mutex_lock(&cache_lock);
+	for (int i = 0; i < CACHE_N; i++) {
+		struct cached *c = &cache[i];
+		if (c->st && !c->busy && !strcmp(c->path, path) &&
+		    same_file(c, &sb)) {
+			c->busy = 1;
+			c->used = ++cache_clock;
+			pthread_mutex_unlock(&cache_lock);
+			return c->st;
+		}
+	}
+	pthread_mutex_unlock(&cache_lock);
+	st = symtab_load(path);
+	if (!st)
+		return NULL;
+	if (st->fd >= 0 && fstat(st->fd, &sb) != 0)
+		return st; /* not kept */
+	pthread_mutex_lock(&cache_lock);
+	for (int i = 0; i < CACHE_N; i++) { /* a free slot, else the oldest */
+		struct cached *c = &cache[i];
+		if (c->busy)
+			continue;
+		if (!slot || !c->st || (slot->st && c->used < slot->used))
+			slot = c;
+		if (!c->st)
+			break;
+	}
+	if (slot) {
+		char *p = strdup(path);
+		if (p) {
+			old = slot->st;
+			free(slot->path);
+			slot->path = p;
+			slot->dev = sb.st_dev;
+			slot->ino = sb.st_ino;
+			slot->size = sb.st_size;
+			slot->mtim = sb.st_mtim;
+			slot->st = st;
+			slot->busy = 1;
+			slot->used = ++cache_clock;
+		}
+	}
+	pthread_mutex_unlock(&cache_lock);
+	if (old)
+		symtab_destroy(old);
+	return st;
+}
+
+void pmk__symtab_free(pmk__symtab *st)
+{
+	if (!st)
+		return;
+	pthread_mutex_lock(&cache_lock);
+	for (int i = 0; i < CACHE_N; i++)
+		if (cache[i].st == st) {
+			cache[i].busy = 0; /* kept for the next profile */
+			pthread_mutex_unlock(&cache_lock);
+			return;
+		}
+	pthread_mutex_unlock(&cache_lock);
+	symtab_destroy(st);
+}
+
+/* At exit, the tables nobody holds (so that leak checkers see none). */
+__attribute__((destructor)) static void cache_release(void)
+{
+	pthread_mutex_lock(&cache_lock);
+	for (int i = 0; i < CACHE_N; i++)
+		if (cache[i].st && !cache[i].busy) {
+			symtab_destroy(cache[i].st);
+			free(cache[i].path);
+			memset(&cache[i], 0, sizeof cache[i]);
+		}
+	pthread_mutex_unlock(&cache_lock);
 }
 
 uint64_t pmk__symtab_vaddr(const pmk__symtab *st, uint64_t off)
