@@ -18,7 +18,7 @@
 #include "cli/opt.h"
 #include "cli/subcmd.h"
 #include "cli/table.h"
-#include "lib/core/outfile.h"
+#include "cli/writeout.h"
 
 /* ---- options: one table per subcommand, one callback for all ---- */
 
@@ -110,34 +110,6 @@ static void aopts_init(aopts *o, int sub)
 	o->every = 10000;
 }
 
-/* A whole number of the option being handled, within [lo, hi]. */
-static int num(const char *v, unsigned long long lo, unsigned long long hi,
-	       unsigned long long *out)
-{
-	const char *opt = cli_opt_current();
-	if (cli_opt_u64(opt, v, out))
-		return EXIT_USAGE;
-	if (*out < lo || *out > hi) {
-		cli_error("option '%s' must be between %llu and %llu, not '%s'",
-			  opt, lo, hi, v);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-static int dbl(const char *v, double lo, double hi, double *out)
-{
-	char *end;
-	*out = strtod(v, &end);
-	if (!*v || *end || !(*out >= lo && *out <= hi)) {
-		cli_error("option '%s' needs a number between %g and %g, not "
-			  "'%s'",
-			  cli_opt_current(), lo, hi, v);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int parse_rng(const char *s, unsigned *rng)
 {
 	int r = pmk_addie_rng_find(s);
@@ -190,30 +162,30 @@ static int on_opt(int key, const char *v, void *arg)
 		o->svg_dir = v;
 		break;
 	case A_SAMPLES:
-		return num(v, 10, 10000000, &o->samples);
+		return cli_opt_u64_in(v, 10, 10000000, &o->samples);
 	case A_WINDOW:
-		return num(v, 1, 1000000, &o->window);
+		return cli_opt_u64_in(v, 1, 1000000, &o->window);
 	case A_SEEDS:
-		rc = num(v, 1, q ? 100000 : 1000000, &o->seeds);
+		rc = cli_opt_u64_in(v, 1, q ? 100000 : 1000000, &o->seeds);
 		o->qp.seeds = (unsigned)o->seeds;
 		return rc;
 	case A_SEED:
-		rc = num(v, o->sub == SUB_FIGURES, o->sub == SUB_FIGURES
+		rc = cli_opt_u64_in(v, o->sub == SUB_FIGURES, o->sub == SUB_FIGURES
 							? 0x7fffffff
 							: ~0ull,
 			 &o->seed);
 		o->qp.seed = o->seed;
 		return rc;
 	case A_STREAM_SEED:
-		return num(v, 0, ~0ull, &o->stream_seed);
+		return cli_opt_u64_in(v, 0, ~0ull, &o->stream_seed);
 	case A_BITS:
 		if (q)
 			return parse_bits_list(v, o->qbits, &o->nqbits);
-		rc = num(v, 4, 16, &x);
+		rc = cli_opt_u64_in(v, 4, 16, &x);
 		o->bits = o->mb.addie.bits = (unsigned)x;
 		return rc;
 	case A_TOL:
-		rc = dbl(v, 1e-6, 1, &o->tol);
+		rc = cli_opt_double_in(v, 1e-6, 1, &o->tol);
 		o->qp.tol = o->tol;
 		return rc;
 	case A_RNG:
@@ -221,15 +193,15 @@ static int on_opt(int key, const char *v, void *arg)
 		o->mb.addie.rng = o->rng;
 		return rc;
 	case A_P:
-		rc = num(v, 0, 255, &x);
+		rc = cli_opt_u64_in(v, 0, 255, &x);
 		o->qp.num = (uint32_t)x;
 		return rc;
 	case A_STEP_TO:
-		rc = num(v, 0, 255, &x);
+		rc = cli_opt_u64_in(v, 0, 255, &x);
 		o->qp.step_num = (uint32_t)x;
 		return rc;
 	case A_WATERMARK:
-		rc = num(v, 1, 32, &x);
+		rc = cli_opt_u64_in(v, 1, 32, &x);
 		o->mb.watermark = (unsigned)x;
 		return rc;
 	case A_READ_AHEAD:
@@ -248,7 +220,7 @@ static int on_opt(int key, const char *v, void *arg)
 		break;
 	case A_REQUESTS:
 		o->have_requests = 1;
-		return num(v, 1, 100000000, &o->nreq);
+		return cli_opt_u64_in(v, 1, 100000000, &o->nreq);
 	case A_SWEEP:
 		o->sweep = 1;
 		break;
@@ -259,7 +231,7 @@ static int on_opt(int key, const char *v, void *arg)
 		o->signals = v;
 		break;
 	case A_EVERY:
-		return num(v, 1, 1000000000, &o->every);
+		return cli_opt_u64_in(v, 1, 1000000000, &o->every);
 	}
 	return 0;
 }
@@ -291,47 +263,24 @@ static const char *num0(double v, char *buf)
 }
 
 /* A plot under --svg-dir: open it (NULL after the error), then close it
- * with the plot's result; 0, or 1 after the error. */
+ * with the plot's result; 0, or 1 after the error (cli/writeout.h). */
 static char svg_path[1024];
 static FILE *svg_open(const aopts *o, const char *name)
 {
-	FILE *f;
-	pmk_diag d;
 	snprintf(svg_path, sizeof svg_path, "%s/%s", o->svg_dir, name);
-	f = pmk__out_fopen(svg_path, 0, &d); /* new file, renamed into place */
-	if (!f)
-		cli_diag(&d);
-	return f;
+	return cli_out_open(svg_path);
 }
 
 static int svg_close(FILE *f, int rc)
 {
-	pmk_diag d;
-	if (!f)
-		return 1;
-	if (pmk__out_fclose(f, rc == 0, &d) != 0 || rc) {
-		if (rc)
-			cli_error("cannot write '%s'", svg_path);
-		else
-			cli_diag(&d);
-		return 1;
-	}
-	fprintf(stderr, "wrote %s\n", svg_path);
-	return 0;
+	return cli_out_close(f, svg_path, rc == 0, "");
 }
 
 /* Options, and no operand; 0 or the exit code after an error. */
 static int parse_only(int argc, char **argv, const struct cli_opt *opts,
 		      aopts *o)
 {
-	int i = parse(argc, argv, opts, o);
-	if (i < 0)
-		return -i;
-	if (i < argc) {
-		cli_error("unknown argument '%s'", argv[i]);
-		return cli_usage("addie");
-	}
-	return 0;
+	return cli_opt_parse_only("addie", argc, argv, opts, on_opt, o);
 }
 
 /* ---- figures ---- */

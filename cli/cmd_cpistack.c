@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "lib/core/outfile.h"
+#include "cli/writeout.h"
 #include "cli/workload.h"
 
 #define MAXW 64
@@ -233,23 +233,16 @@ static int write_svgs(const char *prefix, const pmk_cpistack *s,
 	const int ref[4] = {0, PMK_CPI_SIM, PMK_CPI_SIM_INV, PMK_CPI_SVG_BAND};
 	for (int i = 0; i < 4; i++) {
 		FILE *f;
-		pmk_diag d;
 		int rc;
 		if (i && !s[0].have[PMK_CPI_SIM])
 			break;
 		snprintf(path, sizeof path, "%s%s", prefix, suffix[i]);
-		f = pmk__out_fopen(path, 0, &d); /* renamed into place */
-		if (!f) {
-			cli_diag(&d);
+		if (!(f = cli_out_open(path)))
 			return 1;
-		}
 		rc = i ? pmk_cpistack_svg_errors(f, s, names, n, all, ref[i])
 		       : pmk_cpistack_svg_stacks(f, s, names, n, all);
-		if (pmk__out_fclose(f, rc >= 0, &d) != 0 || rc < 0) {
-			cli_error("cannot write '%s'", path);
+		if (cli_out_close(f, path, rc >= 0, "pmkit cpistack: "))
 			return 1;
-		}
-		fprintf(stderr, "pmkit cpistack: wrote %s\n", path);
 	}
 	return 0;
 }

@@ -248,16 +248,12 @@ int cmd_probe(int argc, char **argv)
 	pmk_probe p;
 	FILE *out = stdout;
 	struct probe_opts po = {0, 0, 0, -1, 0, NULL, NULL, NULL, 0};
-	int i = cli_opt_parse_mixed("probe", argc, argv, probe_opts,
-				    on_probe_opt, &po);
 	pmk_diag d;
 
-	if (i < 0)
-		return -i;
-	if (i < argc) {
-		cli_error("unknown argument '%s'", argv[i]);
-		return cli_usage("probe");
-	}
+	rc = cli_opt_parse_only("probe", argc, argv, probe_opts, on_probe_opt,
+				&po);
+	if (rc)
+		return rc;
 	flags = po.flags;
 	json = po.json;
 	as_csv = po.as_csv;

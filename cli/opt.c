@@ -21,6 +21,32 @@ const char *cli_opt_current(void)
 	return current;
 }
 
+int cli_opt_u64_in(const char *v, unsigned long long lo, unsigned long long hi,
+		   unsigned long long *out)
+{
+	if (cli_opt_u64(current, v, out))
+		return EXIT_USAGE;
+	if (*out < lo || *out > hi) {
+		cli_error("option '%s' must be between %llu and %llu, not '%s'",
+			  current, lo, hi, v);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cli_opt_double_in(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	*out = strtod(v, &end);
+	if (!*v || *end || !(*out >= lo && *out <= hi)) {
+		cli_error("option '%s' needs a number between %g and %g, not "
+			  "'%s'",
+			  current, lo, hi, v);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* "--name" of an option key, or "-k". */
 static void key_name(const struct cli_opt *opts, int key, const char *typed,
 		     char *buf, size_t size)
@@ -191,6 +217,19 @@ int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
 			const struct cli_opt *opts, cli_opt_fn fn, void *arg)
 {
 	return parse(cmd, argc, argv, opts, fn, arg, 1);
+}
+
+int cli_opt_parse_only(const char *cmd, int argc, char **argv,
+		       const struct cli_opt *opts, cli_opt_fn fn, void *arg)
+{
+	int i = cli_opt_parse_mixed(cmd, argc, argv, opts, fn, arg);
+	if (i < 0)
+		return -i;
+	if (i < argc) {
+		cli_error("unknown argument '%s'", argv[i]);
+		return cli_usage(cmd);
+	}
+	return 0;
 }
 
 /* cli_opt_canon: the options collected as canonical words. The words and

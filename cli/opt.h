@@ -47,6 +47,10 @@ int cli_opt_parse(const char *cmd, int argc, char **argv,
  * argv, in their order, and the index of the first is returned. */
 int cli_opt_parse_mixed(const char *cmd, int argc, char **argv,
 			const struct cli_opt *opts, cli_opt_fn fn, void *arg);
+/* Options and no operand at all: 0, or the exit code after an error (an
+ * operand is "unknown argument", with the command's usage). */
+int cli_opt_parse_only(const char *cmd, int argc, char **argv,
+		       const struct cli_opt *opts, cli_opt_fn fn, void *arg);
 
 /* No command uses this any more (addie went to cli_opt_parse_mixed); kept
  * while tests/fuzz/fuzz_opt.c drives it. For code that walks argv itself:
@@ -71,5 +75,12 @@ int cli_opt_dashdash(int argc, char **argv);
 /* The option as the user wrote it ("-e" or "--event"), for messages from
  * the callback about the option being handled. */
 const char *cli_opt_current(void);
+
+/* The value `v` of the option being handled as a whole number, or a
+ * number, within [lo, hi]; 0, or EXIT_USAGE after an error naming the
+ * option and the range. */
+int cli_opt_u64_in(const char *v, unsigned long long lo, unsigned long long hi,
+		   unsigned long long *out);
+int cli_opt_double_in(const char *v, double lo, double hi, double *out);
 
 #endif
