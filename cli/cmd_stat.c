@@ -270,8 +270,10 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 		 * hardware events cannot count they are perf's bare
 		 * <not supported> rows, and one note says why */
 		int hw = hardware_counts(), first_hw;
+		/* perf counts cpu-clock, not task-clock, system-wide */
 		for (size_t i = 0; i < 4; i++)
-			add_named(r, default_sw[i]);
+			add_named(r, i == 0 && o->all_cpus ? "cpu-clock"
+							   : default_sw[i]);
 		first_hw = r->nev;
 		for (size_t i = 0; i < 4; i++) {
 			add_named(r, default_hw[i]);

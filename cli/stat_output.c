@@ -16,19 +16,40 @@ static int countable(const struct stat_row *w)
 	return w->status == 0 && !(w->flags & PMK_VALUE_NOT_COUNTED);
 }
 
-/* A counted row of the same aggregation unit named `name`. */
+/* Whether event name `name` is `base`, with or without modifiers
+ * (task-clock, task-clock:u): perf's metrics follow modified events. */
+static int is(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	return !strncmp(name, base, n) && (name[n] == 0 || name[n] == ':');
+}
+
+/* The modifiers of an event name (":u"), or "". */
+static const char *mods(const char *name)
+{
+	const char *c = strchr(name, ':');
+	return c ? c : "";
+}
+
+/* A counted row of the same aggregation unit named `base`, preferring
+ * one with the modifiers of `like` (page-faults:u takes task-clock:u). */
 static const struct stat_row *find(const struct stat_result *r,
 				   const struct stat_row *like,
-				   const char *name)
+				   const char *base)
 {
+	const struct stat_row *any = NULL;
 	for (int i = 0; i < r->nrows; i++) {
 		const struct stat_row *w = &r->rows[i];
-		if (!strcmp(w->name, name) && countable(w) &&
+		if (is(w->name, base) && countable(w) &&
 		    (w->aggr == like->aggr ||
-		     (w->aggr && like->aggr && !strcmp(w->aggr, like->aggr))))
-			return w;
+		     (w->aggr && like->aggr && !strcmp(w->aggr, like->aggr)))) {
+			if (!strcmp(mods(w->name), mods(like->name)))
+				return w;
+			if (!any)
+				any = w;
+		}
 	}
-	return NULL;
+	return any;
 }
 
 /* perf's metric of a row: 1 and value/unit, or 0 when it has none. */
@@ -39,7 +60,7 @@ static int metric(const struct stat_result *r, const struct stat_row *w,
 	unit[0] = 0;
 	if (!countable(w) || w->derived)
 		return 0;
-	if (!strcmp(w->name, "task-clock") || !strcmp(w->name, "cpu-clock")) {
+	if (is(w->name, "task-clock") || is(w->name, "cpu-clock")) {
 		if (r->span_s <= 0)
 			return 0;
 		*val = w->value / 1e3 / r->span_s;
@@ -51,12 +72,12 @@ static int metric(const struct stat_result *r, const struct stat_row *w,
 	clk = find(r, w, "task-clock");
 	if (!clk)
 		clk = find(r, w, "cpu-clock");
-	if (!strcmp(w->name, "cycles") && clk) {
+	if (is(w->name, "cycles") && clk) {
 		*val = clk->value > 0 ? w->value / (clk->value * 1e6) : 0;
 		snprintf(unit, usize, "GHz");
 		return 1;
 	}
-	if (!strcmp(w->name, "instructions")) {
+	if (is(w->name, "instructions")) {
 		const struct stat_row *cyc = find(r, w, "cycles");
 		if (!cyc)
 			return 0;
@@ -64,7 +85,7 @@ static int metric(const struct stat_result *r, const struct stat_row *w,
 		snprintf(unit, usize, "insn per cycle");
 		return 1;
 	}
-	if (!strcmp(w->name, "branch-misses")) {
+	if (is(w->name, "branch-misses")) {
 		const struct stat_row *br = find(r, w, "branches");
 		if (br) {
 			*val = br->value > 0 ? w->value / br->value * 100 : 0;

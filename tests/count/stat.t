@@ -176,3 +176,12 @@ if have perf; then
 else
 	skip "--summary against perf" "$T_WHY"
 fi
+# perf's metrics follow modified events: page-faults:u per second of task-clock:u
+run_pmkit stat -x, -e task-clock:u,page-faults:u -- true
+check ":u events keep the metric column (CPUs utilized, /sec)" sh -c '
+	echo "$1" | grep -q ",task-clock:u,.*,CPUs utilized$" &&
+	echo "$1" | grep -Eq ",page-faults:u,.*,[KMG]?/sec$"' _ "$err"
+# system-wide, perf's default list counts cpu-clock, not task-clock
+run_pmkit stat -a -x, -- sleep 0.05
+check "-a: the default clock row is cpu-clock, as perf" sh -c '
+	test "$2" = 0 && echo "$1" | grep -q ",msec,cpu-clock," && ! echo "$1" | grep -q ",task-clock,"' _ "$err" "$rc"
