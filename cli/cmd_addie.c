@@ -236,13 +236,6 @@ static int on_opt(int key, const char *v, void *arg)
 	return 0;
 }
 
-/* Parse a subcommand's options, mixed with its operands; the index of the
- * first operand, or minus the exit code. */
-static int parse(int argc, char **argv, const struct cli_opt *opts, aopts *o)
-{
-	return cli_opt_parse_mixed("addie", argc, argv, opts, on_opt, o);
-}
-
 /* ---- output ---- */
 
 static const char *fmt_p(double v, char *buf)
@@ -276,13 +269,6 @@ static int svg_close(FILE *f, int rc)
 	return cli_out_close(f, svg_path, rc == 0, "");
 }
 
-/* Options, and no operand; 0 or the exit code after an error. */
-static int parse_only(int argc, char **argv, const struct cli_opt *opts,
-		      aopts *o)
-{
-	return cli_opt_parse_only("addie", argc, argv, opts, on_opt, o);
-}
-
 /* ---- figures ---- */
 
 static int addie_figures(int argc, char **argv)
@@ -297,7 +283,8 @@ static int addie_figures(int argc, char **argv)
 	int rc, err;
 	FILE *f;
 	aopts_init(&o, SUB_FIGURES);
-	if ((rc = parse_only(argc, argv, figures_opts, &o)))
+	if ((rc = cli_opt_parse_only("addie", argc, argv, figures_opts, on_opt,
+				     &o)))
 		return rc;
 	for (int k = 0; k < 4 && o.svg_dir; k++)
 		if (!(sorted[k] = calloc(o.seeds, sizeof *sorted[k])))
@@ -406,7 +393,8 @@ static int addie_quality(int argc, char **argv)
 	cli_table t;
 	char title[256];
 	aopts_init(&o, SUB_QUALITY);
-	if ((rc = parse_only(argc, argv, quality_opts, &o)))
+	if ((rc = cli_opt_parse_only("addie", argc, argv, quality_opts, on_opt,
+				     &o)))
 		return rc;
 	nb = o.nqbits;
 	rows = calloc((size_t)nb * PMK_EST_COUNT, sizeof *rows);
@@ -679,7 +667,7 @@ static int addie_membuf(int argc, char **argv)
 	pmk_mem_access *req;
 	int i, rc;
 	aopts_init(&o, SUB_MEMBUF);
-	i = parse(argc, argv, membuf_opts, &o);
+	i = cli_opt_parse_mixed("addie", argc, argv, membuf_opts, on_opt, &o);
 	if (i < 0)
 		return -i;
 	if (i < argc)
@@ -735,7 +723,7 @@ static int addie_sim(int argc, char **argv)
 	char cols[512], title[256];
 	size_t npts = 0;
 	aopts_init(&o, SUB_SIM);
-	i = parse(argc, argv, sim_opts, &o);
+	i = cli_opt_parse_mixed("addie", argc, argv, sim_opts, on_opt, &o);
 	if (i < 0)
 		return -i;
 	if (i < argc)
