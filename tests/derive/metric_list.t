@@ -18,16 +18,28 @@ for fx in "" amd-zen3 intel-icx intel-spr vm-intel; do
 	run_pmkit stat -M list
 	list=$out
 	n=0 bad=
-	for m in $(table "$list"); do
-		n=$((n + 1))
-		run_pmkit stat -M "$m" -- true
-		case "$err" in
-		*"no metric or metric group"* | *"error: "*"cannot be evaluated here"*) bad="$bad $m: $err;" ;;
-		esac
-		# a refusal must name what is missing (an event, the PMU)
-		if [ "$rc" != 0 ] && ! printf '%s' "$err" | grep -q "event\|counter\|PMU\|not supported"; then
-			bad="$bad $m: rc=$rc $err;"
-		fi
+	# -M looks every name up before counting anything, so 16 names go
+	# in one run; a run that fails is checked again name by name
+	names=$(table "$list")
+	set -- $names
+	while [ $# -gt 0 ]; do
+		chunk= k=0
+		while [ $# -gt 0 ] && [ $k -lt 16 ]; do
+			chunk=${chunk:+$chunk,}$1; shift; k=$((k + 1)); n=$((n + 1))
+		done
+		for m in "$chunk" $(printf '%s' "$chunk" | tr , ' '); do
+			run_pmkit stat -M "$m" -- true
+			fail=
+			case "$err" in
+			*"no metric or metric group"* | *"error: "*"cannot be evaluated here"*) fail="$m: $err;" ;;
+			esac
+			# a refusal must name what is missing (an event, the PMU)
+			if [ "$rc" != 0 ] && ! printf '%s' "$err" | grep -q "event\|counter\|PMU\|not supported"; then
+				fail="$fail $m: rc=$rc $err;"
+			fi
+			[ -z "$fail" ] && [ "$m" = "$chunk" ] && break
+			[ "$m" != "$chunk" ] && bad="$bad${fail:+ $fail}"
+		done
 	done
 	if [ "$n" -gt 0 ] && [ -z "$bad" ]; then
 		ok "$where: the $n metrics -M list shows are accepted by -M"
