@@ -64,6 +64,7 @@ struct opts {
 	const char *cgroup, *pre, *post;
 	int log_fd;    /* --log-fd N, or -1 */
 	int summary, no_csv_summary; /* --summary, --no-csv-summary */
+	unsigned long long timeout_ms; /* --timeout: stop the workload */
 };
 
 struct run {
@@ -551,8 +552,8 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	double next_print = t0 + (double)o->interval_ms / 1e3;
 	struct ivl iv;
 	pmk_value *tmp = calloc((size_t)r->nev + 1, sizeof *tmp);
-	int status = 0, killed = 0;
-	double stop_s = 0;
+	int status = 0, killed = 0, timed_out = 0;
+	double stop_s = 0, term_s = 0;
 	long sleep_ns = 500 * 1000; /* short first waits: quick commands end quick */
 #ifdef SYS_pidfd_open
 	int pidfd = w ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
@@ -585,6 +586,21 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 		}
 		if (o->interval_count && iv.prints >= o->interval_count)
 			break;
+		/* --timeout: as perf, SIGTERM to the workload and its counts
+		 * printed (SIGKILL 2 s later); a process or the system
+		 * counted for that long */
+		if (o->timeout_ms && now_s() >= t0 + (double)o->timeout_ms / 1e3) {
+			if (!w)
+				break;
+			if (!timed_out) {
+				kill(w->pid, SIGTERM);
+				timed_out = 1;
+				term_s = now_s();
+			} else if (!killed && now_s() - term_s > 2.0) {
+				kill(w->pid, SIGKILL);
+				killed = 1;
+			}
+		}
 		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
 			struct pollfd pf = {pidfd, POLLIN, 0};
 			ppoll(&pf, 1, &ts, NULL);
@@ -606,6 +622,8 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 		print_interval(r, o, out, cmd, &iv);
 	if (pidfd >= 0)
 		close(pidfd);
+	if (timed_out) /* stopped as asked: perf's status 0 */
+		status = 0;
 	free(iv.v);
 	free(iv.prev);
 	free(iv.rows);
@@ -624,7 +642,7 @@ enum {
 	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
-	OPT_NO_CSV_SUMMARY,
+	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -661,6 +679,7 @@ static const struct cli_opt stat_opts[] = {
 	{'B', "big-num", CLI_NOARG},
 	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
 	{OPT_SUMMARY, "summary", CLI_NOARG},
+	{OPT_TIMEOUT, "timeout", CLI_ARG},
 	{OPT_NO_CSV_SUMMARY, "no-csv-summary", CLI_NOARG},
 	{OPT_DEFS, "defs", CLI_ARG},
 	{OPT_SIM, "sim", CLI_OPTARG},
@@ -832,6 +851,12 @@ static int on_opt(int key, const char *val, void *arg)
 	case OPT_SUMMARY:
 		o->summary = 1;
 		break;
+	case OPT_TIMEOUT:
+		if (cli_opt_u64(cli_opt_current(), val, &o->timeout_ms))
+			return EXIT_USAGE;
+		if (o->timeout_ms < 10) /* perf's floor */
+			return usage_error("--timeout needs 10 ms or more");
+		break;
 	case OPT_NO_CSV_SUMMARY:
 		o->no_csv_summary = 1;
 		break;
@@ -879,6 +904,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				   "with -a (or -C)");
 	if (o->interval_count && !o->interval_ms)
 		return usage_error("--interval-count goes with -I");
+	if (o->timeout_ms && o->interval_ms) /* as perf */
+		return usage_error("--timeout does not go with -I: use "
+				   "--interval-count");
 	if (o->all_user && o->all_kernel)
 		return usage_error("choose one of --all-user and --all-kernel");
 	if (o->null_run && (o->nlists || o->nmetrics || o->topdown ||

@@ -185,3 +185,13 @@ check ":u events keep the metric column (CPUs utilized, /sec)" sh -c '
 run_pmkit stat -a -x, -- sleep 0.05
 check "-a: the default clock row is cpu-clock, as perf" sh -c '
 	test "$2" = 0 && echo "$1" | grep -q ",msec,cpu-clock," && ! echo "$1" | grep -q ",task-clock,"' _ "$err" "$rc"
+# --timeout: the workload stopped after N ms, its counts printed, status 0 (perf's)
+t0=$(date +%s%N)
+run_pmkit stat --timeout 200 -x, -e task-clock -- sleep 5
+t1=$(date +%s%N)
+check "--timeout 200: sleep 5 stopped within 2 s, counts printed, exit 0 ($rc)" sh -c '
+	test "$2" = 0 && echo "$1" | grep -q ",msec,task-clock," && test $(( ($4 - $3) / 1000000 )) -lt 2000' _ "$err" "$rc" "$t0" "$t1"
+run_pmkit stat --timeout 5 -- true
+check "--timeout under 10 ms: exit 2, as perf" test "$rc" = 2
+run_pmkit stat --timeout 100 -I 50 -- true
+check "--timeout with -I: exit 2, as perf" test "$rc" = 2
