@@ -31,6 +31,7 @@ enum {
 	CAT_CACHE = 4,
 	CAT_TRACEPOINT = 8,
 	CAT_PMU = 16,
+	CAT_METRIC = 32, /* perf's metrics: pmkit's are `stat -M list` */
 };
 
 static const struct {
@@ -42,6 +43,8 @@ static const struct {
 	{"cache", CAT_CACHE},	{"hwcache", CAT_CACHE},
 	{"tracepoint", CAT_TRACEPOINT},
 	{"pmu", CAT_PMU},
+	{"metric", CAT_METRIC},	{"metrics", CAT_METRIC},
+	{"metricgroup", CAT_METRIC}, {"metricgroups", CAT_METRIC},
 };
 
 /* The names --raw-dump collects, per category, to print in perf's order. */
@@ -388,19 +391,33 @@ static int on_list_opt(int key, const char *val, void *arg)
 	return 0;
 }
 
+/* A tracepoint of the raw dump, kept when it matches the pattern. */
+static int raw_tracepoint(const char *name, uint64_t id, void *arg)
+{
+	struct list_ctx *c = arg;
+	if (!matches(c->pattern, name))
+		return 0;
+	return show_tracepoint(name, id, arg);
+}
+
 /* --raw-dump: the names in perf's order (hardware, software and perf's
  * tool events, cache, PMU, tracepoints), one space after each, no
  * newline, as perf 6.1 prints them. */
 static int list_raw(struct list_ctx *c)
 {
 	const pmk_target *t = c->t;
-	if (!c->cats || (c->cats & ~CAT_TRACEPOINT))
+	/* perf's metric names: pmkit's metric library is not an event list
+	 * (pmkit stat -M list); a dump of metrics alone is empty */
+	if (c->cats == CAT_METRIC)
+		return 0;
+	if (!c->cats || (c->cats & ~(CAT_TRACEPOINT | CAT_METRIC)))
 		pmk_event_foreach(t, show, c);
-	if (!c->cats || (c->cats & CAT_TRACEPOINT))
-		pmk_tracepoint_foreach(t, c->pattern && strchr(c->pattern, ':')
-					      ? c->pattern
-					      : "*:*",
-				       show_tracepoint, c);
+	if (!c->cats || (c->cats & CAT_TRACEPOINT)) {
+		if (c->pattern && strchr(c->pattern, ':'))
+			pmk_tracepoint_foreach(t, c->pattern, show_tracepoint, c);
+		else
+			pmk_tracepoint_foreach(t, "*:*", raw_tracepoint, c);
+	}
 	names_dump(c->out, &c->hw, 1);
 	names_dump(c->out, &c->sw, 1);
 	names_dump(c->out, &c->tool, 0);
@@ -550,7 +567,10 @@ static int list_run(struct list_ctx *c_, int sim)
 	if (c.pattern && strchr(c.pattern, ':') && !strstr(c.pattern, "::")) {
 		pmk_tracepoint_foreach(t, c.pattern, show_tracepoint, &c);
 	} else {
-		if (!c.cats || (c.cats & ~CAT_TRACEPOINT))
+		if (c.cats & CAT_METRIC)
+			fprintf(c.out, "metrics and metric groups: 'pmkit stat "
+				       "-M list' lists pmkit's metric library\n\n");
+		if (!c.cats || (c.cats & ~(CAT_TRACEPOINT | CAT_METRIC)))
 			pmk_event_foreach(t, show, &c);
 		if (c.cats & CAT_TRACEPOINT) {
 			/* every tracepoint (perf's list tracepoint), listed

@@ -101,3 +101,13 @@ if have perf; then
 else
 	skip "--raw-dump against perf" "$T_WHY"
 fi
+# perf's metric categories: pmkit's metrics are stat -M list's, not events
+run_pmkit list --raw-dump metricgroups
+check "--raw-dump metricgroups: no event names (pmkit's metrics: stat -M list)" sh -c 'test "$2" = 0 && test -z "$1"' _ "$out" "$rc"
+# a pattern filters the raw dump, tracepoints included
+run_pmkit list --raw-dump faults
+check "--raw-dump PATTERN: only the matching names" sh -c '
+	printf "%s" "$1" | grep -q "page-faults " && ! printf "%s" "$1" | grep -q "task-clock\|:"' _ "$out"
+if have perf; then
+	check "--raw-dump faults: perf's names" sh -c 'test "$1" = "$(perf list --raw-dump faults 2>/dev/null)"' _ "$out"
+fi
