@@ -12,6 +12,8 @@ LF_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=$(LF)/%)
 
 .PHONY: libfuzzer-fast
 libfuzzer-fast: $(LF_BIN)
+# the objects are kept (not intermediate files to delete)
+.SECONDARY:
 
 $(LF)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
