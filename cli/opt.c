@@ -21,32 +21,6 @@ const char *cli_opt_current(void)
 	return current;
 }
 
-int cli_opt_u64_in(const char *v, unsigned long long lo, unsigned long long hi,
-		   unsigned long long *out)
-{
-	if (cli_opt_u64(current, v, out))
-		return EXIT_USAGE;
-	if (*out < lo || *out > hi) {
-		cli_error("option '%s' must be between %llu and %llu, not '%s'",
-			  current, lo, hi, v);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-int cli_opt_double_in(const char *v, double lo, double hi, double *out)
-{
-	char *end;
-	*out = strtod(v, &end);
-	if (!*v || *end || !(*out >= lo && *out <= hi)) {
-		cli_error("option '%s' needs a number between %g and %g, not "
-			  "'%s'",
-			  current, lo, hi, v);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* "--name" of an option key, or "-k". */
 static void key_name(const struct cli_opt *opts, int key, const char *typed,
 		     char *buf, size_t size)
