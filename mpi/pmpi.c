@@ -158,7 +158,8 @@ static uint64_t sum_counts(const int *counts, int n, MPI_Datatype t)
  * talks to whom; also for the Fortran wrappers): the rank itself in
  * MPI_COMM_WORLD, else through the communicator's group (its remote group
  * for an intercommunicator), translated once and kept for the last few
- * communicators (MPI_Comm_free forgets them: a handle may be reused).
+ * communicators (MPI_Comm_free forgets them: a handle may be reused;
+ * under MPI_THREAD_MULTIPLE the cache is used under a spin lock).
  * -1: none (MPI_PROC_NULL, an error). */
 int pmk__mpi_world_rank(int dest, MPI_Comm comm) PMK__MPI_HIDDEN;
 #define XLATE_SLOTS 8
@@ -168,6 +169,21 @@ static struct xlate {
 	int *world;
 } xlate[XLATE_SLOTS];
 static unsigned xlate_next;
+static int xlate_lock;
+
+static int xl_lock(void)
+{
+	int threads = pmk__mpi_mode == PMK__MPI_THREADS;
+	if (threads)
+		while (__atomic_exchange_n(&xlate_lock, 1, __ATOMIC_ACQUIRE))
+			;
+	return threads;
+}
+static void xl_unlock(int threads)
+{
+	if (threads)
+		__atomic_store_n(&xlate_lock, 0, __ATOMIC_RELEASE);
+}
 
 static void xlate_forget(MPI_Comm comm)
 {
@@ -179,7 +195,21 @@ static void xlate_forget(MPI_Comm comm)
 		}
 }
 
+static int world_rank(int dest, MPI_Comm comm);
 int pmk__mpi_world_rank(int dest, MPI_Comm comm)
+{
+	int t, w;
+	if (dest < 0)
+		return -1;
+	if (comm == MPI_COMM_WORLD)
+		return dest;
+	t = xl_lock();
+	w = world_rank(dest, comm);
+	xl_unlock(t);
+	return w;
+}
+
+static int world_rank(int dest, MPI_Comm comm)
 {
 	struct xlate *x;
 	MPI_Group g, w;
@@ -222,8 +252,11 @@ int pmk__mpi_world_rank(int dest, MPI_Comm comm)
 
 int MPI_Comm_free(MPI_Comm *comm)
 {
-	if (comm)
+	if (comm) {
+		int t = xl_lock();
 		xlate_forget(*comm);
+		xl_unlock(t);
+	}
 	return PMPI_Comm_free(comm);
 }
 

@@ -17,6 +17,8 @@
  *    bytes come from the target: a pair is the sender's).
  *  - MPI-IO reads and writes count their buffer as received and sent
  *    (what was asked, not what the status says was done).
+ * Under MPI_THREAD_MULTIPLE the two tables (persistent requests, windows'
+ * translations) are used under a spin lock.
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -38,6 +40,21 @@ static inline uint64_t tbytes(int count, MPI_Datatype t)
 	return pmk__mpi_tbytes(count, t);
 }
 
+static int ext_lock_word;
+static int ext_lock(void)
+{
+	int threads = pmk__mpi_mode == PMK__MPI_THREADS;
+	if (threads)
+		while (__atomic_exchange_n(&ext_lock_word, 1, __ATOMIC_ACQUIRE))
+			;
+	return threads;
+}
+static void ext_unlock(int threads)
+{
+	if (threads)
+		__atomic_store_n(&ext_lock_word, 0, __ATOMIC_RELEASE);
+}
+
 /* ---- persistent requests ------------------------------------------------ */
 
 #define PERSIST_SLOTS 1024 /* a power of 2 */
@@ -57,28 +74,37 @@ static unsigned req_slot(MPI_Request r)
 void pmk__mpi_persist_init(MPI_Request req, int send, int world, uint64_t bytes)
 {
 	unsigned i = req_slot(req), n;
+	int t;
 	if (req == MPI_REQUEST_NULL)
 		return;
+	t = ext_lock();
 	for (n = 0; n < PERSIST_SLOTS; n++, i = (i + 1) & (PERSIST_SLOTS - 1))
 		if (!persist[i].used || persist[i].req == req) {
 			persist[i] = (struct persist){req, 1, send, world, bytes};
-			return;
+			break;
 		}
+	ext_unlock(t);
 }
 
 void pmk__mpi_persist_start(MPI_Request req, uint64_t *sent, uint64_t *recv)
 {
 	unsigned i = req_slot(req), n;
+	struct persist p = {0};
+	int t = ext_lock();
 	for (n = 0; n < PERSIST_SLOTS && persist[i].used;
 	     n++, i = (i + 1) & (PERSIST_SLOTS - 1))
 		if (persist[i].req == req) {
-			if (persist[i].send) {
-				*sent += persist[i].bytes;
-				pmk__mpi_comm_send(persist[i].world, persist[i].bytes);
-			} else
-				*recv += persist[i].bytes;
-			return;
+			p = persist[i];
+			break;
 		}
+	ext_unlock(t);
+	if (!p.used)
+		return;
+	if (p.send) {
+		*sent += p.bytes;
+		pmk__mpi_comm_send(p.world, p.bytes);
+	} else
+		*recv += p.bytes;
 }
 
 int MPI_Send_init(const void *buf, int count, MPI_Datatype t, int dest,
@@ -143,7 +169,15 @@ static struct wxlate {
 } wxlate[WXLATE_SLOTS];
 static unsigned wxlate_next;
 
+static int win_world_rank(int target, MPI_Win win);
 int pmk__mpi_win_world_rank(int target, MPI_Win win)
+{
+	int t = ext_lock(), w = win_world_rank(target, win);
+	ext_unlock(t);
+	return w;
+}
+
+static int win_world_rank(int target, MPI_Win win)
 {
 	struct wxlate *x;
 	MPI_Group g, w;
@@ -182,11 +216,13 @@ int pmk__mpi_win_world_rank(int target, MPI_Win win)
 
 void pmk__mpi_win_forget(MPI_Win win)
 {
+	int t = ext_lock();
 	for (int i = 0; i < WXLATE_SLOTS; i++)
 		if (wxlate[i].world && wxlate[i].win == win) {
 			free(wxlate[i].world);
 			wxlate[i].world = NULL;
 		}
+	ext_unlock(t);
 }
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
