@@ -50,8 +50,8 @@ struct pmk__mpi_comm *pmk__mpi_comm_dup(const struct pmk__mpi_comm *c)
 	*d = *c;
 	d->to = d->nto ? malloc(sizeof *d->to * (size_t)d->nto) : NULL;
 	d->fs = d->nfs ? malloc(sizeof *d->fs * (size_t)d->nfs) : NULL;
-	d->sites = d->nsites ? malloc(sizeof *d->sites * (size_t)d->nsites)
-			     : NULL;
+	d->sites =
+	    d->nsites ? malloc(sizeof *d->sites * (size_t)d->nsites) : NULL;
 	d->cto = d->nto;
 	d->cfs = d->nfs;
 	d->csites = d->nsites;
@@ -65,7 +65,8 @@ struct pmk__mpi_comm *pmk__mpi_comm_dup(const struct pmk__mpi_comm *c)
 	if (d->nfs)
 		memcpy(d->fs, c->fs, sizeof *d->fs * (size_t)d->nfs);
 	if (d->nsites)
-		memcpy(d->sites, c->sites, sizeof *d->sites * (size_t)d->nsites);
+		memcpy(d->sites, c->sites,
+		       sizeof *d->sites * (size_t)d->nsites);
 	return d;
 }
 
@@ -153,12 +154,14 @@ void pmk__mpi_comm_json(FILE *f, const struct pmk__mpi_comm *c)
 		fputs(",\"at\":", f);
 		pmk__json_str(f, s->at);
 		fprintf(f, ",\"calls\":%llu,\"ns\":%llu}",
-			(unsigned long long)s->calls, (unsigned long long)s->ns);
+			(unsigned long long)s->calls,
+			(unsigned long long)s->ns);
 	}
 	fputs("]}", f);
 }
 
-/* ---- the job's picture ---------------------------------------------------- */
+/* ---- the job's picture ----------------------------------------------------
+ */
 
 struct pair {
 	int src, dst;
@@ -233,7 +236,7 @@ static void pow2_text(char *buf, size_t n, int e)
 /* A bucket's range as text: "0", "[1,2)", "[512,1K)", "[4K,8K)"... */
 static void bucket_text(char *buf, size_t n, int b)
 {
-	char lo[16], hi[16];
+	char lo[24], hi[24];
 	if (b == 0) {
 		snprintf(buf, n, "0");
 		return;
@@ -282,7 +285,8 @@ static struct fmerge *merge_fn(const struct pmk__mpi_job *job, int *n)
 					continue;
 				m = q;
 				memset(&m[k], 0, sizeof *m);
-				snprintf(m[k].name, sizeof m[k].name, "%s", s->name);
+				snprintf(m[k].name, sizeof m[k].name, "%s",
+					 s->name);
 				m[k].min_ns = UINT64_MAX;
 				k++;
 			}
@@ -343,7 +347,7 @@ void pmk__mpi_comm_report(FILE *f, const struct pmk__mpi_job *job, int top)
 	struct smerge *sm;
 	int np, nf, ns;
 	uint64_t cc = 0, cb = 0;
-	char a[32], b[48];
+	char a[32], b[64];
 	if (!has_comm(job))
 		return;
 	p = pairs_of(job, &np);
@@ -364,8 +368,9 @@ void pmk__mpi_comm_report(FILE *f, const struct pmk__mpi_job *job, int top)
 			cb += job->ranks[i].comm->coll_bytes;
 		}
 	size_text(a, sizeof a, cb);
-	fprintf(f, "# collectives (their own column): %llu calls, %s "
-		   "contributed over all ranks\n",
+	fprintf(f,
+		"# collectives (their own column): %llu calls, %s "
+		"contributed over all ranks\n",
 		(unsigned long long)cc, a);
 	fm = merge_fn(job, &nf);
 	if (nf)
@@ -380,10 +385,12 @@ void pmk__mpi_comm_report(FILE *f, const struct pmk__mpi_job *job, int top)
 		else
 			fprintf(f, "#   %-22s %44s", fm[i].name, "(untimed) ");
 		for (int k = 0; k < PMK__MPI_HBUCKETS; k++) {
-			if (!fm[i].hist[k] || (k == 0 && fm[i].hist[k] == fm[i].calls))
+			if (!fm[i].hist[k] ||
+			    (k == 0 && fm[i].hist[k] == fm[i].calls))
 				continue;
 			bucket_text(b, sizeof b, k);
-			fprintf(f, " %s:%llu", b, (unsigned long long)fm[i].hist[k]);
+			fprintf(f, " %s:%llu", b,
+				(unsigned long long)fm[i].hist[k]);
 			shown++;
 		}
 		fputc('\n', f);
@@ -395,8 +402,9 @@ void pmk__mpi_comm_report(FILE *f, const struct pmk__mpi_job *job, int top)
 			top < ns ? top : ns, ns);
 	for (int i = 0; i < ns && i < top; i++)
 		fprintf(f, "#   %-18s %10llu calls %12.6f s  %3d rank%s  %s\n",
-			sm[i].fn, (unsigned long long)sm[i].calls, sm[i].ns * 1e-9,
-			sm[i].ranks, sm[i].ranks == 1 ? " " : "s", sm[i].at);
+			sm[i].fn, (unsigned long long)sm[i].calls,
+			sm[i].ns * 1e-9, sm[i].ranks,
+			sm[i].ranks == 1 ? " " : "s", sm[i].at);
 	free(sm);
 }
 
@@ -425,8 +433,9 @@ int pmk__mpi_comm_svg(FILE *f, const struct pmk__mpi_job *job)
 			continue;
 		for (int j = 0; j < c->nto; j++)
 			if (c->to[j].rank >= 0 && c->to[j].rank < n)
-				v[(size_t)(i / per) * nb + c->to[j].rank / per] +=
-					(double)c->to[j].bytes;
+				v[(size_t)(i / per) * nb +
+				  c->to[j].rank / per] +=
+				    (double)c->to[j].bytes;
 	}
 	for (int b = 0; b < nb; b++) {
 		char t[32];
@@ -439,17 +448,18 @@ int pmk__mpi_comm_svg(FILE *f, const struct pmk__mpi_job *job)
 		lab[b] = strdup(t);
 	}
 	snprintf(title, sizeof title,
-		 "Bytes sent point to point, rank x rank%s", per > 1 ? " (ranks grouped)" : "");
-	rc = pmk__plot_heat(f, &(pmk__heat_map){
-				       .title = title,
-				       .unit = "bytes",
-				       .nrows = nb,
-				       .ncols = nb,
-				       .v = v,
-				       .row_label = (const char *const *)lab,
-				       .col_label = (const char *const *)lab,
-				       .xlabel = "to rank",
-				       .ylabel = "from rank"});
+		 "Bytes sent point to point, rank x rank%s",
+		 per > 1 ? " (ranks grouped)" : "");
+	rc = pmk__plot_heat(
+	    f, &(pmk__heat_map){.title = title,
+				.unit = "bytes",
+				.nrows = nb,
+				.ncols = nb,
+				.v = v,
+				.row_label = (const char *const *)lab,
+				.col_label = (const char *const *)lab,
+				.xlabel = "to rank",
+				.ylabel = "from rank"});
 	for (int b = 0; b < nb; b++)
 		free(lab[b]);
 	free(lab);

@@ -33,7 +33,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PMK__MPI_HBUCKETS 48 /* up to 2^47 bytes: every int count of any type */
+#define PMK__MPI_HBUCKETS 48 /* up to 2^47 bytes: every int count of any type  \
+			      */
 
 struct pmk__mpi_peer {
 	int rank;

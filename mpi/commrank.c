@@ -30,22 +30,22 @@
 
 static const char *const fn_name[] = {
 #define PMK__FN_NAME(id, name, local) name,
-	PMK__MPI_FUNCS(PMK__FN_NAME)
+    PMK__MPI_FUNCS(PMK__FN_NAME)
 #undef PMK__FN_NAME
 };
 
 /* collectives: their bytes go into their own column */
 static const unsigned char is_coll[PMK__MPI_NFUNCS] = {
-	[PMK__MPI_BARRIER] = 1,	       [PMK__MPI_BCAST] = 1,
-	[PMK__MPI_REDUCE] = 1,	       [PMK__MPI_ALLREDUCE] = 1,
-	[PMK__MPI_GATHER] = 1,	       [PMK__MPI_GATHERV] = 1,
-	[PMK__MPI_SCATTER] = 1,	       [PMK__MPI_SCATTERV] = 1,
-	[PMK__MPI_ALLGATHER] = 1,      [PMK__MPI_ALLGATHERV] = 1,
-	[PMK__MPI_ALLTOALL] = 1,       [PMK__MPI_ALLTOALLV] = 1,
-	[PMK__MPI_REDUCE_SCATTER] = 1, [PMK__MPI_SCAN] = 1,
-	[PMK__MPI_EXSCAN] = 1,	       [PMK__MPI_IBARRIER] = 1,
-	[PMK__MPI_IBCAST] = 1,	       [PMK__MPI_IREDUCE] = 1,
-	[PMK__MPI_IALLREDUCE] = 1,
+    [PMK__MPI_BARRIER] = 1,	   [PMK__MPI_BCAST] = 1,
+    [PMK__MPI_REDUCE] = 1,	   [PMK__MPI_ALLREDUCE] = 1,
+    [PMK__MPI_GATHER] = 1,	   [PMK__MPI_GATHERV] = 1,
+    [PMK__MPI_SCATTER] = 1,	   [PMK__MPI_SCATTERV] = 1,
+    [PMK__MPI_ALLGATHER] = 1,	   [PMK__MPI_ALLGATHERV] = 1,
+    [PMK__MPI_ALLTOALL] = 1,	   [PMK__MPI_ALLTOALLV] = 1,
+    [PMK__MPI_REDUCE_SCATTER] = 1, [PMK__MPI_SCAN] = 1,
+    [PMK__MPI_EXSCAN] = 1,	   [PMK__MPI_IBARRIER] = 1,
+    [PMK__MPI_IBCAST] = 1,	   [PMK__MPI_IREDUCE] = 1,
+    [PMK__MPI_IALLREDUCE] = 1,
 };
 
 #define SITES 4096 /* a power of 2 */
@@ -56,7 +56,7 @@ static struct {
 	int size;
 	struct {
 		uint64_t calls, bytes;
-	} *to; /* [size]: sends by destination in MPI_COMM_WORLD */
+	} * to; /* [size]: sends by destination in MPI_COMM_WORLD */
 	struct csite {
 		const void *addr; /* NULL: empty */
 		int fn;
@@ -213,14 +213,16 @@ static void symbolize(const void *addr, char *out, size_t n)
 	fname = st ? pmk__symtab_function(st, vaddr, &start, &size) : NULL;
 	if (!fname && info.dli_sname) {
 		fname = info.dli_sname;
-		start = (uint64_t)(uintptr_t)info.dli_saddr - (uint64_t)lm->l_addr;
+		start =
+		    (uint64_t)(uintptr_t)info.dli_saddr - (uint64_t)lm->l_addr;
 	}
 	if (st && pmk__symtab_line(st, vaddr, &file, &line) == 0 && file)
 		snprintf(out, n, "%.80s (%.60s:%d)", fname ? fname : "?",
 			 base_name(file), line);
 	else if (fname)
 		snprintf(out, n, "%.80s+0x%llx (%.50s)", fname,
-			 (unsigned long long)(vaddr + 1 - start), base_name(path));
+			 (unsigned long long)(vaddr + 1 - start),
+			 base_name(path));
 	else
 		snprintf(out, n, "%.100s+0x%llx", base_name(path),
 			 (unsigned long long)(vaddr + 1));
@@ -282,7 +284,7 @@ int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k)
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
 		if (C.other_calls[f]) {
 			struct pmk__mpi_site *s =
-				pmk__mpi_comm_site(c, fn_name[f], "(other sites)");
+			    pmk__mpi_comm_site(c, fn_name[f], "(other sites)");
 			if (!s)
 				return PMK_ENOMEM;
 			s->calls += C.other_calls[f];

@@ -28,10 +28,10 @@
 
 uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t) PMK__MPI_HIDDEN;
 int pmk__mpi_world_rank(int dest, MPI_Comm comm) PMK__MPI_HIDDEN;
-void pmk__mpi_persist_init(MPI_Request req, int send, int world, uint64_t bytes)
-	PMK__MPI_HIDDEN;
-void pmk__mpi_persist_start(MPI_Request req, uint64_t *sent, uint64_t *recv)
-	PMK__MPI_HIDDEN;
+void pmk__mpi_persist_init(MPI_Request req, int send, int world,
+			   uint64_t bytes) PMK__MPI_HIDDEN;
+void pmk__mpi_persist_start(MPI_Request req, uint64_t *sent,
+			    uint64_t *recv) PMK__MPI_HIDDEN;
 int pmk__mpi_win_world_rank(int target, MPI_Win win) PMK__MPI_HIDDEN;
 void pmk__mpi_win_forget(MPI_Win win) PMK__MPI_HIDDEN;
 
@@ -68,7 +68,8 @@ static unsigned req_slot(MPI_Request r)
 {
 	uint64_t k = 0;
 	memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
-	return (unsigned)((k * 0x9e3779b97f4a7c15u) >> 54) & (PERSIST_SLOTS - 1);
+	return (unsigned)((k * 0x9e3779b97f4a7c15u) >> 54) &
+	       (PERSIST_SLOTS - 1);
 }
 
 void pmk__mpi_persist_init(MPI_Request req, int send, int world, uint64_t bytes)
@@ -80,7 +81,8 @@ void pmk__mpi_persist_init(MPI_Request req, int send, int world, uint64_t bytes)
 	t = ext_lock();
 	for (n = 0; n < PERSIST_SLOTS; n++, i = (i + 1) & (PERSIST_SLOTS - 1))
 		if (!persist[i].used || persist[i].req == req) {
-			persist[i] = (struct persist){req, 1, send, world, bytes};
+			persist[i] =
+			    (struct persist){req, 1, send, world, bytes};
 			break;
 		}
 	ext_unlock(t);
@@ -107,8 +109,8 @@ void pmk__mpi_persist_start(MPI_Request req, uint64_t *sent, uint64_t *recv)
 		*recv += p.bytes;
 }
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype t, int dest,
-		  int tag, MPI_Comm comm, MPI_Request *req)
+int MPI_Send_init(const void *buf, int count, MPI_Datatype t, int dest, int tag,
+		  MPI_Comm comm, MPI_Request *req)
 {
 	int rc;
 	PMK__MPI_ENTER(SEND_INIT)
@@ -157,7 +159,8 @@ int MPI_Startall(int n, MPI_Request reqs[])
 	return rc;
 }
 
-/* ---- one-sided ------------------------------------------------------------ */
+/* ---- one-sided ------------------------------------------------------------
+ */
 
 /* A target rank of a window as a rank of MPI_COMM_WORLD, through the
  * window's group, translated once for the last few windows (MPI_Win_free
@@ -186,7 +189,8 @@ static int win_world_rank(int target, MPI_Win win)
 		return -1;
 	for (int i = 0; i < WXLATE_SLOTS; i++)
 		if (wxlate[i].world && wxlate[i].win == win)
-			return target < wxlate[i].n ? wxlate[i].world[target] : -1;
+			return target < wxlate[i].n ? wxlate[i].world[target]
+						    : -1;
 	x = &wxlate[wxlate_next++ % WXLATE_SLOTS];
 	free(x->world);
 	x->world = NULL;
@@ -235,8 +239,8 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 	return rc;
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
-		     MPI_Comm comm, void *base, MPI_Win *win)
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+		     void *base, MPI_Win *win)
 {
 	int rc;
 	PMK__MPI_ENTER(WIN_ALLOCATE)
@@ -271,8 +275,8 @@ int MPI_Put(const void *obuf, int ocount, MPI_Datatype ot, int target,
 	return rc;
 }
 
-int MPI_Get(void *obuf, int ocount, MPI_Datatype ot, int target,
-	    MPI_Aint disp, int tcount, MPI_Datatype tt, MPI_Win win)
+int MPI_Get(void *obuf, int ocount, MPI_Datatype ot, int target, MPI_Aint disp,
+	    int tcount, MPI_Datatype tt, MPI_Win win)
 {
 	int rc;
 	PMK__MPI_ENTER(GET)
@@ -318,7 +322,8 @@ WIN_SYNC(Win_start, WIN_START, (MPI_Group g, int assert, MPI_Win win),
 WIN_SYNC(Win_complete, WIN_COMPLETE, (MPI_Win win), (win))
 WIN_SYNC(Win_wait, WIN_WAIT, (MPI_Win win), (win))
 
-/* ---- MPI-IO --------------------------------------------------------------- */
+/* ---- MPI-IO ---------------------------------------------------------------
+ */
 
 int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
 		  MPI_File *fh)

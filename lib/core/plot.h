@@ -116,7 +116,7 @@ int pmk__plot_bars_in(FILE *f, const pmk__bar_chart *c, double x, double y,
 
 /* A heat map: `nrows` x `ncols` cells, value of row r, column c at
  * v[r * ncols + c] (0 or NaN: an empty cell, left white), coloured from
- * pale yellow to dark red on a log scale over the positive values (one
+ * yellow to dark red on a log scale over the positive values (one
  * colour when they are all equal), with a colour bar labelled in `unit`.
  * Row labels down the left, column labels along the top (every k-th past
  * 32); a cell's tooltip is its labels and value. Fields after `v` are

@@ -13,17 +13,19 @@
 #include "lib/core/textout.h"
 #include "pmkit/error.h"
 
-/* pale yellow -> orange -> dark red, t in [0, 1] */
+/* yellow -> orange -> dark red, t in [0, 1] (the lowest still clearly
+ * apart from an empty, white cell) */
 static void heat_color(double t, char *buf, size_t n)
 {
 	static const double stop[3][3] = {
-		{255, 245, 190}, {245, 140, 40}, {140, 10, 20}};
+	    {254, 224, 139}, {245, 140, 40}, {140, 10, 20}};
 	double u = t < 0 ? 0 : t > 1 ? 1 : t;
 	int k = u < 0.5 ? 0 : 1;
 	double w = u < 0.5 ? u * 2 : (u - 0.5) * 2;
 	int c[3];
 	for (int i = 0; i < 3; i++)
-		c[i] = (int)(stop[k][i] + (stop[k + 1][i] - stop[k][i]) * w + 0.5);
+		c[i] =
+		    (int)(stop[k][i] + (stop[k + 1][i] - stop[k][i]) * w + 0.5);
 	snprintf(buf, n, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
@@ -47,8 +49,9 @@ int pmk__plot_heat(FILE *f, const pmk__heat_map *m)
 			lo = fmin(lo, m->v[i]);
 			hi = fmax(hi, m->v[i]);
 		}
-	cell = m->cell > 0 ? m->cell
-			   : fmax(6, fmin(40, 640.0 / fmax(m->nrows, m->ncols)));
+	cell = m->cell > 0
+		   ? m->cell
+		   : fmax(6, fmin(40, 640.0 / fmax(m->nrows, m->ncols)));
 	x0 = 90;
 	y0 = 70;
 	w = x0 + cell * m->ncols + 140;
@@ -63,9 +66,10 @@ int pmk__plot_heat(FILE *f, const pmk__heat_map *m)
 	if (m->xlabel)
 		pmk__plot_text(f, x0, 38, 12, 0, "#555", m->xlabel);
 	if (m->ylabel) {
-		fprintf(f, "<text x=\"14\" y=\"%.1f\" font-size=\"12\" "
-			   "fill=\"#555\" transform=\"rotate(-90 14 %.1f)\" "
-			   "text-anchor=\"middle\">",
+		fprintf(f,
+			"<text x=\"14\" y=\"%.1f\" font-size=\"12\" "
+			"fill=\"#555\" transform=\"rotate(-90 14 %.1f)\" "
+			"text-anchor=\"middle\">",
 			y0 + cell * m->nrows / 2, y0 + cell * m->nrows / 2);
 		pmk__xml_text(f, m->ylabel);
 		fputs("</text>\n", f);
@@ -76,45 +80,51 @@ int pmk__plot_heat(FILE *f, const pmk__heat_map *m)
 			double v = m->v[(long)r * m->ncols + c];
 			if (!isfinite(v) || v <= 0)
 				continue;
-			heat_color(lhi > llo ? (log(v) - llo) / (lhi - llo) : 1, col,
-				   sizeof col);
+			heat_color(lhi > llo ? (log(v) - llo) / (lhi - llo) : 1,
+				   col, sizeof col);
 			label_of(m->row_label, r, a, sizeof a);
 			label_of(m->col_label, c, b, sizeof b);
 			snprintf(tip, sizeof tip, "%s -> %s: %.6g %s", a, b, v,
 				 m->unit ? m->unit : "");
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				   "height=\"%.1f\" fill=\"%s\"><title>",
+			fprintf(f,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\" fill=\"%s\"><title>",
 				x0 + c * cell, y0 + r * cell, cell, cell, col);
 			pmk__xml_text(f, tip);
 			fputs("</title></rect>\n", f);
 		}
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		   "fill=\"none\" stroke=\"#888\"/>\n",
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		"fill=\"none\" stroke=\"#888\"/>\n",
 		x0, y0, cell * m->ncols, cell * m->nrows);
 	/* labels: rows on the left, columns along the top */
 	for (int r = 0; r < m->nrows; r += rstep) {
 		label_of(m->row_label, r, a, sizeof a);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-			   "text-anchor=\"end\">",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+			"text-anchor=\"end\">",
 			x0 - 4, y0 + (r + 0.5) * cell + 3.5);
 		pmk__xml_text(f, a);
 		fputs("</text>\n", f);
 	}
 	for (int c = 0; c < m->ncols; c += cstep) {
 		label_of(m->col_label, c, a, sizeof a);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-			   "text-anchor=\"middle\">",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+			"text-anchor=\"middle\">",
 			x0 + (c + 0.5) * cell, y0 - 5);
 		pmk__xml_text(f, a);
 		fputs("</text>\n", f);
 	}
 	/* the colour bar, low at the bottom */
 	if (hi > 0) {
-		double bx = x0 + cell * m->ncols + 20, bh = fmax(60, cell * m->nrows);
+		double bx = x0 + cell * m->ncols + 20,
+		       bh = fmax(60, cell * m->nrows);
 		for (int i = 0; i < 20; i++) {
 			heat_color((19 - i) / 19.0, col, sizeof col);
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
-				   "height=\"%.2f\" fill=\"%s\"/>\n",
+			fprintf(f,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
+				"height=\"%.2f\" fill=\"%s\"/>\n",
 				bx, y0 + bh * i / 20, bh / 20 + 0.3, col);
 		}
 		snprintf(a, sizeof a, "%.3g %s", hi, m->unit ? m->unit : "");

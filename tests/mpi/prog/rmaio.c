@@ -66,8 +66,7 @@ int main(int argc, char **argv)
 	       steps * (int)sizeof sbuf, steps * (int)sizeof rbuf);
 	printf("truth: call MPI_Win_allocate 1 0 0\n");
 	printf("truth: call MPI_Win_fence %d 0 0\n", 2 * steps);
-	printf("truth: call MPI_Put %d %d 0\n", steps,
-	       steps * (int)sizeof put);
+	printf("truth: call MPI_Put %d %d 0\n", steps, steps * (int)sizeof put);
 	printf("truth: call MPI_Win_free 1 0 0\n");
 	printf("truth: call MPI_File_open 1 0 0\n");
 	printf("truth: call MPI_File_write_at_all 1 %d 0\n", (int)sizeof io);

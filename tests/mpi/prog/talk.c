@@ -84,7 +84,8 @@ int main(int argc, char **argv)
 		MPI_Request r;
 		for (int i = 0; i < steps * 2; i++) {
 			line_heavy = __LINE__ + 1;
-			MPI_Send(buf, 256 * 1024, MPI_BYTE, 2, 2, MPI_COMM_WORLD);
+			MPI_Send(buf, 256 * 1024, MPI_BYTE, 2, 2,
+				 MPI_COMM_WORLD);
 			site_heavy++;
 			count(2, 256 * 1024, hist_send);
 		}
@@ -95,8 +96,8 @@ int main(int argc, char **argv)
 		}
 	} else if (rank == 2) {
 		for (int i = 0; i < steps * 2; i++)
-			MPI_Recv(buf, 256 * 1024, MPI_BYTE, 0, 2, MPI_COMM_WORLD,
-				 MPI_STATUS_IGNORE);
+			MPI_Recv(buf, 256 * 1024, MPI_BYTE, 0, 2,
+				 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		for (int i = 0; i < 10; i++)
 			MPI_Recv(buf, 64, MPI_DOUBLE, 0, 3, evens,
 				 MPI_STATUS_IGNORE);
@@ -105,13 +106,15 @@ int main(int argc, char **argv)
 	MPI_Finalize();
 	for (int d = 0; d < size; d++)
 		if (to_calls[d])
-			printf("truth: to %d %d %ld %ld\n", rank, d, to_calls[d],
-			       to_bytes[d]);
+			printf("truth: to %d %d %ld %ld\n", rank, d,
+			       to_calls[d], to_bytes[d]);
 	for (int k = 0; k < 64; k++) {
 		if (hist_send[k])
-			printf("truth: hist MPI_Send %d %ld\n", k, hist_send[k]);
+			printf("truth: hist MPI_Send %d %ld\n", k,
+			       hist_send[k]);
 		if (hist_isend[k])
-			printf("truth: hist MPI_Isend %d %ld\n", k, hist_isend[k]);
+			printf("truth: hist MPI_Isend %d %ld\n", k,
+			       hist_isend[k]);
 	}
 	if (site_ring)
 		printf("truth: site MPI_Send talk.c:%d %ld\n", line_ring,
