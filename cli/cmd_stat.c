@@ -16,6 +16,7 @@
  * the machine counts. The exit status is the workload's own.
  */
 /* pmkit-command: stat | count events while a command runs */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -461,6 +462,40 @@ static void unit_rows(struct run *r, const struct opts *o,
 	}
 }
 
+static int by_value_desc(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+	return (x->value < y->value) - (x->value > y->value);
+}
+
+/* --per-thread -a, as perf: each event's threads by count, highest
+ * first, without the threads that counted nothing. The rows (event by
+ * event, nunit each) are compacted in place; returns how many are left. */
+static int thread_rows(const struct run *r, const struct opts *o,
+		       struct stat_row *rows, int n)
+{
+	int kept = 0;
+	if (!(o->aggr == STAT_AGGR_THREAD && o->all_cpus) || r->nunit < 1)
+		return n;
+	for (int e = 0; e < r->nev; e++) {
+		struct stat_row *blk = rows + (size_t)e * (size_t)r->nunit;
+		int any = 0;
+		qsort(blk, (size_t)r->nunit, sizeof *blk, by_value_desc);
+		for (int u = 0; u < r->nunit; u++) {
+			const struct stat_row *w = &blk[u];
+			int counted = w->status == 0 &&
+				      !(w->flags & PMK_VALUE_NOT_COUNTED) &&
+				      w->value > 0;
+			/* an event no thread counts keeps one row */
+			if (counted || (u == r->nunit - 1 && !any)) {
+				rows[kept++] = *w;
+				any = 1;
+			}
+		}
+	}
+	return kept;
+}
+
 struct output {
 	FILE *out;
 	const struct opts *o;
@@ -538,7 +573,7 @@ static void print_interval(struct run *r, const struct opts *o,
 	res.span_s = t - iv->last;
 	iv->last = t;
 	res.rows = iv->rows;
-	res.nrows = (int)iv->nv;
+	res.nrows = thread_rows(r, o, iv->rows, (int)iv->nv);
 	emit(out, &res);
 	iv->prints++;
 }
@@ -642,7 +677,8 @@ enum {
 	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
-	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT,
+	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE,
+	OPT_NO_MERGE,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -663,6 +699,9 @@ static const struct cli_opt stat_opts[] = {
 	{'A', "no-aggr", CLI_NOARG},
 	{OPT_PER_CORE, "per-core", CLI_NOARG},
 	{OPT_PER_SOCKET, "per-socket", CLI_NOARG},
+	{OPT_PER_DIE, "per-die", CLI_NOARG},
+	{OPT_PER_NODE, "per-node", CLI_NOARG},
+	{OPT_NO_MERGE, "no-merge", CLI_NOARG},
 	{OPT_PER_THREAD, "per-thread", CLI_NOARG},
 	{'i', "no-inherit", CLI_NOARG},
 	{'G', "cgroup", CLI_ARG},
@@ -791,6 +830,14 @@ static int on_opt(int key, const char *val, void *arg)
 	case OPT_PER_SOCKET:
 		o->aggr = STAT_AGGR_SOCKET;
 		break;
+	case OPT_PER_DIE:
+		o->aggr = STAT_AGGR_DIE;
+		break;
+	case OPT_PER_NODE:
+		o->aggr = STAT_AGGR_NODE;
+		break;
+	case OPT_NO_MERGE:
+		break; /* pmkit merges nothing: each event string is one row */
 	case OPT_PER_THREAD:
 		o->aggr = STAT_AGGR_THREAD;
 		break;
@@ -893,12 +940,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		o->all_cpus = 1; /* as perf: -C alone counts those CPUs */
 	if ((o->pid || o->tid) && o->cpus)
 		return usage_error("-C counts CPUs; not with -p or -t");
-	if ((o->aggr == STAT_AGGR_CPU || o->aggr == STAT_AGGR_CORE ||
-	     o->aggr == STAT_AGGR_SOCKET) && !o->all_cpus)
-		return usage_error("-A, --per-core and --per-socket aggregate "
-				   "CPUs: they go with -a (or -C)");
-	if (o->aggr == STAT_AGGR_THREAD && !o->pid && !o->tid)
-		return usage_error("--per-thread goes with -p or -t");
+	if ((o->aggr == STAT_AGGR_CPU || STAT_AGGR_COUNTS(o->aggr)) &&
+	    !o->all_cpus)
+		return usage_error("-A, --per-core, --per-die, --per-socket and "
+				   "--per-node aggregate CPUs: they go with -a "
+				   "(or -C)");
+	if (o->aggr == STAT_AGGR_THREAD && !o->pid && !o->tid &&
+	    !o->all_cpus)
+		return usage_error("--per-thread goes with -p, -t or -a");
+	if (o->aggr == STAT_AGGR_THREAD && o->all_cpus && o->cpus)
+		return usage_error("--per-thread -a counts every thread: "
+				   "not with -C");
 	if (o->cgroup && !o->all_cpus)
 		return usage_error("-G counts a cgroup on every CPU: it goes "
 				   "with -a (or -C)");
@@ -1010,6 +1062,45 @@ static int thread_unit(struct run *r, pid_t pid, pid_t tid)
 	return r->nunit++;
 }
 
+/* --per-thread -a: one set per thread of the machine (every
+ * /proc/PID/task/TID), as perf counts every thread (at most MAX_SETS). */
+static int thread_sets(struct run *r, unsigned flags)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+	if (!proc) {
+		cli_error("cannot list the threads: /proc: %s", strerror(errno));
+		return 1;
+	}
+	while ((p = readdir(proc)) != NULL && r->nset < MAX_SETS) {
+		char path[300];
+		DIR *task;
+		struct dirent *t;
+		pid_t pid = (pid_t)atoi(p->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+		if (!(task = opendir(path)))
+			continue; /* ended meanwhile */
+		while ((t = readdir(task)) != NULL && r->nset < MAX_SETS) {
+			pid_t tid = (pid_t)atoi(t->d_name);
+			char label[24];
+			if (tid <= 0)
+				continue;
+			snprintf(label, sizeof label, "%d", (int)tid);
+			r->set_unit[r->nset] = thread_unit(r, pid, tid);
+			if (add_set(r, (pmk_scope){tid, -1}, flags, label)) {
+				closedir(task);
+				closedir(proc);
+				return 1;
+			}
+		}
+		closedir(task);
+	}
+	closedir(proc);
+	return r->nset ? 0 : 1;
+}
+
 /* Create the event sets for the scope the options ask for. */
 static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 {
@@ -1021,6 +1112,8 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 	 * too (their counts fold into the attached thread's counter). */
 	if (!o->no_inherit && !o->all_cpus)
 		flags |= PMK_ES_INHERIT;
+	if (o->all_cpus && o->aggr == STAT_AGGR_THREAD)
+		return thread_sets(r, flags);
 	if (o->all_cpus) {
 		int cpus[MAX_SETS], n;
 		if (o->cpus)
@@ -1083,9 +1176,6 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 	return add_set(r, (pmk_scope){child, -1}, flags, "workload") ? 1 : 0;
 }
 
-/* Open every set; on failure print the first set's diagnostics. A thread
- * of an attached process that ended between the listing of its threads
- * and the open is dropped (its counts would be 0). */
 /* Whether every event of set s that could not be opened is one this
  * machine does not count (no such hardware event, a PMU that refuses the
  * mode): as perf, those are <not supported> rows and the workload still
@@ -1103,12 +1193,17 @@ static int only_unsupported(const struct run *r, int s)
 	return 1;
 }
 
+/* Open every set; on failure print the first set's diagnostics. A thread
+ * of an attached process that ended between the listing of its threads
+ * and the open is dropped (its counts would be 0). */
 static int open_sets(struct opts *o, struct run *r)
 {
 	pmk_diag d;
 	for (int s = 0; s < r->nset; s++) {
 		int rc = pmk_eventset_open(r->set[s], &d);
-		if (rc && o->pid && r->nset > 1 &&
+		if (rc && (o->pid || (o->all_cpus &&
+				      o->aggr == STAT_AGGR_THREAD)) &&
+		    r->nset > 1 &&
 		    stat_task_gone((pid_t)atoi(r->label[s]))) {
 			pmk_eventset_free(r->set[s]);
 			for (int k = s + 1; k < r->nset; k++) {
@@ -1451,7 +1546,7 @@ int cmd_stat(int argc, char **argv)
 	res.sys_s = sys / (nrep_ok ? nrep_ok : 1);
 	res.interval_s = -1;
 	res.rows = rows;
-	res.nrows = r.nev * (r.nunit ? r.nunit : 1);
+	res.nrows = thread_rows(&r, &o, rows, r.nev * (r.nunit ? r.nunit : 1));
 	res.note = note;
 	{
 		/* say when a group had to be split: its events were then not

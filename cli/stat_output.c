@@ -163,10 +163,19 @@ static void text_prefix(FILE *out, const struct stat_result *r,
 		fprintf(out, "%16.9f ", r->interval_s);
 	if (!w->aggr)
 		return;
-	if (r->aggr == STAT_AGGR_CORE || r->aggr == STAT_AGGR_SOCKET)
+	if (r->aggr == STAT_AGGR_DIE) /* perf's wider die column */
+		fprintf(out, "%-12s %4d ", w->aggr, w->aggr_n);
+	else if (STAT_AGGR_COUNTS(r->aggr))
 		fprintf(out, "%-8s %2d ", w->aggr, w->aggr_n);
-	else if (r->aggr == STAT_AGGR_THREAD)
-		fprintf(out, "%16s ", w->aggr);
+	else if (r->aggr == STAT_AGGR_THREAD) {
+		/* perf's "%16s-%-8d ": comm right-aligned, tid left */
+		const char *dash = strrchr(w->aggr, '-');
+		if (dash)
+			fprintf(out, "%16.*s-%-8s ", (int)(dash - w->aggr),
+				w->aggr, dash + 1);
+		else
+			fprintf(out, "%16s ", w->aggr);
+	}
 	else
 		fprintf(out, "%-10s ", w->aggr);
 }
@@ -267,8 +276,7 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 			fprintf(out, "%16s%s", "summary", sep);
 		if (w->aggr) {
 			fprintf(out, "%s%s", w->aggr, sep);
-			if (r->aggr == STAT_AGGR_CORE ||
-			    r->aggr == STAT_AGGR_SOCKET)
+			if (STAT_AGGR_COUNTS(r->aggr))
 				fprintf(out, "%d%s", w->aggr_n, sep);
 		}
 		csv_value(out, w);
@@ -305,14 +313,15 @@ void stat_print_perf_json(FILE *out, const struct stat_result *r)
 			fprintf(out, "\"interval\" : %.9f, ", r->interval_s);
 		if (w->aggr) {
 			static const char *const key[] = {"", "cpu", "core",
-							  "socket", "thread"};
+							  "socket", "thread",
+							  "die", "node"};
 			const char *v = w->aggr;
 			if (r->aggr == STAT_AGGR_CPU && !strncmp(v, "CPU", 3))
 				v += 3;
 			fprintf(out, "\"%s\" : ", key[r->aggr]);
 			cli_json_str(out, v);
 			fprintf(out, ", ");
-			if (r->aggr == STAT_AGGR_CORE || r->aggr == STAT_AGGR_SOCKET)
+			if (STAT_AGGR_COUNTS(r->aggr))
 				fprintf(out, "\"aggregate-number\" : %d, ",
 					w->aggr_n);
 		}

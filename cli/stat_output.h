@@ -17,7 +17,14 @@ enum stat_aggr {
 	STAT_AGGR_CORE,       /* --per-core: "S0-D0-C1" and its CPU count */
 	STAT_AGGR_SOCKET,     /* --per-socket: "S0" and its CPU count */
 	STAT_AGGR_THREAD,     /* --per-thread: "comm-tid" */
+	STAT_AGGR_DIE,        /* --per-die: "S0-D0" and its CPU count */
+	STAT_AGGR_NODE,       /* --per-node: "N0" and its CPU count */
 };
+
+/* Whether an aggregation's prefix carries its number of CPUs. */
+#define STAT_AGGR_COUNTS(a)                                                \
+	((a) == STAT_AGGR_CORE || (a) == STAT_AGGR_SOCKET ||                 \
+	 (a) == STAT_AGGR_DIE || (a) == STAT_AGGR_NODE)
 
 struct stat_row {
 	const char *name;

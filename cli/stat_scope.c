@@ -74,8 +74,22 @@ static int read_int_file(const char *name, int cpu, int dflt)
 	return v;
 }
 
+/* The NUMA node of CPU `cpu` (its nodeN entry in sysfs), or 0. */
+static int cpu_node(int cpu)
+{
+	char path[96];
+	for (int n = 0; n < 1024; n++) {
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/node%d",
+			 cpu, n);
+		if (access(path, F_OK) == 0)
+			return n;
+	}
+	return 0;
+}
+
 /* The aggregation unit's name of CPU `cpu` as perf writes it: "CPU3"
- * (-A), "S0-D0-C1" (--per-core), "S0" (--per-socket), or "". */
+ * (-A), "S0-D0-C1" (--per-core), "S0-D0" (--per-die), "S0"
+ * (--per-socket), "N0" (--per-node), or "". */
 void stat_cpu_label(int aggr, int cpu, char *label, size_t size)
 {
 	int sock = read_int_file("physical_package_id", cpu, 0);
@@ -88,6 +102,11 @@ void stat_cpu_label(int aggr, int cpu, char *label, size_t size)
 			 die < 0 ? 0 : die, core);
 	else if (aggr == STAT_AGGR_SOCKET)
 		snprintf(label, size, "S%d", sock < 0 ? 0 : sock);
+	else if (aggr == STAT_AGGR_DIE)
+		snprintf(label, size, "S%d-D%d", sock < 0 ? 0 : sock,
+			 die < 0 ? 0 : die);
+	else if (aggr == STAT_AGGR_NODE)
+		snprintf(label, size, "N%d", cpu_node(cpu));
 	else
 		label[0] = 0;
 }
