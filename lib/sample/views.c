@@ -688,6 +688,16 @@ static int lastshown(const int *show, int n)
 	return last;
 }
 
+/* Whether --dsos or --symbols leaves row `x` out. perf leaves such rows
+ * out of the column widths too (rows under --percent-limit still count). */
+static int filtered_out(pmk_profile *p, const pmk__perf_report_opts *o,
+			const struct vrow *x)
+{
+	return (o->dsos &&
+		!pmk__list_has(o->dsos, pmk__dso_perf_name(p, x->dso, 0))) ||
+	       (o->symbols && !pmk__list_has(o->symbols, x->func));
+}
+
 static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			int ev, FILE *out, pmk_diag *d)
 {
@@ -711,7 +721,8 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 	for (int i = 0; i < v.nkeys; i++) {
 		v.lines |= v.keys[i] == K_SRCLINE;
 		show[i] = !((v.keys[i] == K_COMM && single(o->comms)) ||
-			    (v.keys[i] == K_DSO && single(o->dsos)));
+			    (v.keys[i] == K_DSO && single(o->dsos)) ||
+			    (v.keys[i] == K_SYM && single(o->symbols)));
 	}
 	if (build(&v) < 0) {
 		view_free(&v);
@@ -733,6 +744,8 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 		w[i] = (int)strlen(perf_heads[v.keys[i]]);
 	for (size_t r = 0; r < v.nrow; r++) {
 		const char *k = v.row[order[r]].key;
+		if (filtered_out(p, o, &v.row[order[r]]))
+			continue;
 		for (int i = 0; i < v.nkeys; i++) {
 			int l = (int)strcspn(k, "\x1f");
 			if (l > w[i])
@@ -741,10 +754,14 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 		}
 	}
 	if (!o->quiet) {
+		/* the filters that drop a column, then one '#', as perf */
 		if (single(o->comms))
-			fprintf(out, "# comm: %s\n#\n", o->comms);
+			fprintf(out, "# comm: %s\n", o->comms);
 		if (single(o->dsos))
-			fprintf(out, "# dso: %s\n#\n", o->dsos);
+			fprintf(out, "# dso: %s\n", o->dsos);
+		if (single(o->symbols))
+			fprintf(out, "# symbol: %s\n", o->symbols);
+		fputs("#\n", out);
 		fprintf(out, "# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)p->st.lost);
 		fprintf(out, "# Samples: ");
@@ -783,10 +800,7 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			continue;
 		if (!children && !x->self)
 			continue;
-		if (o->dsos &&
-		    !pmk__list_has(o->dsos, pmk__dso_perf_name(p, x->dso, 0)))
-			continue;
-		if (o->symbols && !pmk__list_has(o->symbols, x->func))
+		if (filtered_out(p, o, x))
 			continue;
 		if (children)
 			fprintf(out, "  %7.2f%%  %7.2f%%", pc, ps);
@@ -840,8 +854,6 @@ int pmk__profile_perf_report(pmk_profile *p, const pmk__perf_report_opts *o,
 	     e++) {
 		if (!p->st.samples[e])
 			continue;
-		if (!o->quiet)
-			fputs("#\n", out);
 		rc = perf_section(p, o, e, out, d);
 	}
 	if (!rc && ferror(out))
