@@ -230,7 +230,8 @@ static void pow2_text(char *buf, size_t n, int e)
 {
 	static const char unit[] = " KMGT";
 	int u = e / 10 < 4 ? e / 10 : 4;
-	snprintf(buf, n, "%llu%.*s", 1ull << (e - 10 * u), u ? 1 : 0, &unit[u]);
+	char suffix[2] = {u ? unit[u] : 0, 0};
+	snprintf(buf, n, "%llu%s", 1ull << (e - 10 * u), suffix);
 }
 
 /* A bucket's range as text: "0", "[1,2)", "[512,1K)", "[4K,8K)"... */
