@@ -17,7 +17,9 @@ libfuzzer-fast: $(LF_BIN)
 
 $(LF)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS) $(LF_CFLAGS) -c $< -o $@
+	clang $(CPPFLAGS) $(LF_CFLAGS) -MMD -MP -c $< -o $@
+# headers and included sources (fuzz_opt.c includes cli/opt.c)
+-include $(shell find $(LF)/obj -name '*.d' 2>/dev/null)
 
 # a target's own extra sources (FUZZ_EXTRA_<target>, mk/*.mk) as objects
 $(foreach t,$(FUZZ_SRC:tests/fuzz/%.c=%),\
