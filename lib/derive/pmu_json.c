@@ -146,7 +146,7 @@ static int jr_word(struct jr *r, char *buf, size_t size)
 	}
 	buf[n] = 0;
 	if (!n)
-		return jr_error(r, *r->s == '{' || *r->s == '['
+		return jr_error(r, r->s < r->end && (*r->s == '{' || *r->s == '[')
 				       ? "nested value: these files hold flat "
 					 "objects"
 				       : "expected a value");
