@@ -146,10 +146,11 @@ static int jr_word(struct jr *r, char *buf, size_t size)
 	}
 	buf[n] = 0;
 	if (!n)
-		return jr_error(r, r->s < r->end && (*r->s == '{' || *r->s == '[')
-				       ? "nested value: these files hold flat "
-					 "objects"
-				       : "expected a value");
+		return jr_error(r,
+				r->s < r->end && (*r->s == '{' || *r->s == '[')
+				    ? "nested value: these files hold flat "
+				      "objects"
+				    : "expected a value");
 	if (strcmp(buf, "true") && strcmp(buf, "false") &&
 	    strcmp(buf, "null")) {
 		char *e;
