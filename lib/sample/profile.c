@@ -607,7 +607,9 @@ static int add_sample(pmk_profile *p, const pmk_sample *s)
 		 * stack copy */
 		uint32_t k = nchain < PMK_REC_MAX_CHAIN ? nchain : 0;
 		memcpy(both, s->chain, k * sizeof *both);
-		k += (uint32_t)pmk__unwind(p, &p->uw, s, both + k,
+		static const struct pmk__unwind_env env = {pmk__proc_find,
+							   pmk__dso_symtab};
+		k += (uint32_t)pmk__unwind(p, &env, &p->uw, s, both + k,
 					   PMK_REC_MAX_CHAIN - (int)k);
 		chain = both;
 		nchain = k;

@@ -204,8 +204,9 @@ static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *out)
 	return NULL;
 }
 
-/* PLT entries as "name@plt": the i-th relocation of .rela.plt names the
- * function whose stub is the i-th entry of .plt.sec (x86-64 with IBT) or
+/* PLT entries as "name@plt" ("@plt" where the relocation names no symbol,
+ * as perf shows them): the i-th relocation of .rela.plt names the function
+ * whose stub is the i-th entry of .plt.sec (x86-64 with IBT) or
  * the (i+1)-th of .plt (the first is the resolver's), 16 bytes each; on
  * arm64 .plt has a 32-byte header. Other machines get none. */
 static void load_plt(pmk__symtab *st, Elf *elf)
@@ -260,8 +261,9 @@ static void load_plt(pmk__symtab *st, Elf *elf)
 		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &s))
 			continue;
 		name = elf_strptr(elf, dsh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
+		if (!name) /* an IRELATIVE entry names no symbol: "@plt", as
+			      perf names it */
+			name = "";
 		c = malloc(strlen(name) + 5);
 		if (!c)
 			return;

@@ -118,13 +118,14 @@ static const Dwfl_Callbacks offline_cbs = {
 
 /* A Dwfl with the files of process `pid` (or of the nearest ancestor with
  * maps: a child shares its parent's until it execs). */
-static Dwfl *proc_dwfl(pmk_profile *p, pmk__unwinder *u, uint32_t pid)
+static Dwfl *proc_dwfl(pmk_profile *p, const struct pmk__unwind_env *env,
+		       pmk__unwinder *u, uint32_t pid)
 {
 	const struct proc *pr = NULL;
 	Dwfl *d;
 	int any = 0;
 	for (int depth = 0; depth < 16; depth++) {
-		pr = pmk__proc_find(p, pid);
+		pr = env->proc_find(p, pid);
 		if (!pr || pr->nmap || !pr->has_parent || pr->ppid == pid)
 			break;
 		pid = pr->ppid;
@@ -136,7 +137,7 @@ static Dwfl *proc_dwfl(pmk_profile *p, pmk__unwinder *u, uint32_t pid)
 		const struct pmap *m = &pr->maps[i];
 		pmk__symtab *st;
 		int seen = 0;
-		if (m->dso < 2 || (st = pmk__dso_symtab(p, m->dso)) == NULL)
+		if (m->dso < 2 || (st = env->dso_symtab(p, m->dso)) == NULL)
 			continue;
 		for (int j = 0; j < i && !seen; j++)
 			seen = pr->maps[j].dso == m->dso;
@@ -166,8 +167,8 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 	return u->nout < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-int pmk__unwind(pmk_profile *p, pmk__unwinder **up, const pmk_sample *s,
-		uint64_t *out, int max)
+int pmk__unwind(pmk_profile *p, const struct pmk__unwind_env *env,
+		pmk__unwinder **up, const pmk_sample *s, uint64_t *out, int max)
 {
 	pmk__unwinder *u = *up;
 	struct uw_proc *e = NULL;
@@ -194,7 +195,7 @@ int pmk__unwind(pmk_profile *p, pmk__unwinder **up, const pmk_sample *s,
 		e = &u->v[u->n++];
 		e->pid = s->pid;
 		u->cur = s;
-		e->dwfl = proc_dwfl(p, u, s->pid);
+		e->dwfl = proc_dwfl(p, env, u, s->pid);
 	}
 	if (!e->dwfl)
 		return 0;
@@ -221,10 +222,10 @@ void pmk__unwinder_free(pmk__unwinder *u)
 
 #else /* no elfutils: no unwinding */
 
-int pmk__unwind(struct pmk_profile *p, pmk__unwinder **u, const pmk_sample *s,
-		uint64_t *out, int max)
+int pmk__unwind(struct pmk_profile *p, const struct pmk__unwind_env *env,
+		pmk__unwinder **u, const pmk_sample *s, uint64_t *out, int max)
 {
-	(void)p, (void)u, (void)s, (void)out, (void)max;
+	(void)p, (void)env, (void)u, (void)s, (void)out, (void)max;
 	return 0;
 }
 void pmk__unwinder_free(pmk__unwinder *u)
