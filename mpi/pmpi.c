@@ -195,6 +195,33 @@ static void xlate_forget(MPI_Comm comm)
 		}
 }
 
+/* The ranks in MPI_COMM_WORLD of group `g`'s members, in their order (-1
+ * for one outside it), in a new array of *n; NULL when out of memory. */
+int *pmk__mpi_group_world(MPI_Group g, int *n) PMK__MPI_HIDDEN;
+int *pmk__mpi_group_world(MPI_Group g, int *n)
+{
+	MPI_Group w;
+	int *ranks, *world;
+	PMPI_Comm_group(MPI_COMM_WORLD, &w);
+	PMPI_Group_size(g, n);
+	ranks = malloc(sizeof *ranks * (size_t)(*n > 0 ? *n : 1));
+	world = malloc(sizeof *world * (size_t)(*n > 0 ? *n : 1));
+	if (ranks && world) {
+		for (int i = 0; i < *n; i++)
+			ranks[i] = i;
+		PMPI_Group_translate_ranks(g, *n, ranks, w, world);
+		for (int i = 0; i < *n; i++)
+			if (world[i] == MPI_UNDEFINED)
+				world[i] = -1;
+	} else {
+		free(world);
+		world = NULL;
+	}
+	free(ranks);
+	PMPI_Group_free(&w);
+	return world;
+}
+
 static int world_rank(int dest, MPI_Comm comm);
 int pmk__mpi_world_rank(int dest, MPI_Comm comm)
 {
@@ -212,8 +239,8 @@ int pmk__mpi_world_rank(int dest, MPI_Comm comm)
 static int world_rank(int dest, MPI_Comm comm)
 {
 	struct xlate *x;
-	MPI_Group g, w;
-	int inter = 0, *ranks;
+	MPI_Group g;
+	int inter = 0;
 	if (dest < 0)
 		return -1;
 	if (comm == MPI_COMM_WORLD)
@@ -228,25 +255,10 @@ static int world_rank(int dest, MPI_Comm comm)
 	if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) !=
 	    MPI_SUCCESS)
 		return -1;
-	PMPI_Comm_group(MPI_COMM_WORLD, &w);
-	PMPI_Group_size(g, &x->n);
-	ranks = malloc(sizeof *ranks * (size_t)(x->n > 0 ? x->n : 1));
-	x->world = malloc(sizeof *x->world * (size_t)(x->n > 0 ? x->n : 1));
-	if (ranks && x->world) {
-		for (int i = 0; i < x->n; i++)
-			ranks[i] = i;
-		PMPI_Group_translate_ranks(g, x->n, ranks, w, x->world);
-		for (int i = 0; i < x->n; i++)
-			if (x->world[i] == MPI_UNDEFINED)
-				x->world[i] = -1;
+	x->world = pmk__mpi_group_world(g, &x->n);
+	if (x->world)
 		x->comm = comm;
-	} else {
-		free(x->world);
-		x->world = NULL;
-	}
-	free(ranks);
 	PMPI_Group_free(&g);
-	PMPI_Group_free(&w);
 	return x->world && dest < x->n ? x->world[dest] : -1;
 }
 

@@ -28,6 +28,8 @@
 
 uint64_t pmk__mpi_tbytes(int count, MPI_Datatype t) PMK__MPI_HIDDEN;
 int pmk__mpi_world_rank(int dest, MPI_Comm comm) PMK__MPI_HIDDEN;
+/* pmpi.c: a group's ranks in MPI_COMM_WORLD (a new array of *n) */
+int *pmk__mpi_group_world(MPI_Group g, int *n) PMK__MPI_HIDDEN;
 void pmk__mpi_persist_init(MPI_Request req, int send, int world,
 			   uint64_t bytes) PMK__MPI_HIDDEN;
 void pmk__mpi_persist_start(MPI_Request req, uint64_t *sent,
@@ -183,8 +185,7 @@ int pmk__mpi_win_world_rank(int target, MPI_Win win)
 static int win_world_rank(int target, MPI_Win win)
 {
 	struct wxlate *x;
-	MPI_Group g, w;
-	int *ranks;
+	MPI_Group g;
 	if (target < 0)
 		return -1;
 	for (int i = 0; i < WXLATE_SLOTS; i++)
@@ -196,25 +197,10 @@ static int win_world_rank(int target, MPI_Win win)
 	x->world = NULL;
 	if (PMPI_Win_get_group(win, &g) != MPI_SUCCESS)
 		return -1;
-	PMPI_Comm_group(MPI_COMM_WORLD, &w);
-	PMPI_Group_size(g, &x->n);
-	ranks = malloc(sizeof *ranks * (size_t)(x->n > 0 ? x->n : 1));
-	x->world = malloc(sizeof *x->world * (size_t)(x->n > 0 ? x->n : 1));
-	if (ranks && x->world) {
-		for (int i = 0; i < x->n; i++)
-			ranks[i] = i;
-		PMPI_Group_translate_ranks(g, x->n, ranks, w, x->world);
-		for (int i = 0; i < x->n; i++)
-			if (x->world[i] == MPI_UNDEFINED)
-				x->world[i] = -1;
+	x->world = pmk__mpi_group_world(g, &x->n);
+	if (x->world)
 		x->win = win;
-	} else {
-		free(x->world);
-		x->world = NULL;
-	}
-	free(ranks);
 	PMPI_Group_free(&g);
-	PMPI_Group_free(&w);
 	return x->world && target < x->n ? x->world[target] : -1;
 }
 
