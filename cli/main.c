@@ -107,6 +107,8 @@ int main(int argc, char **argv)
 				cargv = perf_script_args(&cargc, cargv);
 			cli_defs_env_warn();
 			rc = c->fn(cargc, cargv);
+			if (cargv != argv + 1) /* perf_script_args' copy */
+				free(cargv);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
 				cli_error("could not write the output");
 				return 1;
