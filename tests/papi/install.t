@@ -43,7 +43,10 @@ int main(void)
 	return v > 0 ? 0 : 1;
 }
 C
-	if cc -o "$T_TMP/t" "$T_TMP/t.c" $flags 2>"$T_TMP/cc.err"; then
+	# a sanitized library (check-san) needs its runtime linked first
+	case "$PMK_BUILD" in *san*) san="-fsanitize=address,undefined" ;; *) san= ;; esac
+	# shellcheck disable=SC2086
+	if cc $san -o "$T_TMP/t" "$T_TMP/t.c" $flags 2>"$T_TMP/cc.err"; then
 		out=$(env -u LD_LIBRARY_PATH "$T_TMP/t" 2>&1); rc=$?
 		check "a program built with pkg-config papi counts perf::TASK-CLOCK ($out)" test $rc -eq 0
 		check "it loads the prefix's library" sh -c "ldd '$T_TMP/t' | grep -q '$P/lib/libpapi.so.7.0'"

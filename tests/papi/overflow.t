@@ -10,7 +10,10 @@ if [ ! -f "$PMK_PAPI/libpapi.so.7.0" ]; then
 	exit 0
 fi
 require cc
-if ! cc -O1 -g -rdynamic -o "$T_TMP/prog_overflow" "$PMK_SRC/tests/papi/prog_overflow.c" \
+# a sanitized library (check-san) needs its runtime linked first
+case "$PMK_BUILD" in *san*) san="-fsanitize=address,undefined" ;; *) san= ;; esac
+# shellcheck disable=SC2086
+if ! cc $san -O1 -g -rdynamic -o "$T_TMP/prog_overflow" "$PMK_SRC/tests/papi/prog_overflow.c" \
 	-L"$PMK_PAPI" -lpapi -ldl -lpthread 2>"$T_TMP/cc.err"; then
 	nok "prog_overflow builds" "$(head -n 5 "$T_TMP/cc.err")"
 	exit 0
