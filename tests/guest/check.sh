@@ -62,6 +62,7 @@ cp tests/support/t.sh "$R/pmk/t.sh"
 cp tests/guest/known-failures "$R/pmk/known-failures"
 mkdir -p "$R/pmk/src" && cp tests/guest/prog/*.S "$R/pmk/src/"  # for line numbers
 [ -d metrics ] && cp -r metrics "$R/pmk/metrics"  # read by unit tests through PMK_SRC
+mkdir -p "$R/pmk/tests" && cp -r tests/fixtures "$R/pmk/tests/fixtures"  # the machine fixtures, likewise
 # Same contents, same bytes (fixed times): boots stay instruction-for-instruction identical.
 find "$R" -exec touch -h -d @0 {} +
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --reproducible --quiet) | gzip -1 -n >"$G/initrd.gz" || exit 1
