@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/core/outfile.h"
 #include "papi/papi_int.h"
 
 #define HL_EVENTS 16
@@ -244,7 +245,9 @@ static void hl_write(void)
 	size_t len = strlen(path);
 	snprintf(path + len, sizeof path - len, "/rank_%06d.json",
 		 rank ? atoi(rank) : (int)getpid());
-	FILE *f = fopen(path, "w");
+	/* pmkit's output file: a new file renamed into place, never through
+	 * a link, the previous one kept as .old */
+	FILE *f = pmk__out_fopen(path, 0, NULL);
 	if (!f) {
 		pthread_mutex_unlock(&lock);
 		return;
@@ -277,7 +280,7 @@ static void hl_write(void)
 		fprintf(f, "}}");
 	}
 	fprintf(f, "\n}\n}\n");
-	fclose(f);
+	pmk__out_fclose(f, !ferror(f), NULL);
 	pthread_mutex_unlock(&lock);
 }
 
