@@ -26,7 +26,6 @@
 #include "cli/personality.h"
 #include "cli/opt.h"
 #include "cli/stop.h"
-#include "lib/backend/task.h"
 
 #define MAX_TIDS 64 /* record -t */
 
@@ -208,7 +207,7 @@ static int tid_list(const char *val, struct ropts *o)
 static int threads_alive(const struct ropts *o)
 {
 	for (int t = 0; t < o->ntids; t++)
-		if (pmk__task_alive(o->tids[t]))
+		if (pmk_task_alive(o->tids[t]))
 			return 1;
 	return 0;
 }
@@ -481,9 +480,9 @@ int cmd_record(int argc, char **argv)
 		pmk_sampler_synthesize(s, (int)o.pid);
 	for (int t = 0; t < o.ntids; t++) {
 		/* the maps of each thread's process, once */
-		int tg = pmk__task_tgid(o.tids[t]), seen = 0;
+		int tg = pmk_task_tgid(o.tids[t]), seen = 0;
 		for (int u = 0; u < t; u++)
-			seen |= pmk__task_tgid(o.tids[u]) == tg;
+			seen |= pmk_task_tgid(o.tids[u]) == tg;
 		if (!seen)
 			pmk_sampler_synthesize(s, tg);
 	}

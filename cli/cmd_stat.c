@@ -38,8 +38,6 @@
 #include "cli/stat_scope.h"
 #include "cli/stop.h"
 #include "cli/workload.h"
-#include "lib/backend/backend.h"
-#include "lib/backend/task.h"
 #include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
@@ -1154,7 +1152,7 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 				       ? 1
 				       : 0;
 		}
-		n = pmk__task_threads((int)pid, tids, MAX_SETS);
+		n = pmk_task_threads((int)pid, tids, MAX_SETS);
 		if (n < 0) {
 			cli_error("no process %d", (int)pid);
 			return 1;
@@ -1240,7 +1238,7 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 			   : o->sim_workload ? o->sim_workload
 					     : "int-mix";
 	pmk_sim_config cfg;
-	pmk_backend *be = NULL;
+	struct pmk_backend *be = NULL;
 	pmk_eventset *es = NULL;
 	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
 	pmk_value *v = calloc((size_t)r->nev, sizeof *v);
@@ -1309,8 +1307,7 @@ out:
 	pmk_eventset_free(es);
 	r->set[0] = NULL;
 	r->nset = 0;
-	if (be)
-		be->ops->free(be);
+	pmk_backend_free(be);
 	free(rows);
 	free(v);
 	return rc;

@@ -65,6 +65,19 @@ int pmk_eventset_new(pmk_eventset **out, unsigned flags);
 void pmk_eventset_free(pmk_eventset *es);
 /* Use another backend (NULL: the kernel). Only before the first start. */
 int pmk_eventset_set_backend(pmk_eventset *es, struct pmk_backend *be);
+/* Frees a backend made by a constructor such as pmk_sim_backend_new(), once
+ * no event set uses it; NULL is ignored. */
+void pmk_backend_free(struct pmk_backend *be);
+
+/* The threads of a process, from /proc (what `stat -p`/`record -p` attach
+ * to): `pid` itself first, then the others in /proc's order. At most `max`
+ * are written; returns how many, or PMK_ENOENT when there is no process. */
+int pmk_task_threads(int pid, int *tids, int max);
+/* The process (thread group) thread `tid` belongs to; `tid` itself when
+ * /proc/TID/status cannot be read. */
+int pmk_task_tgid(int tid);
+/* Whether thread `tid` still exists (a zombie thread still counts). */
+int pmk_task_alive(int tid);
 int pmk_eventset_set_scope(pmk_eventset *es, pmk_scope scope);
 int pmk_eventset_set_flags(pmk_eventset *es, unsigned flags);
 unsigned pmk_eventset_flags(const pmk_eventset *es);
@@ -88,8 +101,9 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d);
 const pmk_diag *pmk_eventset_event_diag(const pmk_eventset *es, int i);
 /* Schedule events first..last (indexes, already added) as one kernel
  * group, like perf's {a,b}: counted over exactly the same time. Before
- * the set is opened; groups may not overlap; PMK_ETOOMANY beyond 16
- * natives. */
+ * the set is opened; groups may not overlap; PMK_ETOOMANY beyond
+ * PMK_GROUP_MAX natives. */
+#define PMK_GROUP_MAX 16
 int pmk_eventset_group(pmk_eventset *es, int first, int last);
 /* How the natives were packed: number of kernel groups, and whether a group
  * had to be split because the kernel could not schedule it. */

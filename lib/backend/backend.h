@@ -17,8 +17,6 @@
 #include "pmkit/count.h"
 #include "pmkit/event.h"
 
-#define PMK_GROUP_MAX 16
-
 typedef struct pmk_backend pmk_backend;
 
 enum pmk_backend_op { PMK_BE_ENABLE = 1, PMK_BE_DISABLE, PMK_BE_RESET };

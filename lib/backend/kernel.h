@@ -43,7 +43,7 @@ void pmk__attr_to_perf(const pmk_attr *a, struct perf_event_attr *pa);
  * explained as one on every CPU, which is what the kernel checks.
  * A thread that ended between its listing and the open fails with ESRCH:
  * pmk__perf_task_ended() tells, so a caller opening every thread of a
- * process (pmk__task_threads) skips it.
+ * process (pmk_task_threads) skips it.
  */
 int pmk__perf_open(struct perf_event_attr *pa, const pmk_attr *a, int pid,
 		   int cpu, int group_fd, unsigned long flags, pmk_diag *d);

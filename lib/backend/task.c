@@ -10,7 +10,7 @@
 #include "lib/backend/task.h"
 #include "pmkit/error.h"
 
-int pmk__task_threads(int pid, int *tids, int max)
+int pmk_task_threads(int pid, int *tids, int max)
 {
 	char path[64];
 	DIR *dir;
@@ -31,7 +31,7 @@ int pmk__task_threads(int pid, int *tids, int max)
 	return n;
 }
 
-int pmk__task_tgid(int tid)
+int pmk_task_tgid(int tid)
 {
 	char path[64], line[128];
 	int tg = tid;
@@ -48,11 +48,11 @@ int pmk__task_tgid(int tid)
 	return tg > 0 ? tg : tid;
 }
 
-int pmk__task_alive(int tid)
+int pmk_task_alive(int tid)
 {
 	char path[64];
 	struct stat st;
-	snprintf(path, sizeof path, "/proc/%d/task/%d", pmk__task_tgid(tid),
+	snprintf(path, sizeof path, "/proc/%d/task/%d", pmk_task_tgid(tid),
 		 tid);
 	return stat(path, &st) == 0;
 }

@@ -1,5 +1,5 @@
 /*
- * task.h: the threads of a process, from /proc. Internal to libpmkit.
+ * task.h: the threads of a process, from /proc. The functions are public (pmkit/count.h).
  *
  * The one walk of /proc/PID/task: the sampler opens every thread of an
  * attached process (record -p), the counting side builds one event set per
@@ -10,15 +10,8 @@
 #ifndef PMK_BACKEND_TASK_H
 #define PMK_BACKEND_TASK_H
 
-/* The threads process `pid` has now: `pid` itself first, then the others
- * in /proc's order (ascending ids, usually). At most `max` are written;
- * returns how many, or PMK_ENOENT when there is no process `pid`. */
-int pmk__task_threads(int pid, int *tids, int max);
-/* The process (thread group) thread `tid` belongs to: Tgid in
- * /proc/TID/status; `tid` itself when that cannot be read. */
-int pmk__task_tgid(int tid);
-/* Whether thread `tid` still exists: its /proc/TGID/task/TID entry, which
- * goes once the thread is reaped (a zombie thread still counts). */
-int pmk__task_alive(int tid);
+/* pmk_task_threads, pmk_task_tgid, pmk_task_alive: public, declared in
+ * pmkit/count.h (the CLI attaches to processes through them). */
+#include "pmkit/count.h"
 
 #endif

@@ -89,6 +89,7 @@ struct pmk_eventset {
 	struct group *grp;
 	double common_rel_sd; /* the set's phases (mpx.c), at the last read */
 	double start_rel;     /* the set's start phase (mpx.c), same */
+	uint64_t start_len_ns; /* and the time over which it was seen */
 	int may_mpx;          /* more counter-limited natives than counters */
 	/* perf's tool events (duration_time, user_time, system_time): the
 	 * clock and the CPU times at start and at stop, measured here */
@@ -149,6 +150,12 @@ int pmk_eventset_set_backend(pmk_eventset *es, struct pmk_backend *be)
 	es->be = be;
 	es->own_be = 0;
 	return 0;
+}
+
+void pmk_backend_free(struct pmk_backend *be)
+{
+	if (be)
+		be->ops->free(be);
 }
 
 int pmk_eventset_set_scope(pmk_eventset *es, pmk_scope scope)
@@ -835,21 +842,28 @@ static double common_rel_sd(const pmk_eventset *es)
 /* The start of counting is a phase every program has (exec and its first
  * page faults; cold caches, predictors and TLBs): the median, over the
  * natives that counted all of the first slice, of how far their rate there
- * was from their rate since, relative to the latter (mpx.c). */
-static double start_rel(const pmk_eventset *es)
+ * was from their rate since, as the size of the log of the ratio (a start
+ * ten times slower weighs as one ten times faster), one count added to
+ * each side so that a native that counted nothing on one side gives a
+ * finite ratio (mpx.c). `*len_ns` gets the first slice's length, the
+ * extent over which that change was seen. */
+static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 {
 	double rel[256];
 	int n = 0;
+	*len_ns = 0;
 	for (int i = 0; i < es->nleaf && n < 256; i++) {
 		const struct leaf *l = &es->leaf[i];
 		uint64_t raw = l->raw - l->base_raw, run = l->running - l->base_run;
 		if (l->handle < 0 || !l->start_ns || l->nslices < 2 ||
-		    run <= l->start_ns || raw <= l->start_raw)
+		    run <= l->start_ns || raw < l->start_raw)
 			continue;
-		double r1 = (double)l->start_raw / (double)l->start_ns;
-		double r2 = (double)(raw - l->start_raw) /
+		double r1 = ((double)l->start_raw + 1) / (double)l->start_ns;
+		double r2 = ((double)(raw - l->start_raw) + 1) /
 			    (double)(run - l->start_ns);
-		rel[n++] = fabs(r1 / r2 - 1);
+		rel[n++] = fabs(log(r1 / r2));
+		if (l->start_ns > *len_ns)
+			*len_ns = l->start_ns;
 	}
 	return pmk__mpx_common_rel_sd(rel, n);
 }
@@ -900,7 +914,8 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 			pmk__mpx_in in = {raw,	      en,	   run,
 					  leaf_edge(es, l), sd, es->common_rel_sd,
 					  l->nslices, l->nwin, l->ngap,
-					  l->lead_ns, es->start_rel};
+					  l->lead_ns, es->start_rel,
+					  es->start_len_ns};
 			err[i] = pmk__mpx_estimate(&in);
 			if (run < en) {
 				v->flags |= PMK_VALUE_MULTIPLEXED;
@@ -978,7 +993,10 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 		/* only in a set that multiplexes: exact counts keep a fixed
 		 * read cost (a region's counts include it) */
 		es->common_rel_sd = es->may_mpx ? common_rel_sd(es) : 0;
-		es->start_rel = es->may_mpx ? start_rel(es) : 0;
+		es->start_rel = 0;
+		es->start_len_ns = 0;
+		if (es->may_mpx)
+			es->start_rel = start_rel(es, &es->start_len_ns);
 		for (int e = 0; e < es->nev && e < n; e++)
 			event_value(es, e, &vals[e]);
 		rc = es->nev;

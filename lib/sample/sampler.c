@@ -126,7 +126,7 @@ static int task_list(const pmk_sample_opts *o, int *tids, int max)
 	tids[0] = o->all_cpus ? -1 : o->pid;
 	if (o->all_cpus || !o->threads)
 		return 1;
-	n = pmk__task_threads(o->pid, tids, max);
+	n = pmk_task_threads(o->pid, tids, max);
 	return n < 0 ? -1 : n;
 }
 

@@ -213,15 +213,15 @@ static void test_thread_walker(void)
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 
-	n = pmk__task_threads(me, tids, 64);
+	n = pmk_task_threads(me, tids, 64);
 	T_CHECKF(n >= 3, "%d threads listed", n);
 	T_EQ_INT(tids[0], me); /* the process first */
 	T_CHECK(listed(tids, n, tid_of[0]) && listed(tids, n, tid_of[1]));
-	T_EQ_INT(pmk__task_threads(me, tids, 2), 2); /* at most max */
+	T_EQ_INT(pmk_task_threads(me, tids, 2), 2); /* at most max */
 	T_EQ_INT(tids[0], me);
-	T_EQ_INT(pmk__task_tgid(tid_of[1]), me);
-	T_EQ_INT(pmk__task_tgid(me), me);
-	T_CHECK(pmk__task_alive(tid_of[1]));
+	T_EQ_INT(pmk_task_tgid(tid_of[1]), me);
+	T_EQ_INT(pmk_task_tgid(me), me);
+	T_CHECK(pmk_task_alive(tid_of[1]));
 
 	pthread_mutex_lock(&mu);
 	go_home = 1;
@@ -230,17 +230,17 @@ static void test_thread_walker(void)
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
 	/* a joined thread leaves /proc once the kernel has released it */
-	for (int k = 0; k < 200 && pmk__task_alive(tid_of[1]); k++)
+	for (int k = 0; k < 200 && pmk_task_alive(tid_of[1]); k++)
 		usleep(5000);
-	T_CHECK(!pmk__task_alive(tid_of[1]));
+	T_CHECK(!pmk_task_alive(tid_of[1]));
 
 	gone = fork();
 	T_ASSERT(gone >= 0);
 	if (gone == 0)
 		_exit(0);
 	waitpid(gone, &st, 0);
-	T_EQ_INT(pmk__task_threads(gone, tids, 64), PMK_ENOENT);
-	T_CHECK(!pmk__task_alive(gone));
+	T_EQ_INT(pmk_task_threads(gone, tids, 64), PMK_ENOENT);
+	T_CHECK(!pmk_task_alive(gone));
 }
 
 /* ---- the record probe -------------------------------------------------- */
