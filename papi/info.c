@@ -86,7 +86,7 @@ static void hw_read(void)
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[1024];
 	int siblings = 0, cores = 0, maxphys = -1;
-	float mhz = 0;
+	float mhz = 0, bogomips = 0;
 	while (f && fgets(line, sizeof line, f)) {
 		char *v = strchr(line, ':');
 		if (!v)
@@ -106,6 +106,8 @@ static void hw_read(void)
 			hw.cpuid_stepping = atoi(v), hw.revision = (float)atoi(v);
 		else if (!strncmp(line, "cpu MHz", 7) && mhz == 0)
 			mhz = (float)atof(v);
+		else if (!strncmp(line, "BogoMIPS", 8) && bogomips == 0)
+			bogomips = (float)atof(v);
 		else if (!strncmp(line, "siblings", 8))
 			siblings = atoi(v);
 		else if (!strncmp(line, "cpu cores", 9))
@@ -138,6 +140,12 @@ static void hw_read(void)
 		closedir(d);
 	hw.nnodes = nodes > 0 ? nodes : 1;
 	hw.ncpu = hw.totalcpus / hw.nnodes;
+	/* Arm's (and MIPS's) /proc/cpuinfo has no MHz: PAPI 7.0 takes
+	 * BogoMIPS instead (linux-common.c), divided by the CPU count, and
+	 * programs size thresholds by it (ctests/overflow.c: cpu_max_mhz *
+	 * 20000), so a zero there would mean no overflow at all */
+	if (mhz == 0 && bogomips > 0 && hw.totalcpus > 0)
+		mhz = bogomips / (float)hw.totalcpus;
 	long khz = read_long("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
 	hw.cpu_max_mhz = khz > 0 ? (int)(khz / 1000) : (int)mhz;
 	khz = read_long("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_min_freq");

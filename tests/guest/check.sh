@@ -40,7 +40,7 @@ sysroot= have=
 # Objects do not depend on flags: rebuild when a library comes or goes.
 [ "$(cat "$A/.guest-sysroot" 2>/dev/null)" = "$sysroot$have" ] || rm -rf "$A"
 mkdir -p "$A" && echo "$sysroot$have" >"$A/.guest-sysroot"
-if ! make --no-print-directory -j2 CROSS=$CROSS O=$A $sysroot $A/pmkit tests guest-progs >"$G/build.log" 2>&1; then
+if ! make --no-print-directory -j2 CROSS=$CROSS O=$A $sysroot $A/pmkit tests guest-progs guest-papi >"$G/build.log" 2>&1; then
 	tail -30 "$G/build.log"
 	echo "guest: cross-build for aarch64 failed (log: $G/build.log)"
 	echo "guest: 0 passed, 1 failed, 0 skipped"
@@ -57,6 +57,8 @@ cp tests/guest/run-guest.sh "$R/pmk/run-guest.sh"
 cp "$A/pmkit" "$R/pmk/pmkit"
 for f in "$A"/tests/*; do [ -x "$f" ] && cp "$f" "$R/pmk/unit/"; done
 for f in "$A"/guest/g_* "$A"/guest/h_* "$A"/guest/w_*; do [ -x "$f" ] && cp "$f" "$R/pmk/guest/"; done
+# PAPI's ctests on pmkit's libpapi (mk/papi.mk guest-papi), run by cases/papi.t
+mkdir -p "$R/pmk/papi" && for f in "$A"/guest/papi/*; do [ -f "$f" ] && [ -x "$f" ] && cp "$f" "$R/pmk/papi/"; done
 for f in tests/guest/cases/*.t; do [ -f "$f" ] && cp "$f" "$R/pmk/cases/"; done
 cp tests/support/t.sh "$R/pmk/t.sh"
 cp tests/guest/known-failures "$R/pmk/known-failures"
