@@ -14,8 +14,6 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
-#include "lib/event/native.h"
-#include "lib/event/source.h"
 #include <strings.h>
 
 /* A target for a named model: a core PMU "cpu" (PERF_TYPE_RAW) with the
@@ -169,7 +167,7 @@ int cmd_encode(int argc, char **argv)
 		return cli_usage("encode");
 	if (eo.models) {
 		/* every model, with the source of its events */
-		pmk__source_models(print_model, NULL);
+		pmk_model_foreach(print_model, NULL);
 		return 0;
 	}
 	describe = eo.describe;
@@ -182,7 +180,7 @@ int cmd_encode(int argc, char **argv)
 		return 2;
 	}
 	if (model) {
-		if (!pmk__model_known(model)) {
+		if (!pmk_model_known(model)) {
 			cli_error("no event tables for model '%s'", model);
 			fprintf(stderr, "hint: 'pmkit encode --models' lists "
 					"them\n");

@@ -22,7 +22,6 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "lib/core/outfile.h"
-#include "lib/event/papi_csv.h"
 
 /* perf list's categories, as bits of list_ctx.cats */
 enum {
@@ -177,7 +176,7 @@ static int show(const pmk_event_info *info, void *arg)
 {
 	struct list_ctx *c = arg;
 	char why[256];
-	pmk__preset_src src;
+	pmk_preset_origin src = {.size = sizeof src};
 	int ok;
 	/* a pattern finds names, and vendor names given in descriptions */
 	if (!matches(c->pattern, info->name) &&
@@ -246,9 +245,9 @@ static int show(const pmk_event_info *info, void *arg)
 		fprintf(c->out, ",\"description\":");
 		cli_json_str(c->out, info->desc);
 		if (info->kind == PMK_KIND_PRESET &&
-		    pmk__event_preset_source(c->t, info->name, &src) == 0) {
+		    pmk_preset_origin_get(c->t, info->name, &src) == 0) {
 			fprintf(c->out, ",\"source\":");
-			cli_json_str(c->out, pmk__preset_from_name(src.from));
+			cli_json_str(c->out, src.source);
 			fprintf(c->out, ",\"defined_at\":");
 			cli_json_str(c->out, src.where);
 			if (src.passed[0]) {
@@ -286,9 +285,9 @@ static int show(const pmk_event_info *info, void *arg)
 				ok ? info->desc : r);
 	}
 	if (c->details && info->kind == PMK_KIND_PRESET &&
-	    pmk__event_preset_source(c->t, info->name, &src) == 0) {
+	    pmk_preset_origin_get(c->t, info->name, &src) == 0) {
 		fprintf(c->out, "      source: %s, %s\n",
-			pmk__preset_from_name(src.from), src.where);
+			src.source, src.where);
 		if (src.passed[0])
 			fprintf(c->out, "      passed over: %s\n", src.passed);
 	}
@@ -548,12 +547,12 @@ static int list_run(struct list_ctx *c_, int sim)
 				       "events are listed, not opened here");
 		if (c.details) {
 			const char *why;
-			const pmk__papi_csv *pf = pmk__papi_events(&why);
+			int nlines = 0;
+			const char *pf = pmk_papi_events_file(&nlines, &why);
 			if (pf)
 				fprintf(c.out, "\nPAPI's preset definitions: "
 					       "%s (%d lines)",
-					pmk__papi_csv_file(pf),
-					pmk__papi_csv_count(pf));
+					pf, nlines);
 			else
 				fprintf(c.out, "\nPAPI's preset definitions: "
 					       "none (%s)",

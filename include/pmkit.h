@@ -15,6 +15,7 @@
  *   pmkit/addie.h   the Addie stochastic monitor, DRAM buffer model
  *   pmkit/bench.h   microbenchmarks, timing harness, machine probe
  *   pmkit/cpistack.h CPI stacks (simulated core), top-down level 1
+ *   pmkit/catalog.h models known, where presets come from
  */
 #ifndef PMKIT_H
 #define PMKIT_H
@@ -30,5 +31,6 @@
 #include "pmkit/addie.h"
 #include "pmkit/bench.h"
 #include "pmkit/cpistack.h"
+#include "pmkit/catalog.h"
 
 #endif
