@@ -11,6 +11,10 @@
 #     in cli/. Any cycle fails (cli/'s shared services sit in files of
 #     their own, diag_out.c, usage.c, defs_load.c, that call no command);
 #     the calls that close it follow as `# ` lines.
+#  3. The commands reach the library through its public headers and the
+#     CLI's own: no file of cli/ includes a header of lib/event, lib/backend
+#     or a simulator internal (sim/*_int.h). lib/core's services (outfile,
+#     diagnostics) are shared on purpose.
 . tests/support/t.sh
 
 # ---- 1. the perf system call ---------------------------------------------
@@ -49,6 +53,15 @@ done
 for l in $(perf_calls bench | cut -d: -f1,2); do
 	echo "# outside lib/ and cli/, not checked: $l"
 done
+
+# ---- 3. what the commands include ------------------------------------------
+
+inc=$(cd "$PMK_SRC" && grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(lib/(event|backend)/|sim/.*_int\.h)' cli/*.c cli/*.h 2>/dev/null)
+if [ -n "$inc" ]; then
+	nok "cli/ includes no lib/event, lib/backend or sim internals" "$(printf '%s\n' "$inc" | cut -d: -f1,3 | tr '\n' ' ')"
+else
+	ok "cli/ includes no lib/event, lib/backend or sim internals"
+fi
 
 # ---- 2. cycles of calls between files --------------------------------------
 
