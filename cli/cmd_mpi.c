@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/subcmd.h"
 #include "lib/core/infile.h"
 #include "mpi/comm.h"
 #include "mpi/job.h"
@@ -184,47 +186,63 @@ static int pick_event(const struct pmk__mpi_job *job, const char *want)
 	return job->nev ? 0 : -1;
 }
 
+enum { R_SVG = 256, R_COMM_SVG, R_HTML, R_JSON, R_MERGE, R_EVENT, R_CSV,
+       R_TOP };
+
+static const struct cli_opt report_opts[] = {
+	{R_SVG, "svg", CLI_ARG},	   {R_COMM_SVG, "comm-svg", CLI_ARG},
+	{R_HTML, "html", CLI_ARG},	   {R_JSON, "json", CLI_ARG},
+	{R_MERGE, "mpi-merge", CLI_ARG}, {R_EVENT, "event", CLI_ARG},
+	{'o', "output", CLI_ARG},	   {R_CSV, "csv", CLI_NOARG},
+	{R_TOP, "top", CLI_ARG},	   {0},
+};
+
+struct report_args {
+	const char *svg, *html, *json, *merge, *comm_svg, *event, *out;
+	int csv;
+	unsigned long long top;
+};
+
+static int on_report_opt(int key, const char *val, void *arg)
+{
+	struct report_args *r = arg;
+
+	switch (key) {
+	case R_SVG: r->svg = val; break;
+	case R_COMM_SVG: r->comm_svg = val; break;
+	case R_HTML: r->html = val; break;
+	case R_JSON: r->json = val; break;
+	case R_MERGE: r->merge = val; break;
+	case R_EVENT: r->event = val; break;
+	case 'o': r->out = val; break;
+	case R_CSV: r->csv = 1; break;
+	case R_TOP: return cli_opt_u64_in(val, 0, ~0ULL, &r->top);
+	}
+	return 0;
+}
+
 static int report(int argc, char **argv)
 {
-	const char *svg = NULL, *html = NULL, *json = NULL, *merge = NULL;
-	const char *comm_svg = NULL;
-	const char *event = NULL, *input = NULL, *out = "-";
-	int csv = 0, rc = 0, ev, missing, nfiles = 0;
-	unsigned long long top = 8;
+	struct report_args r = {.out = "-", .top = 8};
+	const char *svg, *html, *json, *merge, *comm_svg, *event, *input = NULL;
+	const char *out;
+	int csv, rc = 0, ev, missing, nfiles = 0;
+	unsigned long long top;
 	struct pmk__mpi_job job = {0};
+	int first = cli_opt_parse_mixed("mpi", argc, argv, report_opts,
+					on_report_opt, &r);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **val = !strcmp(a, "--svg")         ? &svg
-				   : !strcmp(a, "--comm-svg")  ? &comm_svg
-				   : !strcmp(a, "--html")      ? &html
-				   : !strcmp(a, "--json")      ? &json
-				   : !strcmp(a, "--mpi-merge") ? &merge
-				   : !strcmp(a, "--event")     ? &event
-				   : !strcmp(a, "-o")          ? &out
-							       : NULL;
-		if (val) {
-			if (i + 1 >= argc) {
-				cli_error("option '%s' needs a value", a);
-				return EXIT_USAGE;
-			}
-			*val = argv[++i];
-		} else if (!strcmp(a, "--csv"))
-			csv = 1;
-		else if (!strcmp(a, "--top")) {
-			if (i + 1 >= argc || cli_opt_u64(a, argv[i + 1], &top))
-				return EXIT_USAGE;
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
-			return cli_usage("mpi");
-		} else if (!input)
-			input = a;
-		else {
-			cli_error("one input file, not '%s' too", a);
-			return EXIT_USAGE;
-		}
+	if (first < 0)
+		return -first;
+	if (first < argc)
+		input = argv[first];
+	if (argc - first > 1) {
+		cli_error("one input file, not '%s' too", argv[first + 1]);
+		return EXIT_USAGE;
 	}
+	svg = r.svg, html = r.html, json = r.json, merge = r.merge;
+	comm_svg = r.comm_svg, event = r.event, out = r.out, csv = r.csv;
+	top = r.top;
 	if (!!input + !!merge != 1) {
 		cli_error(input ? "give FILE.json or --mpi-merge DIR, not both"
 				: "no input: give FILE.json or --mpi-merge DIR");
@@ -277,10 +295,9 @@ static int report(int argc, char **argv)
 
 int cmd_mpi(int argc, char **argv)
 {
-	if (argc < 2)
-		return cli_usage("mpi");
-	if (!strcmp(argv[1], "report"))
-		return report(argc - 1, argv + 1);
-	cli_error("unknown mpi command '%s' (try 'report')", argv[1]);
-	return EXIT_USAGE;
+	static const struct cli_sub subs[] = {
+		{"report", report},
+		{NULL, NULL},
+	};
+	return cli_sub_run("mpi", subs, argc, argv);
 }

@@ -12,8 +12,7 @@
  *     };
  *     int i = cli_opt_parse("stat", argc, argv, opts, on_opt, &o);
  *
- * Every command parses its options here except `pmkit mpi`, whose
- * cmd_mpi.c still walks argv by hand (issue 25).
+ * Every command parses its options here.
  *
  * Parsing stops at `--` or at the first operand (the command to run keeps
  * its own options). Long names may be shortened to a unique prefix, as
