@@ -1,5 +1,5 @@
 # mk/mpi.mk: libpmkit-mpi (mpi/, docs/mpi.md).
-#   mpi/job.c, jread.c, jobsvg.c, outfile.c: the job records and their
+#   mpi/job.c, jread.c, jobsvg.c, jobagg.c, outfile.c: the job records and their
 #       reports, no MPI header; part of the CLI (`pmkit mpi report`) always
 #   mpi/rank.c, timing.c, lastword.c, commrank.c, pmpi.c, pmpi_ext.c,
 #       fortran.c: the PMPI
@@ -9,7 +9,7 @@
 #       that one preloaded file is enough (and a program's own pmk_region_*
 #       calls resolve to the same copy)
 #   tests/mpi/prog/*.c, *.f90: the MPI test programs, $(O)/mpi/NAME
-MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/outfile.c mpi/comm.c
+MPI_JOB_SRC := mpi/job.c mpi/jread.c mpi/jobsvg.c mpi/jobagg.c mpi/outfile.c mpi/comm.c
 MPI_JOB_OBJ := $(MPI_JOB_SRC:%.c=$(O)/obj/%.o)
 CLI_SRC += $(MPI_JOB_SRC)
 # the JSON reader's fuzz target needs the job objects (before the archive);

@@ -129,9 +129,17 @@ void pmk__mpi_banner(FILE *f, const struct pmk__mpi_job *job, int top);
 void pmk__mpi_json(FILE *f, const struct pmk__mpi_job *job);
 void pmk__mpi_csv(FILE *f, const struct pmk__mpi_job *job);
 /* Per-rank bars: compute and MPI time stacked, and event `ev` (-1: none)
- * as a second panel. */
+ * as a second panel. Past PMK__MPI_BARS_MAX bars (ranks with a record and
+ * runs of ranks without), the aggregated picture instead (jobagg.c): the
+ * slowest, fastest and outlying ranks named, the ranks sorted by compute
+ * time, a histogram of them, and the ranks sorted by the event. */
+#define PMK__MPI_BARS_MAX 128
 void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev);
-/* One self-contained page: the banner, the SVG and the per-rank table. */
+void pmk__mpi_svg_agg(FILE *f, const struct pmk__mpi_job *job, int ev);
+/* A round step of about max/5 for an axis (jobagg.c). */
+double pmk__mpi_axis_step(double max);
+/* One self-contained page: the picture first, then the banner and the
+ * per-rank table. */
 void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev);
 
 /*

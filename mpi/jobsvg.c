@@ -2,9 +2,10 @@
  * jobsvg.c: the per-rank picture of a job (job.h): one bar per rank,
  * compute time and MPI time stacked, so the slow rank and the ranks that
  * wait show at a glance; a second panel with one event per rank; and the
- * self-contained HTML page around it. The mean is drawn as a dashed line
- * and the rank of the maximum is marked. The panels are bar charts of the
- * plot module (lib/core/plot_bar.c).
+ * self-contained HTML page around it, the picture first. The mean is
+ * drawn as a dashed line and the rank of the maximum is marked. The panels
+ * are bar charts of the plot module (lib/core/plot_bar.c). Past
+ * PMK__MPI_BARS_MAX bars the picture aggregates instead (jobagg.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,17 +22,6 @@ static const char *const col_time[2] = {"#4477aa", "#ee7733"};
 /* with sampled timing: compute, time that may have been MPI, MPI */
 static const char *const col_time3[3] = {"#4477aa", "#f4c09a", "#ee7733"};
 static const char *const col_event[1] = {"#777777"};
-
-/* A round step of about max/5 for the axis. */
-static double nice_step(double max)
-{
-	double raw = max / 5, p, m;
-	if (!(raw > 0))
-		return 1;
-	p = pow(10, floor(log10(raw)));
-	m = raw / p;
-	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
 
 /* The bars of the picture: one group per rank with a record, and one per
  * run of ranks without (a file of four records may declare 10^6 ranks:
@@ -139,6 +129,10 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 	if (groups_make(job, &gr))
 		goto out;
 	n = gr.n;
+	if (n > PMK__MPI_BARS_MAX) {
+		pmk__mpi_svg_agg(f, job, ev);
+		goto out;
+	}
 	present = n - gr.nmissing_runs;
 	/* sampled timing: the time that may have been MPI, shown as its own
 	 * segment between compute (less it) and MPI, so that the bar's
@@ -191,7 +185,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 			notes[nn++] = (pmk__bar_note){g, 0, "max"};
 	}
 	max = wall.max > 0 ? wall.max * 1e-9 : 1;
-	max = ceil(max / nice_step(max)) * nice_step(max);
+	max = ceil(max / pmk__mpi_axis_step(max)) * pmk__mpi_axis_step(max);
 	line = comp.mean * 1e-9;
 	snprintf(mean, sizeof mean, "mean compute %.4g", line);
 	tp = (struct tips){v, gr.rank, nseg};
@@ -210,7 +204,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 		.color = nseg == 3 ? col_time3 : col_time,
 		.ymin = 0,
 		.ymax = max,
-		.tick = nice_step(max),
+		.tick = pmk__mpi_axis_step(max),
 		.hlines = &line,
 		.nhlines = isfinite(line) ? 1 : 0,
 		.hline_label = ml,
@@ -241,7 +235,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 							: NAN;
 		}
 		max = st.n && st.max > 0 ? st.max * escale : 1;
-		max = ceil(max / nice_step(max)) * nice_step(max);
+		max = ceil(max / pmk__mpi_axis_step(max)) * pmk__mpi_axis_step(max);
 		line = st.mean * escale;
 		snprintf(mean, sizeof mean, "mean %.4g", line);
 		tp = (struct tips){v, gr.rank, 1};
@@ -256,7 +250,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 				      .color = col_event,
 				      .ymin = 0,
 				      .ymax = max,
-				      .tick = nice_step(max),
+				      .tick = pmk__mpi_axis_step(max),
 				      .hlines = &line,
 				      .nhlines = isfinite(line) ? 1 : 0,
 				      .hline_label = ml,
@@ -290,11 +284,13 @@ void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev)
 	      "table{border-collapse:collapse;font-size:12px}"
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
 	      "</style></head><body>\n<h1>pmkit mpi report</h1>\n", f);
-	fputs("<pre>", f);
+	/* the picture first: at 1,024 ranks the banner's table is longer
+	 * than a screen */
+	pmk__mpi_svg(f, job, ev);
+	fputs("\n<pre>", f);
 	pmk__xml_text(f, banner);
 	fputs("</pre>\n", f);
 	free(banner);
-	pmk__mpi_svg(f, job, ev);
 	pmk__mpi_comm_html(f, job);
 	fputs("<h2>Per rank</h2>\n<table><tr><th>rank</th><th>host</th>"
 	      "<th>wall s</th><th>compute s</th><th>MPI s</th><th>%MPI</th>", f);
