@@ -88,6 +88,14 @@ typedef enum pmk_op_code {
 	PMK_OP_MUL,
 	PMK_OP_DIV,      /* x/0 gives NaN, never a trap */
 	PMK_OP_NEG,
+	/* perf's metric language (docs/metrics.md); a NaN operand gives NaN */
+	PMK_OP_MIN,      /* the smaller of two values */
+	PMK_OP_MAX,      /* the larger */
+	PMK_OP_LT,       /* 1 when a < b, else 0 */
+	PMK_OP_GT,       /* 1 when a > b, else 0 */
+	PMK_OP_SELECT,   /* over (a, c, b): a when c != 0, else b (perf's
+			    `a if c else b`) */
+	PMK_OP_DRATIO,   /* a / b, 0 when b is 0 (perf's d_ratio) */
 } pmk_op_code;
 
 typedef struct pmk_op {

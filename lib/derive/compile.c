@@ -10,6 +10,7 @@
  * counted zeros give NaN at evaluation. Names are found through hash
  * tables so that large metric libraries load in milliseconds.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <strings.h>
 
 #include "lib/derive/defs.h"
+#include "lib/event/eval.h"
 
 #define PROG_MAX  4096 /* steps of one definition after inlining */
 #define STACK_MAX 256  /* evaluation stack depth */
@@ -128,43 +130,93 @@ static int emit(struct prog *p, int code, int arg, double value)
 	return 0;
 }
 
-static double apply(int code, double a, double b)
+/* Where the operand that ends just before step `end` starts. */
+static int operand_start(const struct dop *o, int end)
 {
-	switch (code) {
-	case PMK_OP_ADD:
-		return a + b;
-	case PMK_OP_SUB:
-		return a - b;
-	case PMK_OP_MUL:
-		return a * b;
-	default:
-		return a / b;
+	int need = 1, k = end;
+	while (need > 0 && k > 0) {
+		k--;
+		need += pmk__op_pops(o[k].code) - 1;
 	}
+	return need > 0 ? -1 : k;
 }
 
-/* Emit an operator, folding constant operands. Returns 1 for a division
- * by a constant zero (nothing emitted). */
+/* Emit an operator, folding constant operands: an operation of constants
+ * becomes its value, and `a if c else b` with a constant c becomes the
+ * branch c picks, so the events of the other branch are not counted (as
+ * perf drops them). Returns 1 for a division by a constant zero (nothing
+ * emitted). */
 static int emit_op(struct prog *p, int code)
 {
 	struct dop *o = p->op;
-	int n = p->n;
-	if (code == PMK_OP_NEG) {
-		if (n >= 1 && o[n - 1].code == PMK_OP_CONST) {
-			o[n - 1].value = -o[n - 1].value;
-			return 0;
-		}
-		return emit(p, code, 0, 0);
-	}
+	int n = p->n, pops = pmk__op_pops(code), all_const = 1;
 	if (code == PMK_OP_DIV && n >= 1 && o[n - 1].code == PMK_OP_CONST &&
 	    o[n - 1].value == 0)
 		return 1;
-	if (n >= 2 && o[n - 1].code == PMK_OP_CONST &&
-	    o[n - 2].code == PMK_OP_CONST) {
-		o[n - 2].value = apply(code, o[n - 2].value, o[n - 1].value);
-		p->n--;
+	if (pops < 1 || n < pops)
+		return emit(p, code, 0, 0);
+	for (int k = 1; k <= pops; k++)
+		all_const &= o[n - k].code == PMK_OP_CONST;
+	if (all_const) {
+		double x[3];
+		for (int k = 0; k < pops; k++)
+			x[k] = o[n - pops + k].value;
+		o[n - pops].value = pmk__op_value(code, x);
+		p->n -= pops - 1;
 		return 0;
 	}
+	if (code == PMK_OP_SELECT) {
+		int bs = operand_start(o, n),
+		    cs = bs > 0 ? operand_start(o, bs) : -1;
+		int as = cs > 0 ? operand_start(o, cs) : -1;
+		if (as >= 0 && cs == bs - 1 && o[cs].code == PMK_OP_CONST &&
+		    !isnan(o[cs].value)) {
+			if (o[cs].value != 0) { /* a: drop c and b */
+				p->n = cs;
+			} else { /* b: move it over a and c */
+				memmove(&o[as], &o[bs],
+					sizeof *o * (size_t)(n - bs));
+				p->n = as + (n - bs);
+			}
+			return 0;
+		}
+	}
 	return emit(p, code, 0, 0);
+}
+
+/* After folding, x's bases are those its program still reads, in
+ * first-use order (a branch dropped by a constant condition drops its
+ * events). */
+static int keep_used_bases(struct ddef *x, struct prog *p)
+{
+	int *nb, n = 0;
+	if (!x->nbases)
+		return 0;
+	nb = malloc(sizeof *nb * (size_t)x->nbases);
+	if (!nb)
+		return PMK_ENOMEM;
+	int *map = malloc(sizeof *map * (size_t)x->nbases);
+	if (!map) {
+		free(nb);
+		return PMK_ENOMEM;
+	}
+	for (int k = 0; k < x->nbases; k++)
+		map[k] = -1;
+	for (int k = 0; k < p->n; k++) {
+		struct dop *o = &p->op[k];
+		if (o->code != PMK_OP_LEAF)
+			continue;
+		if (map[o->arg] < 0) {
+			map[o->arg] = n;
+			nb[n++] = x->bases[o->arg];
+		}
+		o->arg = map[o->arg];
+	}
+	free(map);
+	free(x->bases);
+	x->bases = nb;
+	x->nbases = n;
+	return 0;
 }
 
 /* Index of global base `g` among x's bases, added when new. */
@@ -285,8 +337,7 @@ static int compile_def(struct cc *c, struct ddef *x)
 				rc = tok_error(c, x, t, PMK_ERANGE,
 					       "division by zero: the "
 					       "divisor is a constant 0");
-			if (t->op != PMK_OP_NEG)
-				depth--;
+			depth -= pmk__op_pops(t->op) - 1;
 		} else {
 			unsigned s =
 			    ht_probe(&c->names, t->name, def_name, c->defs);
@@ -363,9 +414,7 @@ static int compile_def(struct cc *c, struct ddef *x)
 	depth = maxdepth = 0;
 	for (int k = 0; rc == 0 && k < p.n; k++) {
 		int c2 = p.op[k].code;
-		depth += (c2 == PMK_OP_LEAF || c2 == PMK_OP_CONST) ? 1
-			 : c2 == PMK_OP_NEG			   ? 0
-								   : -1;
+		depth += 1 - pmk__op_pops(c2);
 		if (depth > maxdepth)
 			maxdepth = depth;
 	}
@@ -376,13 +425,15 @@ static int compile_def(struct cc *c, struct ddef *x)
 				STACK_MAX);
 		rc = PMK_ERANGE;
 	}
+	if (rc == 0)
+		rc = keep_used_bases(x, &p);
 	if (rc == 0 && x->is_const) {
 		/* Only numbers and constants: folded to one value. */
 		x->value = p.n == 1 ? p.op[0].value : 0;
 	}
 	if (rc == 0) {
-		size_t budget = (size_t)PROG_MAX * 16 +
-				c->defs->text_bytes * PROG_PER_BYTE;
+		size_t budget =
+		    (size_t)PROG_MAX * 16 + c->defs->text_bytes * PROG_PER_BYTE;
 		c->defs->total_steps += (size_t)p.n + (size_t)x->nbases;
 		if (c->defs->total_steps > budget) {
 			pmk__defs_error(

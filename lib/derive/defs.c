@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/derive/defs.h"
+#include "lib/event/eval.h"
 
 void pmk_defs_free(pmk_defs *defs)
 {
@@ -218,7 +219,7 @@ double pmk_defs_eval(const pmk_defs *defs, int i, const double *base_values,
 		return NAN;
 	for (int k = 0; k < x->nprog; k++) {
 		const struct dop *o = &x->prog[k];
-		double a, b;
+		double a;
 		switch (o->code) {
 		case PMK_OP_LEAF:
 			a = base_values[o->arg];
@@ -232,18 +233,16 @@ double pmk_defs_eval(const pmk_defs *defs, int i, const double *base_values,
 		case PMK_OP_NEG:
 			st[sp - 1] = -st[sp - 1];
 			break;
-		default:
-			b = st[--sp];
-			a = st[sp - 1];
-			if (o->code == PMK_OP_DIV && b == 0) {
+		default: {
+			int pops = pmk__op_pops(o->code);
+			if (pops < 2 || sp < pops)
+				return NAN;
+			sp -= pops;
+			if (o->code == PMK_OP_DIV && st[sp + 1] == 0)
 				f |= PMK_EVAL_DIV0;
-				st[sp - 1] = NAN;
-			} else {
-				st[sp - 1] = o->code == PMK_OP_ADD   ? a + b
-					     : o->code == PMK_OP_SUB ? a - b
-					     : o->code == PMK_OP_MUL ? a * b
-								     : a / b;
-			}
+			st[sp] = pmk__op_value(o->code, &st[sp]);
+			sp++;
+		}
 		}
 	}
 	if (flags)
@@ -315,9 +314,78 @@ double pmk_defs_eval_err(const pmk_defs *defs, int i, const double *base_values,
 			*a = r;
 			continue;
 		}
+		if (o->code == PMK_OP_SELECT) {
+			struct slot *c = &st[sp - 2], *pick;
+			a = &st[sp - 3];
+			b = &st[sp - 1];
+			if (isnan(c->v)) {
+				r.v = r.e = r.lo = r.hi = NAN;
+			} else {
+				pick = c->v != 0 ? a : b;
+				r = *pick;
+				if (c->lo <= 0 && c->hi >= 0 &&
+				    !(c->lo == 0 && c->hi == 0)) {
+					/* the condition may go either way */
+					r.lo = fmin(a->lo, b->lo);
+					r.hi = fmax(a->hi, b->hi);
+				}
+			}
+			sp -= 2;
+			st[sp - 1] = r;
+			continue;
+		}
 		b = &st[--sp];
 		a = &st[sp - 1];
 		switch (o->code) {
+		case PMK_OP_MIN:
+		case PMK_OP_MAX: {
+			int amin = a->v < b->v;
+			const struct slot *pick = o->code == PMK_OP_MIN
+						      ? (amin ? a : b)
+						      : (amin ? b : a);
+			if (isnan(a->v) || isnan(b->v)) {
+				r.v = r.e = r.lo = r.hi = NAN;
+				break;
+			}
+			r = *pick;
+			r.lo = o->code == PMK_OP_MIN ? fmin(a->lo, b->lo)
+						     : fmax(a->lo, b->lo);
+			r.hi = o->code == PMK_OP_MIN ? fmin(a->hi, b->hi)
+						     : fmax(a->hi, b->hi);
+			break;
+		}
+		case PMK_OP_LT:
+		case PMK_OP_GT: {
+			const struct slot *l = o->code == PMK_OP_LT ? a : b;
+			const struct slot *g = o->code == PMK_OP_LT ? b : a;
+			double xv[2] = {a->v, b->v};
+			r.v = pmk__op_value(o->code, xv);
+			r.e = 0;
+			r.lo = l->hi < g->lo ? 1 : 0;
+			r.hi = l->lo >= g->hi ? 0 : 1;
+			if (isnan(r.v))
+				r.e = r.lo = r.hi = NAN;
+			break;
+		}
+		case PMK_OP_DRATIO:
+			if (b->v == 0) {
+				/* perf's d_ratio: 0 where the divisor is */
+				int open = b->lo <= 0 && b->hi >= 0;
+				r.v = r.e = 0;
+				r.lo = open ? -INFINITY : 0;
+				r.hi = open ? INFINITY : 0;
+				break;
+			}
+			r.v = a->v / b->v;
+			r.e = hypot(a->e / b->v, a->v * b->e / (b->v * b->v));
+			if (b->lo <= 0 && b->hi >= 0) {
+				r.lo = -INFINITY;
+				r.hi = INFINITY;
+			} else {
+				imul(a->lo, a->hi, 1 / b->hi, 1 / b->lo, &r.lo,
+				     &r.hi);
+			}
+			break;
 		case PMK_OP_ADD:
 			r.v = a->v + b->v;
 			r.e = hypot(a->e, b->e);
@@ -376,7 +444,7 @@ static double ops_eval_checked(const pmk_op *ops, int nops,
 
 	for (int k = 0; k < nops; k++) {
 		const pmk_op *o = &ops[k];
-		double a, b;
+		double a;
 		switch (o->code) {
 		case PMK_OP_LEAF:
 			if (o->arg >= PMK_LEAF_MAX)
@@ -394,26 +462,16 @@ static double ops_eval_checked(const pmk_op *ops, int nops,
 				return NAN;
 			st[sp - 1] = -st[sp - 1];
 			break;
-		case PMK_OP_ADD:
-		case PMK_OP_SUB:
-		case PMK_OP_MUL:
-		case PMK_OP_DIV:
-			if (sp < 2)
+		default: {
+			int pops = pmk__op_pops(o->code);
+			if (pops < 2 || sp < pops)
 				return NAN;
-			b = st[--sp];
-			a = st[sp - 1];
-			if (o->code == PMK_OP_DIV && b == 0) {
+			sp -= pops;
+			if (o->code == PMK_OP_DIV && st[sp + 1] == 0)
 				f |= PMK_EVAL_DIV0;
-				st[sp - 1] = NAN;
-			} else {
-				st[sp - 1] = o->code == PMK_OP_ADD   ? a + b
-					     : o->code == PMK_OP_SUB ? a - b
-					     : o->code == PMK_OP_MUL ? a * b
-								     : a / b;
-			}
-			break;
-		default:
-			return NAN;
+			st[sp] = pmk__op_value(o->code, &st[sp]);
+			sp++;
+		}
 		}
 	}
 	if (flags)
@@ -432,8 +490,9 @@ static double ops_eval_checked(const pmk_op *ops, int nops,
 double pmk_ops_eval(const pmk_op *ops, int nops, const double *leaf_values,
 		    unsigned *flags)
 {
-	static const void *const tab[8] = {&&bad, &&leaf, &&cnst, &&add,
-					   &&sub, &&mul,  &&dv,	  &&neg};
+	static const void *const tab[16] = {
+	    &&bad, &&leaf, &&cnst, &&add, &&sub, &&mul, &&dv,  &&neg,
+	    &&gen, &&gen,  &&gen,  &&gen, &&gen, &&gen, &&bad, &&bad};
 	/* The top of the stack lives in `tos`; st[1..sp-1] hold the values
 	 * below it (a push saves the old top, so st[0] is never read). `sp`
 	 * counts the values, the top included. */
@@ -451,9 +510,9 @@ double pmk_ops_eval(const pmk_op *ops, int nops, const double *leaf_values,
 	do {                                                                   \
 		if (++o == end)                                                \
 			goto done;                                             \
-		goto *tab[o->code & 7];                                        \
+		goto *tab[o->code < 16 ? o->code : 0];                         \
 	} while (0)
-	goto *tab[o->code & 7];
+	goto *tab[o->code < 16 ? o->code : 0];
 leaf:
 	if (o->arg >= PMK_LEAF_MAX)
 		return NAN;
@@ -489,6 +548,19 @@ neg:
 	if (sp < 1)
 		return NAN;
 	tos = -tos;
+	NEXT;
+gen : /* perf's operations: two or three operands */
+{
+	int pops = pmk__op_pops(o->code);
+	double x[3];
+	if (pops < 2 || sp < pops)
+		return NAN;
+	for (int k = 0; k < pops - 1; k++)
+		x[k] = st[sp - pops + 1 + k];
+	x[pops - 1] = tos;
+	sp -= pops - 1;
+	tos = pmk__op_value(o->code, x);
+}
 	NEXT;
 bad:
 	return NAN;

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #include "lib/derive/defs.h"
 #include "lib/derive/pmu_json.h"
+#include "lib/event/topo.h"
 
 /* ---------------------------------------------------------------- reader */
 
@@ -717,6 +719,31 @@ static int set(const char *v)
 	return v && *v && strtoull(v, NULL, 0) != 0;
 }
 
+/* The family of PMUs perf's Unit names: the unit in lower case with
+ * spaces as '_' ("CHA" -> cha, boxes uncore_cha_N), except where the
+ * kernel's PMU is named otherwise: "UPI LL" boxes are uncore_upi_N, and
+ * AMD's "DFPMC" and "L3PMC" are amd_df and amd_l3. */
+static void unit_family(const char *unit, char *fam, size_t size)
+{
+	static const struct {
+		const char *unit, *fam;
+	} other[] = {
+	    {"upi ll", "upi"},
+	    {"dfpmc", "amd_df"},
+	    {"l3pmc", "amd_l3"},
+	};
+	size_t n = 0;
+	for (size_t k = 0; k < sizeof other / sizeof other[0]; k++)
+		if (!strcasecmp(unit, other[k].unit)) {
+			snprintf(fam, size, "%s", other[k].fam);
+			return;
+		}
+	for (; unit[n] && n + 1 < size; n++)
+		fam[n] = unit[n] == ' ' ? '_'
+					: (char)tolower((unsigned char)unit[n]);
+	fam[n] = 0;
+}
+
 int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 			  const char *core_pmu, char *buf, size_t size)
 {
@@ -724,6 +751,7 @@ int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 	const char *at = strchr(name, '@'), *ev, *terms;
 	const struct pevent *e;
 	size_t evlen, used;
+	int uncore = 0;
 	if (at && at[1] && name[strlen(name) - 1] == '@' && at < name + 63) {
 		snprintf(pmu, sizeof pmu, "%.*s", (int)(at - name), name);
 		snprintf(body, sizeof body, "%.*s", (int)(strlen(at + 1) - 1),
@@ -753,11 +781,9 @@ int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 	if (e->unit[0] && strcasecmp(e->unit, "cpu") &&
 	    strcasecmp(e->unit, "cpu_core") &&
 	    strcasecmp(e->unit, "cpu_atom")) {
-		snprintf(buf, size,
-			 "uncore event of perf's unit '%s': -M counts perf's "
-			 "core events only",
-			 e->unit);
-		return -1;
+		/* an uncore event: the family of PMUs its boxes are */
+		unit_family(e->unit, pmu, sizeof pmu);
+		uncore = 1;
 	}
 	if (e->arch_std && !e->code[0]) {
 		/* an Arm common event named by the architecture: the core
@@ -769,6 +795,13 @@ int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 	if (!pmu[0])
 		snprintf(pmu, sizeof pmu, "%s",
 			 e->unit[0] ? e->unit : (core_pmu ? core_pmu : "cpu"));
+	if (uncore && mods[0]) {
+		snprintf(buf, size,
+			 "uncore event of perf's unit '%s' with modifiers "
+			 "':%s': an uncore PMU counts every privilege level",
+			 e->unit, mods);
+		return -1;
+	}
 	/* EventCode may list two codes (offcore "0xB7, 0xBB"): perf uses the
 	 * first */
 	used = (size_t)snprintf(buf, size, "%s/event=0x%llx", pmu,
@@ -804,7 +837,53 @@ int pmk__pmu_event_string(const pmk__pmu_model *m, const char *name,
 		snprintf(buf, size, "event string too long");
 		return -1;
 	}
+	return uncore ? 2 : 0;
+}
+
+/* Whether PMU `name` is one box of the family `fam`: fam itself or fam_N,
+ * with or without the kernel's "uncore_" prefix (perf's "imc@...@" and
+ * "uncore_imc@...@" both name uncore_imc_0, uncore_imc_1, ...). */
+static int box_of(const char *name, const char *fam)
+{
+	for (int k = 0; k < 2; k++) {
+		char f[80];
+		size_t l;
+		if (k && !strncmp(fam, "uncore_", 7))
+			break;
+		snprintf(f, sizeof f, "%s%s", k ? "uncore_" : "", fam);
+		l = strlen(f);
+		if (!strcmp(name, f))
+			return 1;
+		if (!strncmp(name, f, l) && name[l] == '_' && name[l + 1] &&
+		    strspn(name + l + 1, "0123456789") == strlen(name + l + 1))
+			return 1;
+	}
 	return 0;
+}
+
+/* The boxes of family `fam` on the target. */
+static int count_boxes(const pmk_target *t, const char *fam)
+{
+	int n = 0;
+	for (int i = 0; t && i < pmk_target_pmu_count(t); i++)
+		n += box_of(pmk_target_pmu_name(t, i, NULL, NULL), fam);
+	return n;
+}
+
+/* How many PMUs perf's event `name` is counted on and summed over on the
+ * target: 1 for a core event, the boxes for an uncore one, 0 when none. */
+static int event_boxes(const pmk__pmu_model *m, const pmk_target *t,
+		       const char *name)
+{
+	char buf[1024], fam[80];
+	int rc = pmk__pmu_event_string(
+	    m, name, t ? pmk_target_core_pmu(t) : NULL, buf, sizeof buf);
+	if (rc < 0)
+		return 0;
+	if (rc == 0 || !strchr(buf, '/'))
+		return 1;
+	snprintf(fam, sizeof fam, "%.*s", (int)strcspn(buf, "/"), buf);
+	return count_boxes(t, fam);
 }
 
 /* ----------------------------------------------------------- translation */
@@ -853,38 +932,93 @@ static int valid_name(const char *s)
 	return strlen(s) < 128;
 }
 
-/* #SMT_on: whether the target's SMT is active, from its sysfs. */
-static int smt_on(int *value)
-{
-	const char *root = getenv("PMK_SYSROOT");
-	char path[1200];
-	FILE *f;
-	int v;
-	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/smt/active",
-		 root && *root ? root : "");
-	if (!(f = fopen(path, "r")))
-		return -1;
-	v = fgetc(f);
-	fclose(f);
-	if (v != '0' && v != '1')
-		return -1;
-	*value = v - '0';
-	return 0;
-}
-
 enum { MARK_NONE, MARK_TODO, MARK_DOING, MARK_DONE, MARK_BAD };
 
 struct tctx {
 	const pmk__pmu_model *m;
+	const pmk_target *t;
 	unsigned char *mark;
 	struct sbuf out;
 	char *why;
 	size_t why_size;
+	int topo_rc; /* 1 not read yet, else pmk__target_topo's answer */
+	pmk__topo topo;
 };
 
 static int translate(struct tctx *c, int i, int top);
 
-/* One metric's expression into pmkit's infix, its metrics first. */
+/* perf's #-literals: machine properties, from the topology the target
+ * declares (lib/event/topo.h). 0 with *v, or -1 with the reason. */
+static int literal(struct tctx *c, const char *sym, double *v)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} lit[] = {
+	    {"#smt_on", offsetof(pmk__topo, smt_on)},
+	    {"#num_cpus", offsetof(pmk__topo, cpus)},
+	    {"#num_cpus_online", offsetof(pmk__topo, cpus)},
+	    {"#num_cores", offsetof(pmk__topo, cores)},
+	    {"#num_dies", offsetof(pmk__topo, dies)},
+	    {"#num_packages", offsetof(pmk__topo, packages)},
+	};
+	if (c->topo_rc == 1)
+		c->topo_rc = pmk__target_topo(c->t, &c->topo);
+	if (c->topo_rc < 0) {
+		snprintf(c->why, c->why_size,
+			 "'%s', a machine property: the target declares no "
+			 "topology (no sysfs or cpuinfo)",
+			 sym);
+		return -1;
+	}
+	if (!strcasecmp(sym, "#core_wide")) {
+		/* whether a thread's counts are its core's: perf's answer for
+		 * counting a process (not every CPU of the system) */
+		*v = !c->topo.smt_on;
+		return 0;
+	}
+	if (!strcasecmp(sym, "#system_tsc_freq")) {
+		if (c->topo.tsc_hz > 0) {
+			*v = c->topo.tsc_hz;
+			return 0;
+		}
+		snprintf(c->why, c->why_size,
+			 "'%s', a machine property: the target does not "
+			 "declare its TSC frequency (cpuinfo's model name has "
+			 "no '@ N.NNGHz')",
+			 sym);
+		return -1;
+	}
+	for (size_t k = 0; k < sizeof lit / sizeof lit[0]; k++)
+		if (!strcasecmp(sym, lit[k].name)) {
+			*v =
+			    *(const int *)((const char *)&c->topo + lit[k].off);
+			return 0;
+		}
+	snprintf(c->why, c->why_size,
+		 "'%s', a machine property pmkit does not supply to metrics",
+		 sym);
+	return -1;
+}
+
+/* A symbol of perf's lexer at *s into sym (escapes undone). */
+static size_t read_sym(const char **s, char *sym, size_t size)
+{
+	size_t n = 0;
+	while ((sym_char(**s) || **s == '\\') && n + 2 < size) {
+		if (**s == '\\' && (*s)[1])
+			(*s)++;
+		sym[n++] = *(*s)++;
+	}
+	sym[n] = 0;
+	return n;
+}
+
+static int event_boxes(const pmk__pmu_model *m, const pmk_target *t,
+		       const char *name);
+
+/* One metric's expression into pmkit's infix (docs/derive.md: + - * /,
+ * < >, min, max, d_ratio, `a if c else b`), its metrics first. */
 static int translate_expr(struct tctx *c, int i, struct sbuf *b)
 {
 	const char *s = c->m->metrics[i].expr;
@@ -892,7 +1026,6 @@ static int translate_expr(struct tctx *c, int i, struct sbuf *b)
 	int fdepth[16], nf = 0, depth = 0;
 	while (*s) {
 		char sym[1024];
-		size_t n = 0;
 		if (isspace((unsigned char)*s)) {
 			s++;
 			continue;
@@ -910,7 +1043,7 @@ static int translate_expr(struct tctx *c, int i, struct sbuf *b)
 				continue;
 			}
 		}
-		if (strchr("+-*/", *s)) {
+		if (strchr("+-*/<>", *s)) {
 			sb_add(b, s, 1);
 			sb_str(b, " ");
 			s++;
@@ -923,10 +1056,8 @@ static int translate_expr(struct tctx *c, int i, struct sbuf *b)
 			continue;
 		}
 		if (*s == ')') {
-			if (nf && fdepth[nf - 1] == depth) {
+			if (nf && fdepth[nf - 1] == depth)
 				nf--;
-				sb_str(b, ")");
-			}
 			depth--;
 			sb_str(b, ")");
 			s++;
@@ -934,68 +1065,98 @@ static int translate_expr(struct tctx *c, int i, struct sbuf *b)
 		}
 		if (*s == ',') {
 			if (nf && fdepth[nf - 1] == depth) {
-				sb_str(b, ") / (");
+				sb_str(b, ", ");
 				s++;
 				continue;
 			}
 			snprintf(c->why, c->why_size,
-				 "%s: ',' outside d_ratio() does not translate",
+				 "%s: ',' outside a function's parentheses",
 				 name);
 			return -1;
 		}
 		if (!sym_char(*s) && *s != '\\') {
 			snprintf(c->why, c->why_size,
-				 "%s: operator '%c' (pmkit's evaluator has + - "
-				 "* / only)",
+				 "%s: operator '%c' (perf's metric language "
+				 "as pmkit reads it has + - * / < > min max "
+				 "d_ratio if-else source_count)",
 				 name, *s);
 			return -1;
 		}
-		while ((sym_char(*s) || *s == '\\') && n + 2 < sizeof sym) {
-			if (*s == '\\' && s[1]) {
-				s++;
-			}
-			sym[n++] = *s++;
-		}
-		sym[n] = 0;
-		if (!strcmp(sym, "d_ratio")) {
+		read_sym(&s, sym, sizeof sym);
+		if (!strcmp(sym, "d_ratio") || !strcmp(sym, "min") ||
+		    !strcmp(sym, "max")) {
 			while (isspace((unsigned char)*s))
 				s++;
 			if (*s != '(' || nf == 16) {
 				snprintf(c->why, c->why_size,
-					 "%s: d_ratio without '('", name);
+					 "%s: %s without '('", name, sym);
 				return -1;
 			}
 			s++;
 			depth++;
 			fdepth[nf++] = depth;
-			sb_str(b, "((");
+			sb_str(b, sym);
+			sb_str(b, "(");
 			continue;
 		}
-		if (!strcmp(sym, "if") || !strcmp(sym, "else") ||
-		    !strcmp(sym, "min") || !strcmp(sym, "max") ||
-		    !strcmp(sym, "source_count") || !strcmp(sym, "has_event") ||
+		if (!strcmp(sym, "if") || !strcmp(sym, "else")) {
+			sb_str(b, sym);
+			sb_str(b, " ");
+			continue;
+		}
+		if (!strcmp(sym, "source_count")) {
+			/* the number of PMUs (uncore boxes) the event is
+			 * counted on and summed over */
+			char ev[1024];
+			int nb;
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s == '(')
+				s++;
+			while (isspace((unsigned char)*s))
+				s++;
+			read_sym(&s, ev, sizeof ev);
+			while (isspace((unsigned char)*s))
+				s++;
+			if (!ev[0] || *s != ')') {
+				snprintf(c->why, c->why_size,
+					 "%s: source_count takes one event",
+					 name);
+				return -1;
+			}
+			s++;
+			nb = event_boxes(c->m, c->t, ev);
+			if (nb < 1) {
+				snprintf(c->why, c->why_size,
+					 "%s: source_count(%s): the target has "
+					 "no PMU that counts it",
+					 name, ev);
+				return -1;
+			}
+			snprintf(sym, sizeof sym, "%d ", nb);
+			sb_str(b, sym);
+			continue;
+		}
+		if (!strcmp(sym, "has_event") ||
 		    !strcmp(sym, "strcmp_cpuid_str")) {
 			snprintf(c->why, c->why_size,
-				 "%s: '%s' (pmkit's evaluator has + - * / "
-				 "only)",
+				 "%s: '%s' (newer than perf 6.1's metric "
+				 "language, which pmkit reads)",
 				 name, sym);
 			return -1;
 		}
 		if (sym[0] == '#') {
-			int v;
-			if (!strcasecmp(sym, "#SMT_on") && smt_on(&v) == 0) {
-				sb_str(b, v ? "1 " : "0 ");
-				continue;
+			double v;
+			char num[64];
+			if (literal(c, sym, &v) < 0) {
+				char w[600];
+				snprintf(w, sizeof w, "%s: %s", name, c->why);
+				snprintf(c->why, c->why_size, "%s", w);
+				return -1;
 			}
-			snprintf(c->why, c->why_size,
-				 "%s: '%s', a machine property pmkit does not "
-				 "supply to metrics%s",
-				 name, sym,
-				 !strcasecmp(sym, "#SMT_on")
-				     ? " (no sys/devices/system/cpu/smt/active "
-				       "on the target)"
-				     : "");
-			return -1;
+			snprintf(num, sizeof num, "%.17g ", v);
+			sb_str(b, num);
+			continue;
 		}
 		{
 			int k = pmk__pmu_metric_find(c->m, sym);
@@ -1016,7 +1177,8 @@ static int translate_expr(struct tctx *c, int i, struct sbuf *b)
 		sb_str(b, "\" ");
 	}
 	if (nf) {
-		snprintf(c->why, c->why_size, "%s: unbalanced d_ratio()", name);
+		snprintf(c->why, c->why_size, "%s: unbalanced parentheses",
+			 name);
 		return -1;
 	}
 	return 0;
@@ -1071,8 +1233,14 @@ static int translate(struct tctx *c, int i, int top)
 int pmk__pmu_metric_text(const pmk__pmu_model *m, int i, const pmk_target *t,
 			 char **text, char *why, size_t size)
 {
-	struct tctx c = {m, calloc((size_t)m->nmetrics + 1, 1), {0}, why, size};
-	(void)t;
+	struct tctx c;
+	memset(&c, 0, sizeof c);
+	c.m = m;
+	c.t = t ? t : pmk_target_host();
+	c.mark = calloc((size_t)m->nmetrics + 1, 1);
+	c.why = why;
+	c.why_size = size;
+	c.topo_rc = 1;
 	*text = NULL;
 	why[0] = 0;
 	if (!c.mark)
@@ -1122,6 +1290,76 @@ const char *pmk__pmu_base_why(const pmk__pmu_model *m, const char *name)
 	return "";
 }
 
+/* Whether the target has the PMU named before the '/' of `str`. */
+static int target_has_pmu(const pmk_target *t, const char *str)
+{
+	size_t l = strcspn(str, "/");
+	for (int i = 0; i < pmk_target_pmu_count(t); i++) {
+		const char *n = pmk_target_pmu_name(t, i, NULL, NULL);
+		if (strlen(n) == l && !strncmp(n, str, l))
+			return 1;
+	}
+	return 0;
+}
+
+/* "FAMILY/terms/mods" encoded on each box of the family the target has,
+ * the boxes' counts summed: leaf 0 + leaf 1 + ... 0, or -1 with `why`. */
+static int boxes_event(const pmk_target *t, const char *str, pmk_event *ev,
+		       char *why, size_t size)
+{
+	char fam[80];
+	const char *rest = str + strcspn(str, "/");
+	int n = 0;
+	snprintf(fam, sizeof fam, "%.*s", (int)(rest - str), str);
+	memset(ev, 0, sizeof *ev);
+	for (int i = 0; i < pmk_target_pmu_count(t); i++) {
+		const char *pmu = pmk_target_pmu_name(t, i, NULL, NULL);
+		char one_str[1200];
+		pmk_event one;
+		pmk_diag pd;
+		if (!box_of(pmu, fam))
+			continue;
+		if (n == PMK_LEAF_MAX) {
+			snprintf(why, size,
+				 "%s is counted on %d boxes on the target: "
+				 "more than the %d natives one pmkit event "
+				 "sums",
+				 str, count_boxes(t, fam), PMK_LEAF_MAX);
+			return -1;
+		}
+		snprintf(one_str, sizeof one_str, "%s%s", pmu, rest);
+		if (pmk_event_parse(t, one_str, &one, &pd) != 0 ||
+		    one.nleaf != 1 || one.nops != 0) {
+			snprintf(why, size, "%.1000s does not encode: %.300s",
+				 one_str, pd.message);
+			return -1;
+		}
+		if (n == 0) {
+			*ev = one;
+			ev->nops = 0;
+		} else {
+			ev->leaf[n] = one.leaf[0];
+			ev->nleaf = n + 1;
+			if (n == 1) {
+				ev->ops[ev->nops].code = PMK_OP_LEAF;
+				ev->ops[ev->nops++].arg = 0;
+			}
+			ev->ops[ev->nops].code = PMK_OP_LEAF;
+			ev->ops[ev->nops++].arg = (uint8_t)n;
+			ev->ops[ev->nops++].code = PMK_OP_ADD;
+		}
+		n++;
+	}
+	if (n == 0) {
+		snprintf(
+		    why, size, "%s: the target has no PMU '%s'%s", str, fam,
+		    strncmp(fam, "uncore_", 7) ? " (nor uncore_ boxes of it)"
+					       : "");
+		return -1;
+	}
+	return 0;
+}
+
 static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 {
 	struct rctx *r = arg;
@@ -1142,18 +1380,20 @@ static int resolve(const char *name, pmk_event *ev, pmk_diag *d, void *arg)
 		note_why(r->m, name, "no target to encode it on");
 		return PMK_ENOTSUP;
 	}
-	rc = pmk_event_parse(r->t, buf, ev, &pd);
-	if (rc != 0 && strchr(buf, '/') && strncmp(buf, "uncore_", 7)) {
-		/* perf names a PMU without its "uncore_" prefix (cha_0@...@
-		 * is uncore_cha_0): the exact PMU, one box */
-		char un[1100];
-		pmk_diag ud;
-		snprintf(un, sizeof un, "uncore_%.1000s", buf);
-		if (pmk_event_parse(r->t, un, ev, &ud) == 0) {
-			snprintf(buf, sizeof buf, "%.1000s", un);
-			rc = 0;
+	if (rc == 2 ||
+	    (rc == 1 && strchr(buf, '/') && !target_has_pmu(r->t, buf))) {
+		/* an uncore event (or perf's pmu@...@ naming a family of
+		 * boxes): counted on each box, summed */
+		char why[1400];
+		rc = boxes_event(r->t, buf, ev, why, sizeof why);
+		if (rc < 0) {
+			note_why(r->m, name, why);
+			return PMK_ENOTSUP;
 		}
+		snprintf(ev->name, sizeof ev->name, "%s", name);
+		return 0;
 	}
+	rc = pmk_event_parse(r->t, buf, ev, &pd);
 	if (rc == 0) {
 		/* perf's name, and what it encodes as, in messages */
 		snprintf(ev->name, sizeof ev->name, "%s", name);

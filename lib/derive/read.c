@@ -309,6 +309,47 @@ static int infix_primary(struct rd *r, const char **pp)
 	if (n < 0)
 		return err(r, PMK_ESYNTAX, p, 1,
 			   "unterminated or empty quoted name");
+	if (n > 0 && *p != '"' && *skip_ws(p + n) == '(') {
+		/* perf's functions of two operands: min, max, d_ratio */
+		static const struct {
+			const char *name;
+			int op;
+		} fn[] = {{"min", PMK_OP_MIN},
+			  {"max", PMK_OP_MAX},
+			  {"d_ratio", PMK_OP_DRATIO}};
+		const char *q = skip_ws(p + n) + 1;
+		size_t f;
+		for (f = 0; f < sizeof fn / sizeof fn[0]; f++)
+			if ((int)strlen(fn[f].name) == n &&
+			    !strncmp(p, fn[f].name, (size_t)n))
+				break;
+		if (f == sizeof fn / sizeof fn[0])
+			return err(r, PMK_ESYNTAX, p, n,
+				   "'%.*s(' is no function: the functions are "
+				   "min, max and d_ratio",
+				   n, p);
+		if (++r->depth > INFIX_DEPTH_MAX)
+			return err(r, PMK_ESYNTAX, p, 1,
+				   "expression nested too deeply");
+		if ((rc = infix_expr(r, &q)))
+			return rc;
+		q = skip_ws(q);
+		if (*q != ',')
+			return err(r, PMK_ESYNTAX, q, 1,
+				   "%s() takes two operands: expected ','",
+				   fn[f].name);
+		q++;
+		if ((rc = infix_expr(r, &q)))
+			return rc;
+		q = skip_ws(q);
+		if (*q != ')')
+			return err(r, PMK_ESYNTAX, q, 1,
+				   *q ? "expected ')' here"
+				      : "missing ')' at the end of the line");
+		r->depth--;
+		*pp = q + 1;
+		return push_tok(r, TOK_OP, fn[f].op, 0, NULL, 0, p, n);
+	}
 	if (n > 0) {
 		if (len >= PMK_EVENT_NAME_MAX)
 			return err(r, PMK_ESYNTAX, p, n, "name too long");
@@ -340,7 +381,7 @@ static int infix_term(struct rd *r, const char **pp)
 	return rc;
 }
 
-static int infix_expr(struct rd *r, const char **pp)
+static int infix_sum(struct rd *r, const char **pp)
 {
 	int rc = infix_term(r, pp);
 	while (rc == 0) {
@@ -356,6 +397,63 @@ static int infix_expr(struct rd *r, const char **pp)
 		*pp = p;
 	}
 	return rc;
+}
+
+/* Comparisons bind more loosely than + and -, as in perf's grammar. */
+static int infix_cmp(struct rd *r, const char **pp)
+{
+	int rc = infix_sum(r, pp);
+	while (rc == 0) {
+		const char *p = skip_ws(*pp);
+		if (*p != '<' && *p != '>')
+			break;
+		const char *at = p++;
+		rc = infix_sum(r, &p);
+		if (rc == 0)
+			rc = push_tok(r, TOK_OP,
+				      *at == '<' ? PMK_OP_LT : PMK_OP_GT, 0,
+				      NULL, 0, at, 1);
+		*pp = p;
+	}
+	return rc;
+}
+
+/* The keyword `word` at p, ending before a blank or '('. */
+static int keyword(const char *p, const char *word)
+{
+	size_t n = strlen(word);
+	return !strncmp(p, word, n) &&
+	       (p[n] == ' ' || p[n] == '\t' || p[n] == '(');
+}
+
+/* perf's `a if c else b`, the loosest of all: c is a comparison, and b
+ * may be another `if` (it nests to the right). */
+static int infix_expr(struct rd *r, const char **pp)
+{
+	int rc = infix_cmp(r, pp);
+	const char *p, *at;
+	if (rc)
+		return rc;
+	p = skip_ws(*pp);
+	if (!keyword(p, "if"))
+		return 0;
+	at = p;
+	p += 2;
+	if (++r->depth > INFIX_DEPTH_MAX)
+		return err(r, PMK_ESYNTAX, at, 2,
+			   "expression nested too deeply");
+	if ((rc = infix_cmp(r, &p)))
+		return rc;
+	p = skip_ws(p);
+	if (!keyword(p, "else"))
+		return err(r, PMK_ESYNTAX, p, 1,
+			   "expected 'else' after 'if' and its condition");
+	p += 4;
+	if ((rc = infix_expr(r, &p)))
+		return rc;
+	r->depth--;
+	*pp = p;
+	return push_tok(r, TOK_OP, PMK_OP_SELECT, 0, NULL, 0, at, 2);
 }
 
 /* A whole infix expression from p to the end of the line (or `end`). */

@@ -10,6 +10,12 @@
  *  - a guaranteed interval by interval arithmetic over each leaf's
  *    [lo_i, hi_i], so that a division by an interval holding zero gives
  *    (-inf, +inf) rather than a false precision.
+ * perf's operations (min, max, <, >, `a if c else b`, d_ratio) follow the
+ * operand they pick: its value, derivative and, where the choice is
+ * certain over the intervals, its interval; a comparison is a step, with
+ * no derivative, whose interval is [0, 1] where the answer is uncertain.
+ * pmk__op_value is the one definition of each operation's value, which
+ * the evaluators of lib/derive use too.
  */
 #include <math.h>
 #include <string.h>
@@ -32,6 +38,66 @@ static void interval_mul(double a, double b, double c, double d, double *lo,
 		if (p[i] > *hi)
 			*hi = p[i];
 	}
+}
+
+int pmk__op_pops(int code)
+{
+	switch (code) {
+	case PMK_OP_LEAF:
+	case PMK_OP_CONST:
+		return 0;
+	case PMK_OP_NEG:
+		return 1;
+	case PMK_OP_ADD:
+	case PMK_OP_SUB:
+	case PMK_OP_MUL:
+	case PMK_OP_DIV:
+	case PMK_OP_MIN:
+	case PMK_OP_MAX:
+	case PMK_OP_LT:
+	case PMK_OP_GT:
+	case PMK_OP_DRATIO:
+		return 2;
+	case PMK_OP_SELECT:
+		return 3;
+	}
+	return -1;
+}
+
+double pmk__op_value(int code, const double *x)
+{
+	double a = x[0], b = code == PMK_OP_NEG ? 0 : x[1];
+	switch (code) {
+	case PMK_OP_NEG:
+		return -a;
+	case PMK_OP_ADD:
+		return a + b;
+	case PMK_OP_SUB:
+		return a - b;
+	case PMK_OP_MUL:
+		return a * b;
+	case PMK_OP_DIV:
+		return b == 0 ? NAN : a / b;
+	case PMK_OP_DRATIO:
+		return b == 0 ? 0 : a / b;
+	case PMK_OP_MIN:
+		return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+	case PMK_OP_MAX:
+		return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+	case PMK_OP_LT:
+		return isnan(a) || isnan(b) ? NAN : a < b;
+	case PMK_OP_GT:
+		return isnan(a) || isnan(b) ? NAN : a > b;
+	case PMK_OP_SELECT: /* a, c, b */
+		return isnan(b) ? NAN : b != 0 ? a : x[2];
+	}
+	return NAN;
+}
+
+/* Whether an interval [lo, hi] holds 0. */
+static int holds0(double lo, double hi)
+{
+	return lo <= 0 && hi >= 0;
 }
 
 int pmk__event_eval_full(const pmk_event *ev, const double *val,
@@ -82,11 +148,91 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 			*a = r;
 			continue;
 		}
+		if (op->code == PMK_OP_SELECT) {
+			struct slot *c, *pick;
+			if (sp < 3)
+				return PMK_EINVAL;
+			a = &st[sp - 3];
+			c = &st[sp - 2];
+			b = &st[sp - 1];
+			if (isnan(c->v)) {
+				r.v = r.lo = r.hi = NAN;
+			} else {
+				pick = c->v != 0 ? a : b;
+				r = *pick;
+				if (holds0(c->lo, c->hi) &&
+				    !(c->lo == 0 && c->hi == 0)) {
+					/* the condition may go either way */
+					r.lo = fmin(a->lo, b->lo);
+					r.hi = fmax(a->hi, b->hi);
+				}
+			}
+			sp -= 2;
+			st[sp - 1] = r;
+			continue;
+		}
 		if (sp < 2)
 			return PMK_EINVAL;
 		a = &st[sp - 2];
 		b = &st[sp - 1];
 		switch (op->code) {
+		case PMK_OP_MIN:
+		case PMK_OP_MAX: {
+			int amin = a->v < b->v;
+			struct slot *pick = op->code == PMK_OP_MIN
+						? (amin ? a : b)
+						: (amin ? b : a);
+			if (isnan(a->v) || isnan(b->v)) {
+				r.v = r.lo = r.hi = NAN;
+				break;
+			}
+			r = *pick;
+			r.lo = op->code == PMK_OP_MIN ? fmin(a->lo, b->lo)
+						      : fmax(a->lo, b->lo);
+			r.hi = op->code == PMK_OP_MIN ? fmin(a->hi, b->hi)
+						      : fmax(a->hi, b->hi);
+			break;
+		}
+		case PMK_OP_LT:
+		case PMK_OP_GT: {
+			/* a step: no derivative; the interval says whether
+			 * the answer is certain */
+			struct slot *x = op->code == PMK_OP_LT ? a : b;
+			struct slot *y = op->code == PMK_OP_LT ? b : a;
+			double xv[2] = {a->v, b->v};
+			r.v = pmk__op_value(op->code, xv);
+			r.lo = x->hi < y->lo ? 1 : 0;
+			r.hi = x->lo >= y->hi ? 0 : 1;
+			if (isnan(r.v))
+				r.lo = r.hi = NAN;
+			break;
+		}
+		case PMK_OP_DIV:
+		case PMK_OP_DRATIO:
+			if (b->v == 0 && op->code == PMK_OP_DIV) {
+				nan = 1;
+				r.v = r.lo = r.hi = NAN;
+				break;
+			}
+			if (b->v == 0) {
+				/* perf's d_ratio: 0 where the divisor is */
+				r.v = 0;
+				r.lo = holds0(b->lo, b->hi) ? -INFINITY : 0;
+				r.hi = holds0(b->lo, b->hi) ? INFINITY : 0;
+				break;
+			}
+			r.v = a->v / b->v;
+			if (b->lo <= 0 && b->hi >= 0) {
+				r.lo = -INFINITY;
+				r.hi = INFINITY;
+			} else {
+				interval_mul(a->lo, a->hi, 1 / b->hi, 1 / b->lo,
+					     &r.lo, &r.hi);
+			}
+			for (int k = 0; k < nl; k++)
+				r.dv[k] = (a->dv[k] * b->v - a->v * b->dv[k]) /
+					  (b->v * b->v);
+			break;
 		case PMK_OP_ADD:
 			r.v = a->v + b->v;
 			r.lo = a->lo + b->lo;
@@ -106,24 +252,6 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 			interval_mul(a->lo, a->hi, b->lo, b->hi, &r.lo, &r.hi);
 			for (int k = 0; k < nl; k++)
 				r.dv[k] = a->dv[k] * b->v + a->v * b->dv[k];
-			break;
-		case PMK_OP_DIV:
-			if (b->v == 0) {
-				nan = 1;
-				r.v = r.lo = r.hi = NAN;
-				break;
-			}
-			r.v = a->v / b->v;
-			if (b->lo <= 0 && b->hi >= 0) {
-				r.lo = -INFINITY;
-				r.hi = INFINITY;
-			} else {
-				interval_mul(a->lo, a->hi, 1 / b->hi,
-					     1 / b->lo, &r.lo, &r.hi);
-			}
-			for (int k = 0; k < nl; k++)
-				r.dv[k] = (a->dv[k] * b->v - a->v * b->dv[k]) /
-					  (b->v * b->v);
 			break;
 		default:
 			return PMK_EINVAL;
@@ -155,35 +283,24 @@ double pmk_event_eval(const pmk_event *ev, const double *leaf_values)
 		return ev->nleaf > 0 ? leaf_values[0] : NAN;
 	for (int i = 0; i < ev->nops; i++) {
 		const pmk_op *op = &ev->ops[i];
-		switch (op->code) {
-		case PMK_OP_LEAF:
+		int pops = pmk__op_pops(op->code);
+		if (op->code == PMK_OP_LEAF) {
 			if (op->arg >= ev->nleaf || sp == PMK_OPS_MAX)
 				return NAN;
 			st[sp++] = leaf_values[op->arg];
 			continue;
-		case PMK_OP_CONST:
+		}
+		if (op->code == PMK_OP_CONST) {
 			if (sp == PMK_OPS_MAX)
 				return NAN;
 			st[sp++] = op->value;
 			continue;
-		case PMK_OP_NEG:
-			if (sp < 1)
-				return NAN;
-			st[sp - 1] = -st[sp - 1];
-			continue;
 		}
-		if (sp < 2)
+		if (pops < 1 || sp < pops)
 			return NAN;
-		sp--;
-		switch (op->code) {
-		case PMK_OP_ADD: st[sp - 1] += st[sp]; break;
-		case PMK_OP_SUB: st[sp - 1] -= st[sp]; break;
-		case PMK_OP_MUL: st[sp - 1] *= st[sp]; break;
-		case PMK_OP_DIV:
-			st[sp - 1] = st[sp] == 0 ? NAN : st[sp - 1] / st[sp];
-			break;
-		default: return NAN;
-		}
+		sp -= pops;
+		st[sp] = pmk__op_value(op->code, &st[sp]);
+		sp++;
 	}
 	return sp == 1 ? st[0] : NAN;
 }

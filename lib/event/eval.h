@@ -19,4 +19,13 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 			 const double *err, const double *lo, const double *hi,
 			 pmk_eval_result *out);
 
+/* Values an operation takes from the stack: 0 for LEAF and CONST, 1 for
+ * NEG, 3 for SELECT, 2 for the others; -1 for a code that is none. */
+int pmk__op_pops(int code);
+/* The value of operation `code` over its operands x[0..pops-1], in stack
+ * order (the deepest first; SELECT's are a, c, b). What every evaluator
+ * computes (docs/metrics.md): x/0 is NaN, d_ratio's x/0 is 0; min, max,
+ * the comparisons and SELECT give NaN for a NaN operand they read. */
+double pmk__op_value(int code, const double *x);
+
 #endif

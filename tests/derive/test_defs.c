@@ -339,8 +339,8 @@ static void test_eval_err(void)
 	int rc;
 	unsigned fl;
 	double e, lo, hi, v;
-	pmk_defs *defs = load("R = E1 / E2\nT = E1 / E3\nU = E1 - 2 * E2\n",
-			      &d, &rc);
+	pmk_defs *defs =
+	    load("R = E1 / E2\nT = E1 / E3\nU = E1 - 2 * E2\n", &d, &rc);
 	double vals[2] = {100, 50}, errs[2] = {5, 0}, cerr[2] = {5, 1};
 	double cval[2] = {100, 2};
 	T_ASSERT(rc == 0);
@@ -390,6 +390,127 @@ static void test_ops_eval(void)
 	T_CHECK(isnan(pmk_ops_eval(badcode, 2, lv, NULL)));
 	T_CHECK(isnan(pmk_ops_eval(left, 2, lv, NULL)));
 	T_NEAR(pmk_ops_eval(NULL, 0, lv, NULL), 6, 0);
+}
+
+/* perf's operations in pmkit's infix (min, max, d_ratio, < >, `a if c
+ * else b`): their values, precedence, the branch a constant condition
+ * drops with its events, the errors and intervals they carry, and the
+ * same answers from the compiled pmk_event. */
+static void test_perf_ops(void)
+{
+	static const char text[] =
+	    "MN = min(E1, E2)\n"
+	    "MX = max(E1, E2 * 2)\n"
+	    "LT = E1 < E2\n"
+	    "GT = E1 > E2 + 1\n"
+	    "IF = E1 if E2 > 5 else E3\n"
+	    "DR = d_ratio(E1, E3 - 2)\n"
+	    "CF = E1 if 1 else E2\n"
+	    "CF0 = E1 if 0 > 1 else E2 * 3\n"
+	    "NEST = (E1 if E2 < 1 else E3) if E3 > 0 else 0\n"
+	    "PREC = 1 + 2 < 2 * 2 if 1 else 9\n"
+	    "CHAIN = E1 if E3 > 5 else E2 if E3 > 1 else E3\n"
+	    "CONSTS = max(2, 3) + min(2, 3) + d_ratio(1, 0)\n";
+	static const struct {
+		const char *name;
+		double want;
+		int nbases;
+	} cases[] = {
+	    {"MN", 3, 2},   {"MX", 10, 2},  {"LT", 0, 2},    {"GT", 1, 2},
+	    {"IF", 2, 3},   {"DR", 0, 2},   {"CF", 10, 1},   {"CF0", 9, 1},
+	    {"NEST", 2, 3}, {"PREC", 1, 0}, {"CHAIN", 3, 3}, {"CONSTS", 5, 0},
+	};
+	const char *n[] = {"E1", "E2", "E3"};
+	const double v[] = {10, 3, 2};
+	pmk_diag d;
+	int rc;
+	pmk_defs *defs = load(text, &d, &rc);
+	T_ASSERT(rc == 0);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int k = pmk_defs_find(defs, cases[i].name);
+		double got = eval_named(defs, cases[i].name, n, v, 3, NULL);
+		T_CHECKF(got == cases[i].want &&
+			     pmk_defs_base_count(defs, k) == cases[i].nbases,
+			 "%s: %g (want %g), %d bases (want %d)", cases[i].name,
+			 got, cases[i].want, pmk_defs_base_count(defs, k),
+			 cases[i].nbases);
+	}
+	/* the branch a constant condition drops takes its events along */
+	T_EQ_STR(pmk_defs_base(defs, pmk_defs_find(defs, "CF0"), 0), "E2");
+	{
+		/* a NaN (missing) condition or operand gives NaN */
+		double in[3] = {10, NAN, 2};
+		T_CHECK(isnan(
+		    pmk_defs_eval(defs, pmk_defs_find(defs, "IF"), in, NULL)));
+		T_CHECK(isnan(
+		    pmk_defs_eval(defs, pmk_defs_find(defs, "MN"), in, NULL)));
+	}
+	{
+		/* min follows the operand it picks: E2 = 3 +- 0.5 */
+		double in[2] = {10, 3}, err[2] = {1, 0.5}, e, lo, hi;
+		double r = pmk_defs_eval_err(defs, pmk_defs_find(defs, "MN"),
+					     in, err, &e, &lo, &hi, NULL);
+		T_CHECK(r == 3 && e == 0.5 && lo == 2 && hi == 4);
+		/* E1 < E2 is certain when the intervals do not meet, [0, 1]
+		 * when they do */
+		r = pmk_defs_eval_err(defs, pmk_defs_find(defs, "LT"), in, err,
+				      &e, &lo, &hi, NULL);
+		T_CHECK(r == 0 && e == 0 && lo == 0 && hi == 0);
+		in[1] = 9.5;
+		r = pmk_defs_eval_err(defs, pmk_defs_find(defs, "LT"), in, err,
+				      &e, &lo, &hi, NULL);
+		T_CHECK(r == 0 && lo == 0 && hi == 1);
+	}
+	{
+		/* compiled into one event: the same values */
+		static const char *const names[] = {"MN", "MX",	  "IF",
+						    "DR", "NEST", "CHAIN"};
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+			int k = pmk_defs_find(defs, names[i]);
+			pmk_event ev;
+			double lv[PMK_LEAF_MAX];
+			T_ASSERT(pmk_defs_event(defs, k, &ev, &d) == 0);
+			for (int l = 0; l < ev.nleaf; l++)
+				lv[l] = ev.leaf[l].config == 11	  ? 10
+					: ev.leaf[l].config == 12 ? 3
+								  : 2;
+			T_CHECKF(pmk_event_eval(&ev, lv) ==
+				     eval_named(defs, names[i], n, v, 3, NULL),
+				 "%s: %g", names[i], pmk_event_eval(&ev, lv));
+			T_CHECK(pmk_ops_eval(ev.ops, ev.nops, lv, NULL) ==
+				pmk_event_eval(&ev, lv));
+		}
+	}
+	pmk_defs_free(defs);
+	{
+		static const struct {
+			const char *text, *msg;
+		} bad[] = {
+		    {"X = min(E1)\n", "takes two operands"},
+		    {"X = E1 if E2\n", "expected 'else'"},
+		    {"X = foo(E1, E2)\n", "is no function"},
+		    {"X = max(E1, E2\n", "missing ')'"},
+		};
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			defs = load(bad[i].text, &d, &rc);
+			T_CHECKF(rc < 0 && strstr(d.message, bad[i].msg),
+				 "%s: %s", bad[i].text, d.message);
+			pmk_defs_free(defs);
+		}
+	}
+	{
+		/* a SELECT program by hand; a NaN condition gives NaN */
+		pmk_op sel[4] = {{PMK_OP_LEAF, 0, 0},
+				 {PMK_OP_LEAF, 1, 0},
+				 {PMK_OP_LEAF, 2, 0},
+				 {PMK_OP_SELECT, 0, 0}};
+		double lv[PMK_LEAF_MAX] = {7, 0, 8};
+		T_CHECK(pmk_ops_eval(sel, 4, lv, NULL) == 8);
+		lv[1] = -1;
+		T_CHECK(pmk_ops_eval(sel, 4, lv, NULL) == 7);
+		lv[1] = NAN;
+		T_CHECK(isnan(pmk_ops_eval(sel, 4, lv, NULL)));
+	}
 }
 
 static void test_compile_event(void)
@@ -615,6 +736,7 @@ int main(void)
 	T_RUN(test_runtime_div0);
 	T_RUN(test_eval_err);
 	T_RUN(test_ops_eval);
+	T_RUN(test_perf_ops);
 	T_RUN(test_compile_event);
 	T_RUN(test_register);
 	T_RUN(test_include);

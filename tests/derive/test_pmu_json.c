@@ -124,7 +124,14 @@ static const char small_json[] =
     "{\"MetricName\": \"pkg\", \"MetricExpr\": \"IPC / #num_packages\"},\n"
     "{\"MetricName\": \"cmp\", \"MetricExpr\": \"IPC < 1\"},\n"
     "{\"MetricName\": \"mem\", \"MetricExpr\": \"UNC_M_CAS_COUNT.RD * 64 / "
-    "duration_time\"}\n"
+    "duration_time\"},\n"
+    "{\"MetricName\": \"unk\", \"MetricExpr\": \"IPC * #no_such_literal\"},\n"
+    "{\"MetricName\": \"boxes\", \"MetricExpr\": \"UNC_M_CAS_COUNT.RD / "
+    "source_count(UNC_M_CAS_COUNT.RD)\"},\n"
+    "{\"MetricName\": \"newer\", \"MetricExpr\": \"IPC if "
+    "has_event(INST_RETIRED.ANY) else 0\"},\n"
+    "{\"MetricName\": \"smt\", \"MetricExpr\": \"(CLKS / 2 if #SMT_on else "
+    "CLKS) * #num_cores / #core_wide\"}\n"
     "]\n";
 
 static char tmpdir[256];
@@ -164,6 +171,8 @@ static void small_model_remove(void)
 	rmdir(tmpdir);
 }
 
+static pmk_target *fixture(const char *name);
+
 static void test_translate(void)
 {
 	static const struct {
@@ -178,21 +187,46 @@ static void test_translate(void)
 	     NULL},
 	    {__LINE__, "ratio",
 	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nratio = 100 * "
-	     "(((\"INST_RETIRED.ANY\" ) / (CLKS )))\n",
+	     "(d_ratio(\"INST_RETIRED.ANY\" , CLKS ))\n",
 	     NULL},
 	    {__LINE__, "mods",
 	     "mods = \"cpu@IDQ.MITE_UOPS,cmask=4@\" + "
 	     "\"INT_MISC.RECOVERY_CYCLES:k\" + \"topdown-fe-bound\" \n",
 	     NULL},
-	    {__LINE__, "clamp", NULL, "clamp: 'max'"},
-	    {__LINE__, "uses_clamp", NULL, "clamp: 'max'"},
-	    {__LINE__, "cond", NULL, "cond: 'if'"},
-	    {__LINE__, "pkg", NULL, "'#num_packages', a machine property"},
-	    {__LINE__, "cmp", NULL, "operator '<'"},
+	    /* perf's operations pass into pmkit's infix as they are */
+	    {__LINE__, "clamp",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nIPC = \"INST_RETIRED.ANY\" "
+	     "/ CLKS \nclamp = max(0 , IPC - 1 )\n",
+	     NULL},
+	    {__LINE__, "uses_clamp",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nIPC = \"INST_RETIRED.ANY\" "
+	     "/ CLKS \nclamp = max(0 , IPC - 1 )\nuses_clamp = 2 * clamp \n",
+	     NULL},
+	    {__LINE__, "cmp",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nIPC = \"INST_RETIRED.ANY\" "
+	     "/ CLKS \ncmp = IPC < 1 \n",
+	     NULL},
+	    /* the #-literals from the icx fixture's topology: one package of
+	     * four cores, one CPU each (no SMT); source_count from its two
+	     * uncore_imc boxes */
+	    {__LINE__, "cond", "cond = 1 if 0 else 2 \n", NULL},
+	    {__LINE__, "pkg",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nIPC = \"INST_RETIRED.ANY\" "
+	     "/ CLKS \npkg = IPC / 1 \n",
+	     NULL},
+	    {__LINE__, "smt",
+	     "CLKS = \"CPU_CLK_UNHALTED.THREAD\" \nsmt = (CLKS / 2 if 0 else "
+	     "CLKS )* 4 / 1 \n",
+	     NULL},
+	    {__LINE__, "boxes", "boxes = \"UNC_M_CAS_COUNT.RD\" / 2 \n", NULL},
+	    {__LINE__, "unk", NULL,
+	     "'#no_such_literal', a machine property pmkit does not supply"},
+	    {__LINE__, "newer", NULL, "'has_event' (newer than perf 6.1"},
 	};
 	pmk__pmu_model *m = small_model();
-	T_ASSERT(m);
-	T_EQ_INT(pmk__pmu_metric_count(m), 11);
+	pmk_target *icx = fixture("intel-icx");
+	T_ASSERT(m && icx);
+	T_EQ_INT(pmk__pmu_metric_count(m), 15);
 	T_EQ_INT(pmk__pmu_event_count(m), 6);
 	T_CHECK(pmk__pmu_metric_in_group(m, pmk__pmu_metric_find(m, "ipc"),
 					 "summary"));
@@ -202,7 +236,7 @@ static void test_translate(void)
 		char *text = NULL, why[600];
 		int k = pmk__pmu_metric_find(m, cases[i].metric);
 		int rc =
-		    pmk__pmu_metric_text(m, k, NULL, &text, why, sizeof why);
+		    pmk__pmu_metric_text(m, k, icx, &text, why, sizeof why);
 		if (cases[i].text)
 			T_CHECKF(rc == 0 && !strcmp(text, cases[i].text),
 				 "line %d: rc %d [%s] %s", cases[i].src_line,
@@ -229,7 +263,11 @@ static void test_translate(void)
 		     "cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", 0},
 		    {"msr@tsc@", "msr/tsc/", 1},
 		    {"duration_time", "duration_time", 1},
-		    {"UNC_M_CAS_COUNT.RD", "uncore event of perf's unit 'iMC'",
+		    /* an uncore event: its family of boxes */
+		    {"UNC_M_CAS_COUNT.RD", "imc/event=0x4,umask=0xf/", 2},
+		    {"UNC_M_CAS_COUNT.RD:u",
+		     "uncore event of perf's unit 'iMC' "
+		     "with modifiers",
 		     -1},
 		};
 		for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
@@ -242,6 +280,7 @@ static void test_translate(void)
 		}
 	}
 	pmk__pmu_model_free(m);
+	pmk_target_free(icx);
 	small_model_remove();
 }
 
@@ -262,10 +301,8 @@ static pmk_target *fixture(const char *name)
 /* Kinds of reasons a metric of perf's may not be evaluable; anything else
  * is a failure. */
 static const char *const known_why[] = {
-    "(pmkit's evaluator has + - * / only)",
-    "a machine property pmkit does not supply to metrics",
-    "uncore event of perf's unit",
-    "on this machine", /* a PMU the fixture lacks (cstate_pkg, imc) */
+    "the target has no PMU", /* a PMU the fixture lacks (cstate_pkg, upi) */
+    "does not declare its TSC frequency", /* spr: no '@ GHz' in cpuinfo */
     "the target's PMUs do not export it", /* an alias the fixture lacks */
     "has no term or event", /* an alias of a PMU the fixture has */
     "is not a name pmkit's definitions accept", /* "power_channel_ppd %" */
@@ -303,7 +340,7 @@ static void test_perf_metrics(void)
 		pmk_target *t = fixture(models[f].fixture);
 		pmk__pmu_model *m;
 		pmk_diag d;
-		int ok = 0, refused = 0, unres = 0;
+		int ok = 0, refused = 0, unres = 0, once = 0;
 		T_ASSERT(t);
 		T_EQ_STR(pmk_target_model(t), models[f].model);
 		T_CHECKF(pmk__pmu_model_load(&m, NULL, models[f].model, &d) ==
@@ -344,14 +381,26 @@ static void test_perf_metrics(void)
 				bad = 1;
 			}
 			bad ? unres++ : ok++;
+			if (!bad) {
+				pmk_event ev;
+				pmk_diag ed;
+				if (pmk_defs_event(defs, idx, &ev, &ed) == 0)
+					once++;
+				else
+					printf("# %s %s: not at once: %s\n",
+					       models[f].model,
+					       pmk__pmu_metric_name(m, i),
+					       ed.message);
+			}
 			pmk_defs_free(defs);
 		}
-		printf("# %s (%s): %d metrics, %d events: %d resolve, %d with "
-		       "an event pmkit cannot count from perf's JSON here, %d "
-		       "refused\n",
+		printf("# %s (%s): %d metrics, %d events: %d resolve (%d of "
+		       "them within one event's %d natives and %d steps), %d "
+		       "with an event pmkit cannot count from perf's JSON "
+		       "here, %d refused\n",
 		       models[f].model, pmk__pmu_model_path(m),
 		       pmk__pmu_metric_count(m), pmk__pmu_event_count(m), ok,
-		       unres, refused);
+		       once, PMK_LEAF_MAX, PMK_OPS_MAX, unres, refused);
 		T_CHECK(ok > 0);
 		pmk__pmu_model_free(m);
 		pmk_target_free(t);
