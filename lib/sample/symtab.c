@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sample/addrmemo.h"
 #include "sample/symtab.h"
 
 #if PMK_HAVE_DW
@@ -55,6 +56,7 @@ struct pmk__symtab {
 	int build_id_len;
 	void *mem; /* a copy of an in-memory image (the vdso), or NULL */
 	int has_dwarf, dw_tried;
+	pmk__addrmemo *memo; /* lines and inline chains asked before */
 };
 
 /* The file's DWARF (or its debug file's), opened on first use. */
@@ -449,6 +451,7 @@ fail:
 
 static void symtab_destroy(pmk__symtab *st)
 {
+	pmk__addrmemo_free(st->memo);
 	if (st->dw)
 		dwarf_end(st->dw);
 	if (st->elf)
@@ -644,8 +647,83 @@ int pmk__symtab_image(const pmk__symtab *st, uint64_t *lo, uint64_t *hi)
 	return 0;
 }
 
+/* ---- lines and inline chains, kept by address ----
+ * Each lookup walks a compile unit's DWARF (dwarf_getscopes visits its DIEs
+ * in order), and every profile, view and report asks again for the same
+ * addresses: the answers stay with the table, which itself outlives the
+ * profile (the cache above), up to MEMO_MAX addresses. */
+enum { MEMO_MAX = 1 << 16, MEMO_INL = 32 };
+struct memo {
+	unsigned char have_line, have_inl;
+	int line_rc, line, ninl;
+	const char *file;
+	struct pmk__inl *inl; /* ninl of them, or NULL */
+};
+
+static void memo_release(void *rec)
+{
+	free(((struct memo *)rec)->inl);
+}
+
+static struct memo *memo_of(pmk__symtab *st, uint64_t vaddr)
+{
+	int fresh;
+	if (!st->memo &&
+	    !(st->memo = pmk__addrmemo_new(sizeof(struct memo), MEMO_MAX,
+					   memo_release)))
+		return NULL;
+	return pmk__addrmemo_get(st->memo, vaddr, &fresh);
+}
+
+static int line_lookup(pmk__symtab *st, uint64_t vaddr, const char **file,
+		       int *line);
+static int inlines_lookup(pmk__symtab *st, uint64_t vaddr,
+			  struct pmk__inl *out, int max);
+
 int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 		     int *line)
+{
+	struct memo *m = memo_of(st, vaddr);
+	if (!m)
+		return line_lookup(st, vaddr, file, line);
+	if (!m->have_line) {
+		m->have_line = 1;
+		m->line_rc = line_lookup(st, vaddr, &m->file, &m->line);
+	}
+	if (m->line_rc == 0) {
+		*file = m->file;
+		*line = m->line;
+	}
+	return m->line_rc;
+}
+
+int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
+			int max)
+{
+	struct pmk__inl in[MEMO_INL];
+	struct memo *m;
+	int n;
+	if (max <= 0)
+		return 0;
+	if (max > MEMO_INL || !(m = memo_of(st, vaddr)))
+		return inlines_lookup(st, vaddr, out, max);
+	if (!m->have_inl) {
+		n = inlines_lookup(st, vaddr, in, MEMO_INL);
+		if (n > 0 && !(m->inl = malloc((size_t)n * sizeof *in)))
+			return inlines_lookup(st, vaddr, out, max);
+		if (n > 0)
+			memcpy(m->inl, in, (size_t)n * sizeof *in);
+		m->ninl = n > 0 ? n : 0;
+		m->have_inl = 1;
+	}
+	n = m->ninl < max ? m->ninl : max;
+	if (n)
+		memcpy(out, m->inl, (size_t)n * sizeof *out);
+	return n;
+}
+
+static int line_lookup(pmk__symtab *st, uint64_t vaddr, const char **file,
+		       int *line)
 {
 	Dwarf_Die cu;
 	Dwarf_Line *l;
@@ -662,8 +740,8 @@ int pmk__symtab_line(pmk__symtab *st, uint64_t vaddr, const char **file,
 	return 0;
 }
 
-int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
-			int max)
+static int inlines_lookup(pmk__symtab *st, uint64_t vaddr,
+			  struct pmk__inl *out, int max)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	Dwarf_Files *files = NULL;
@@ -674,6 +752,20 @@ int pmk__symtab_inlines(pmk__symtab *st, uint64_t vaddr, struct pmk__inl *out,
 	ns = dwarf_getscopes(&cu, vaddr, &scopes);
 	if (ns <= 0)
 		return 0;
+	/* dwarf_getscopes goes from an inlined instance up through its
+	 * abstract origin's parents (the CU), so only the innermost inlined
+	 * function would be seen; the scopes that contain the innermost one
+	 * in the concrete tree hold every level (mid, top, ... inlined into
+	 * the function) */
+	{
+		Dwarf_Die inner = scopes[0], *all = NULL;
+		int na = dwarf_getscopes_die(&inner, &all);
+		if (na > 0) {
+			free(scopes);
+			scopes = all;
+			ns = na;
+		}
+	}
 	if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
 		files = NULL;
 	/* innermost first: each inlined subroutine, named through its

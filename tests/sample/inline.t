@@ -76,3 +76,24 @@ if have c++ &&
 else
 	skip "C++ inlined names" "${T_WHY:-$CXX cannot build inline_hot.cc}"
 fi
+
+# Nested inlining (step inlined into round, round into block, block into
+# work::outer): at the hottest address every level addr2line -i names is a
+# frame of report -g's tree, outermost first, under the function.
+if have c++ && have addr2line &&
+	"$CXX" -O2 -g -o nest "$(dirname "$src")/inline_nest.cc" 2>/dev/null; then
+	run_pmkit record -q -g -o nest.rec -- ./nest 0.4
+	hot=$("$PMKIT" script -i nest.rec -F ip 2>/dev/null | awk 'NF == 1 && $1 != "0" { n[$1]++ }
+		END { for (a in n) if (n[a] > m) { m = n[a]; h = a }; print h }')
+	# addr2line: innermost first, the last is the function itself
+	want=$(addr2line -i -f -C -e nest "0x$hot" | awk 'NR % 2' | sed '$d' |
+		tac | sed 's/$/ (inlined)/' | tr '\n' ';')
+	run_pmkit report -i nest.rec -g
+	got=$(printf '%s\n' "$out" | grep -A6 -- '---work::outer(unsigned long)$' |
+		sed -n 's/^[ |`]*--[0-9.]*%--\(.* (inlined)\)$/\1/p' | tr '\n' ';')
+	check "nested inlining at the hottest address 0x$hot: every level addr2line -i shows, outermost first (${want:-none})" \
+		sh -c '[ -n "$1" ] && [ "$(echo "$1" | tr -cd ";" | wc -c)" -ge 3 ] && [ "$1" = "$2" ]' _ "$want" "$got"
+	[ "$want" = "$got" ] || echo "# pmkit: $got"
+else
+	skip "nested inlining" "${T_WHY:-$CXX cannot build inline_nest.cc, or no addr2line}"
+fi
