@@ -1,8 +1,14 @@
 /*
  * cmd_record.c: `pmkit record [-e EVENT[,EVENT...]] [-c N | -F HZ] [-g |
  * --call-graph fp|dwarf[,SIZE]]
- * [--data] [-o FILE] [-p PID | -a] [-- COMMAND...]`: sample a command (or a
- * running process, or every CPU) into a record file.
+ * [--data] [-o FILE] [--format pmkit|perf] [-p PID | -a] [-- COMMAND...]`:
+ * sample a command (or a running process, or every CPU) into a record file.
+ *
+ * --format perf (the default when pmkit runs as perf) writes perf's
+ * perf.data instead of pmkit's record file, or perf's pipe format with
+ * -o -: the records go to an unnamed temporary file while the command
+ * runs and are written out as perf.data when it ends (a pmkit killed
+ * during the run leaves the previous file as it was).
  *
  * The events are checked by opening them on pmkit itself before anything is
  * created or run, so an event that cannot be sampled fails at once. The
@@ -26,6 +32,7 @@
 #include "cli/personality.h"
 #include "cli/opt.h"
 #include "cli/stop.h"
+#include "lib/core/outfile.h"
 
 #define MAX_TIDS 64 /* record -t */
 
@@ -35,6 +42,7 @@ struct ropts {
 	unsigned long long period, freq, pages, stack_bytes;
 	int callchain, dwarf, data, all, quiet;
 	int no_backup, kill_on_error, user_only_said;
+	int perf_format; /* --format perf: perf.data (or perf's pipe) */
 	long pid;
 	int tids[MAX_TIDS], ntids;
 	const char *out;
@@ -141,7 +149,7 @@ static int add_events(const char *list, struct ropts *o)
 	return 0;
 }
 
-enum { OPT_NO_BACKUP = 256, OPT_ON_ERROR, OPT_CALL_GRAPH };
+enum { OPT_NO_BACKUP = 256, OPT_ON_ERROR, OPT_CALL_GRAPH, OPT_FORMAT };
 
 static const struct cli_opt record_opts[] = {
 	{'e', "event", CLI_ARG},
@@ -149,6 +157,7 @@ static const struct cli_opt record_opts[] = {
 	{'F', "freq", CLI_ARG},
 	{'m', "mmap-pages", CLI_ARG},
 	{'o', "output", CLI_ARG},
+	{OPT_FORMAT, "format", CLI_ARG},
 	{OPT_NO_BACKUP, "no-backup", CLI_NOARG},
 	{OPT_ON_ERROR, "on-error", CLI_ARG},
 	{'p', "pid", CLI_ARG},
@@ -250,6 +259,16 @@ static int on_opt(int key, const char *val, void *arg)
 		return 0;
 	case OPT_NO_BACKUP:
 		o->no_backup = 1;
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(val, "perf"))
+			o->perf_format = 1;
+		else if (!strcmp(val, "pmkit"))
+			o->perf_format = 0;
+		else {
+			cli_error("--format takes pmkit or perf, not '%s'", val);
+			return EXIT_USAGE;
+		}
 		return 0;
 	case OPT_ON_ERROR:
 		if (!strcmp(val, "kill"))
@@ -378,9 +397,11 @@ int cmd_record(int argc, char **argv)
 	uint64_t t0, stop_t = 0;
 	int killed = 0;
 	pmk_rec_finish fin;
+	FILE *tmp = NULL; /* --format perf: the records until the end */
 
 	memset(&o, 0, sizeof o);
-	o.out = cli_as_perf ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
+	o.out = NULL;
+	o.perf_format = cli_as_perf;
 	g_argc = argc;
 	g_argv = argv;
 	i = cli_opt_parse("record", argc, argv, record_opts, on_opt, &o);
@@ -388,6 +409,8 @@ int cmd_record(int argc, char **argv)
 		return -i;
 	if (i < argc)
 		cmd = argv + i;
+	if (!o.out)
+		o.out = o.perf_format ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
 	if (o.dwarf && o.callchain) {
 		cli_error("-g (frame pointers) and --call-graph dwarf exclude "
 			  "each other");
@@ -432,9 +455,31 @@ int cmd_record(int argc, char **argv)
 
 	/* the new file, and whether FILE can become FILE.old, before the
 	 * command is started: a refusal costs no run */
-	if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
-				   o.no_backup ? PMK_REC_NO_BACKUP : 0,
-				   &d) < 0) {
+	if (o.perf_format) {
+		int fd;
+		if (pmk__outfile_check(o.out,
+				       PMK__OUT_PRIVATE | PMK__OUT_DASH |
+					   (o.no_backup ? PMK__OUT_NO_BACKUP
+							: 0),
+				       &d) < 0) {
+			cli_diag(&d);
+			return 1;
+		}
+		tmp = tmpfile();
+		fd = tmp ? fileno(tmp) : -1;
+		if (fd < 0) {
+			cli_error("cannot create a temporary file: %s",
+				  strerror(errno));
+			return 1;
+		}
+		if (pmk_rec_writer_fdopen(&w, fd, "pmkit record", &d) < 0) {
+			cli_diag(&d);
+			fclose(tmp);
+			return 1;
+		}
+	} else if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
+					  o.no_backup ? PMK_REC_NO_BACKUP : 0,
+					  &d) < 0) {
 		cli_diag(&d);
 		return 1;
 	}
@@ -523,6 +568,8 @@ int cmd_record(int argc, char **argv)
 			cli_stop_child = 0;
 			pmk_sampler_close(s);
 			pmk_rec_writer_abort(w);
+			if (tmp)
+				fclose(tmp);
 			return e == ENOENT ? 127 : 126;
 		}
 		close(err_fd);
@@ -530,7 +577,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* the run has started: the file takes its place now (the previous
 	 * one kept as .old), so that even a pmkit killed later leaves it */
-	if (pmk_rec_writer_publish(w, &d) < 0) {
+	if (!tmp && pmk_rec_writer_publish(w, &d) < 0) {
 		cli_diag(&d);
 		exit_code = 1;
 		goto out_kill;
@@ -605,7 +652,22 @@ int cmd_record(int argc, char **argv)
 			cli_error("cannot write '%s': %s", o.out,
 				  strerror(errno ? errno : EIO));
 		/* pmkit's own failure, whatever the workload's status */
+		if (tmp)
+			fclose(tmp);
 		return 1;
+	}
+	if (tmp) { /* the recording, written out as perf.data */
+		pmk_perfdata_opts po;
+		memset(&po, 0, sizeof po);
+		po.flags = o.no_backup ? PMK_PERFDATA_NO_BACKUP : 0;
+		po.argc = g_argc;
+		po.argv = g_argv;
+		rc = pmk_perfdata_write_fd(fileno(tmp), o.out, &po, &d);
+		fclose(tmp);
+		if (rc < 0) {
+			cli_diag(&d);
+			return 1;
+		}
 	}
 	if (!o.quiet) {
 		struct stat st;
@@ -639,5 +701,7 @@ out_kill:
 	if (s)
 		pmk_sampler_close(s);
 	pmk_rec_writer_abort(w);
+	if (tmp)
+		fclose(tmp);
 	return exit_code ? exit_code : 1;
 }

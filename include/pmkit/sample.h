@@ -214,6 +214,37 @@ uint64_t pmk_rec_reader_truncated(const pmk_rec_reader *r);
 const char *pmk_rec_reader_producer(const pmk_rec_reader *r);
 void pmk_rec_reader_close(pmk_rec_reader *r);
 
+/* ---- perf.data output ------------------------------------------------ */
+
+/* Write a record file as a perf.data file that perf report and perf script
+ * read (lib/sample/perfwrite.c): perf's PERFILE2 file with its attributes,
+ * data section and features, or with PMK_PERFDATA_PIPE (or `out` "-", which
+ * writes to standard output) perf's pipe format, as perf record -o -
+ * writes it. The file is written as pmkit's output files are: a new file
+ * renamed into place, never through a link, a previous `out` kept as
+ * `out`.old unless PMK_PERFDATA_NO_BACKUP. Returns 0 or a negative PMK_E*
+ * code with `d` filled. */
+#define PMK_PERFDATA_PIPE      1u
+#define PMK_PERFDATA_NO_BACKUP 2u
+typedef struct pmk_perfdata_opts {
+	unsigned flags;	   /* PMK_PERFDATA_* */
+	int argc;	   /* the recording's command line, for perf's */
+	char *const *argv; /* CMDLINE feature (NULL: "pmkit") */
+} pmk_perfdata_opts;
+int pmk_perfdata_write(const char *rec_path, const char *out,
+		       const pmk_perfdata_opts *o, pmk_diag *d);
+/* The same from a record file open on `fd` (read from offset 0; not
+ * closed) or in memory. */
+int pmk_perfdata_write_fd(int fd, const char *out, const pmk_perfdata_opts *o,
+			  pmk_diag *d);
+int pmk_perfdata_write_mem(const void *rec, size_t len, const char *out,
+			   const pmk_perfdata_opts *o, pmk_diag *d);
+/* The other way: the perf.data file `in` (perf's file or pipe format) as
+ * a pmkit record file at `out` ("-": standard output), written the same
+ * safe way (flags: PMK_PERFDATA_NO_BACKUP). (lib/sample/perfconv.c) */
+int pmk_perfdata_to_rec(const char *in, const char *out, unsigned flags,
+			pmk_diag *d);
+
 /* ---- the kernel sampler ---------------------------------------------- */
 
 typedef struct pmk_sampler pmk_sampler;
