@@ -4,10 +4,9 @@
  * as a source of metrics for `pmkit stat -M`. Internal.
  *
  * Three parts:
- *  - a small bounded JSON reader for these files: a top-level array of
- *    flat objects whose values are strings, numbers, true, false or null
- *    (pmk__json_objects). Anything else (nesting, a file past the bounds)
- *    is refused with file:line:column.
+ *  - the files read by a small bounded JSON reader (lib/core/json_flat.h:
+ *    a top-level array of flat objects), from the directory of
+ *    lib/event/perf_dirs.h.
  *  - a model: the metrics (MetricName, MetricExpr, MetricGroup,
  *    ScaleUnit) and events (EventName, EventCode, UMask, ...) of one
  *    perf directory, found from a pmkit/libpfm4 model name through a
@@ -25,34 +24,12 @@
 
 #include <stddef.h>
 
+#include "lib/core/json_flat.h"	 /* the reader */
+#include "lib/event/perf_dirs.h" /* the directories */
 #include "pmkit/derive.h"
 #include "pmkit/event.h"
 
-/* The reader's bounds. */
-#define PMK__JSON_FILE_MAX   ((size_t)16 << 20) /* bytes of one file */
-#define PMK__JSON_KEYS_MAX   64			/* members of one object */
-#define PMK__JSON_STRING_MAX 65536		/* bytes of one string */
-#define PMK__JSON_FILES_MAX  64			/* files of one directory */
-
-/* Called for each object of the array: n members, keys[i] = vals[i]
- * (numbers, true, false and null as written; strings unescaped). A
- * non-zero return stops the walk and is returned. */
-typedef int (*pmk__json_fn)(void *arg, int n, const char *const *keys,
-			    const char *const *vals, int line);
-/* Walk the objects of `text` (len bytes; NUL bytes refused). 0, the
- * callback's non-zero value, or a negative PMK_E* code with `d` naming
- * file:line:column. */
-int pmk__json_objects(const char *text, size_t len, const char *file,
-		      pmk__json_fn fn, void *arg, pmk_diag *d);
-
 typedef struct pmk__pmu_model pmk__pmu_model;
-
-/* The arch directory in use: $PMKIT_PMU_EVENTS, else the one configure
- * extracted (PMK_PMU_EVENTS_DIR), else NULL. */
-const char *pmk__pmu_events_dir(void);
-/* perf's directory for a pmkit/libpfm4 model name ("x86/icelakex"), or
- * NULL when perf's mapfile has none that pmkit maps. */
-const char *pmk__pmu_model_dir(const char *model);
 
 /* Load the JSON of `model` from the arch directory `archdir` (NULL:
  * pmk__pmu_events_dir()). 0; PMK_ENOENT when there is no directory or no

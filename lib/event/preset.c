@@ -430,7 +430,7 @@ int pmk__preset_resolve_model(const pmk__model *m, const char *core_pmu,
 			      pmk_diag *d)
 {
 	pmk__model_res tables = {&pmk__source_tables, m ? m->name : NULL, NULL,
-				 NULL};
+				 NULL, NULL, NULL};
 	int rc;
 	if (find_map(m, name))
 		return pmk__preset_encode_from(PMK__PRESET_TABLE, NULL, m,

@@ -4,7 +4,9 @@
  * else pmkit's own tables (source.h). Where both know a model, the tables
  * stand behind libpfm4 (pmk__source_second): the parser tries them when
  * libpfm4 refuses a string, for the vendors' dotted names
- * (INST_RETIRED.ANY_P) libpfm4 does not accept. Pure.
+ * (INST_RETIRED.ANY_P) libpfm4 does not accept. perf's event names
+ * (src_perf.c) come last, for the names neither knows. Pure but for the
+ * reading of perf's files there.
  */
 #include <string.h>
 #include <strings.h>
@@ -47,6 +49,8 @@ int pmk__source_resolve(const char *model, pmk__model_res *r)
 	}
 	r->src = order[i];
 	r->canon = canon;
+	if ((r->canon3 = pmk__source_perf.model(canon)) != NULL)
+		r->third = &pmk__source_perf;
 	for (j = 0; j < NSRC; j++) {
 		const char *c = NULL;
 		if (j == i)
@@ -81,30 +85,59 @@ const pmk__source *pmk__source_second(const char *model, const char **canon)
 	return r.second;
 }
 
-int pmk__source_encode(const pmk__model_res *r, const char *pmu,
-		       uint32_t type, const char *s, int col0, pmk_event *ev,
-		       pmk_diag *d)
+/* perf's names for the model, after the others: tried when neither knew
+ * the event, or when perf's JSON has this very name (the tables split
+ * "l2_request_g1.all_no_prefetch" at its dot and refuse the unit mask,
+ * where the whole is perf's event). PMK_ENOEVENT when it is not perf's. */
+static int perf_names(const pmk__model_res *r, int others, const char *pmu,
+		      uint32_t type, const char *s, int col0, pmk_event *ev,
+		      pmk_diag *d)
+{
+	pmk_diag d3;
+	int rc;
+	if (!r->third)
+		return PMK_ENOEVENT;
+	if (others != PMK_ENOEVENT &&
+	    !r->third->has_event(r->canon3, s, strcspn(s, ":")))
+		return PMK_ENOEVENT;
+	pmk_diag_clear(&d3);
+	rc =
+	    r->third->encode(r->canon3, pmu, type, s, col0, ev, d ? &d3 : NULL);
+	if (rc != 0 && rc != PMK_ENOEVENT && d)
+		*d = d3;
+	return rc;
+}
+
+int pmk__source_encode(const pmk__model_res *r, const char *pmu, uint32_t type,
+		       const char *s, int col0, pmk_event *ev, pmk_diag *d)
 {
 	pmk_diag d2;
-	int rc, rc2;
+	int rc, rc3;
 	if (!r || !r->src)
 		return PMK_ENOEVENT;
 	rc = r->src->encode(r->canon, pmu, type, s, col0, ev, d);
-	if (rc == 0 || !r->second)
+	if (rc == 0)
 		return rc;
-	/* the tables behind libpfm4: the vendors' dotted names, pmkit's own
-	 * unit masks; their diagnostic only when they know the event */
-	pmk_diag_clear(&d2);
-	if (d)
-		d2 = *d;
-	rc2 = r->second->encode(r->canon2, pmu, type, s, col0, ev,
-				d ? &d2 : NULL);
-	if (rc2 == 0 || rc2 != PMK_ENOEVENT) {
-		if (d && rc2)
-			*d = d2;
-		return rc2;
+	if (r->second) {
+		/* the tables behind libpfm4: the vendors' dotted names,
+		 * pmkit's own unit masks; their diagnostic only when they
+		 * know the event */
+		int rc2;
+		pmk_diag_clear(&d2);
+		if (d)
+			d2 = *d;
+		rc2 = r->second->encode(r->canon2, pmu, type, s, col0, ev,
+					d ? &d2 : NULL);
+		if (rc2 == 0)
+			return 0;
+		if (rc2 != PMK_ENOEVENT) {
+			if (d)
+				*d = d2;
+			rc = rc2;
+		}
 	}
-	return rc;
+	rc3 = perf_names(r, rc, pmu, type, s, col0, ev, d);
+	return rc3 == PMK_ENOEVENT ? rc : rc3;
 }
 
 struct each {
@@ -170,10 +203,10 @@ int pmk__source_event_elsewhere(const char *name, size_t len,
 	struct find f = {name, len, except, NULL, model, size, 0};
 	if (!size || !len)
 		return PMK_ENOENT;
-	/* the common models first: on x86 the tables', then libpfm4's. A
-	 * libpfm4 build knows only its own architecture's PMUs and the
-	 * tables are x86 models, so elsewhere (arm64) libpfm4's come first:
-	 * an Arm machine is told of arm_ac57, not skl. */
+		/* the common models first: on x86 the tables', then libpfm4's.
+		 * A libpfm4 build knows only its own architecture's PMUs and
+		 * the tables are x86 models, so elsewhere (arm64) libpfm4's
+		 * come first: an Arm machine is told of arm_ac57, not skl. */
 #if defined(__x86_64__) || defined(__i386__)
 	for (int i = NSRC - 1; i >= 0; i--) {
 #else

@@ -9,6 +9,8 @@
  *   src_tables.c  pmkit's own tables (tbl_*.c): what libpfm4 lacks (Zen 5
  *                 with libpfm4 4.13) and every table model in builds
  *                 without libpfm4
+ *   src_perf.c    perf's event names, read from perf's pmu-events JSON:
+ *                 aliases asked after the two above
  * The kernel's own names are sources of another shape, per PMU rather than
  * per model: sysfs event aliases (parse.c's pmu/terms/ and bare alias
  * names) and tracepoints (src_trace.c).
@@ -52,22 +54,26 @@ typedef struct pmk__source {
 	/* Every EVENT[:UMASK] of the model (info->pmu = the model). */
 	int (*foreach)(const char *model, pmk__info_fn fn, void *arg);
 	/* Every model this source knows, by canonical name. */
-	int (*models)(int (*fn)(const char *model, const char *desc,
-				void *arg),
+	int (*models)(int (*fn)(const char *model, const char *desc, void *arg),
 		      void *arg);
 } pmk__source;
 
 extern const pmk__source pmk__source_pfm;
 extern const pmk__source pmk__source_tables;
+/* perf's event names from perf's pmu-events JSON (src_perf.c): asked
+ * last, for the names the first two do not know. */
+extern const pmk__source pmk__source_perf;
 
 /* A model resolved: the source that serves it, the model's canonical name
  * there, and the source standing behind it (the tables behind libpfm4)
  * with its name for the model. */
 typedef struct pmk__model_res {
-	const pmk__source *src;	   /* NULL when no source knows the model */
+	const pmk__source *src; /* NULL when no source knows the model */
 	const char *canon;
 	const pmk__source *second; /* NULL when none */
 	const char *canon2;
+	const pmk__source *third; /* perf's names for the model, or NULL */
+	const char *canon3;
 } pmk__model_res;
 
 /* Resolve `model`: the first source (libpfm4, then the tables) that knows
@@ -77,10 +83,10 @@ typedef struct pmk__model_res {
 int pmk__source_resolve(const char *model, pmk__model_res *r);
 /* Encode native string `s` (no "MODEL::") through r->src, and through
  * r->second when the first refuses it: the second's answer when it knows
- * the event, else the first's. The source contract's returns. */
-int pmk__source_encode(const pmk__model_res *r, const char *pmu,
-		       uint32_t type, const char *s, int col0, pmk_event *ev,
-		       pmk_diag *d);
+ * the event, else the first's; then through r->third (perf's names) when
+ * neither knows the event. The source contract's returns. */
+int pmk__source_encode(const pmk__model_res *r, const char *pmu, uint32_t type,
+		       const char *s, int col0, pmk_event *ev, pmk_diag *d);
 /* pmk__source_resolve()'s source and canonical name (`canon` may be
  * NULL); NULL when no source knows the model. */
 const pmk__source *pmk__source_for(const char *model, const char **canon);
@@ -95,8 +101,7 @@ int pmk__source_models(int (*fn)(const char *model, const char *desc,
  * (EVENT part only, case-insensitive); written to `model`. 0 or
  * PMK_ENOENT. */
 int pmk__source_event_elsewhere(const char *name, size_t len,
-				const char *except, char *model,
-				size_t size);
+				const char *except, char *model, size_t size);
 /* Whether `model` names a model some source knows, or one the detection
  * table (models.c) names: a model with no native events here, generic
  * and sysfs names only. */
