@@ -557,14 +557,25 @@ int pmk__loc_at(pmk_profile *p, uint32_t pid, uint64_t a, int kern)
 	return loc_of(p, pid, a, kern);
 }
 
+/* A task's command: its own (a COMM record: exec, prctl, or the maps
+ * synthesized at attach), else its process's, else what it inherited at
+ * fork (a child that did not exec keeps its parent's name, as perf shows
+ * it), else the recorded command's. */
 const char *pmk__comm(pmk_profile *p, uint32_t pid, uint32_t tid)
 {
 	struct proc *pr = proc_get(p, tid, 0);
 	if (pr && pr->comm[0])
 		return pr->comm;
-	pr = proc_get(p, pid, 0);
-	if (pr && pr->comm[0])
-		return pr->comm;
+	for (int depth = 0; depth < 16; depth++) {
+		pr = proc_get(p, pid, 0);
+		if (!pr)
+			break;
+		if (pr->comm[0])
+			return pr->comm;
+		if (!pr->has_parent || pr->ppid == pid)
+			break;
+		pid = pr->ppid;
+	}
 	return p->st.command[0] ? p->st.command : "?";
 }
 
