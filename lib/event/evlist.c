@@ -223,6 +223,13 @@ static int group_mods(struct walk *w, size_t at)
 		e--;
 	if (e - k >= sizeof w->gmods)
 		return -1;
+	/* perf's weak-group flag W (at either end): pmkit's groups are weak
+	 * already (a group the kernel refuses is split into its events,
+	 * counted in pmk_eventset_groups), so it is taken and dropped */
+	while (e > k && w->list[k] == 'W')
+		k++;
+	while (e > k && w->list[e - 1] == 'W')
+		e--;
 	snprintf(w->gmods, sizeof w->gmods, "%.*s", (int)(e - k), w->list + k);
 	w->gmods_col = (int)k + 1;
 	return 0;
