@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/personality.h"
 #include "cli/opt.h"
+#include "cli/stdin_file.h"
 #include "lib/core/outfile.h"
 #include "lib/sample/perfout.h"
 
@@ -345,6 +346,8 @@ int cmd_report(int argc, char **argv)
 		}
 		r.in = argv[first];
 	}
+	if (!strcmp(r.in, "-") && !(r.in = cli_stdin_file()))
+		return 1; /* perf's -i -: a recording piped in */
 	in = r.in, annot = r.annot, event = r.event, sort_arg = r.sort_arg;
 	flame = r.flame, speedscope = r.speedscope;
 	diff_a = r.diff_a, diff_b = r.diff_b;

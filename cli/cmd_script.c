@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/stdin_file.h"
 #include "lib/sample/perfout.h"
 
 enum {
@@ -103,6 +104,8 @@ int cmd_script(int argc, char **argv)
 		}
 		a.in = argv[first];
 	}
+	if (!strcmp(a.in, "-") && !(a.in = cli_stdin_file()))
+		return 1; /* perf's -i -: a recording piped in */
 	pmk_diag_clear(&d);
 	rc = pmk__profile_script(a.in, &a.o, stdout, &d);
 	if (rc < 0) {

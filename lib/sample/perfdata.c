@@ -9,7 +9,9 @@
  * carrying a READ group, branch stack or user stack is taken without
  * them). Everything is bounds-checked; a record that does not parse is
  * skipped and counted, a header that does not is an error naming the
- * offset. Pipe-mode files (perf record -o -) are not read.
+ * offset. Pipe-mode streams (perf record -o -: a 16-byte header, then
+ * the attributes as HEADER_ATTR records and names in EVENT_UPDATE records
+ * among the data records) are read the same way.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -33,7 +35,10 @@ enum {
 };
 enum {
 	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_FORK = 7,
-	R_SAMPLE = 9, R_MMAP2 = 10
+	R_SAMPLE = 9, R_MMAP2 = 10,
+	/* pipe mode */
+	R_HEADER_ATTR = 64, R_TRACING_DATA = 66, R_AUXTRACE = 71,
+	R_EVENT_UPDATE = 78
 };
 
 struct pattr {
@@ -51,6 +56,7 @@ struct pd {
 	struct pattr a[MAXATTR];
 	int na;
 	uint64_t data_off, data_size;
+	int pipe; /* pipe mode: attributes among the records */
 	uint64_t skipped;
 	uint64_t chain[PMK_REC_MAX_CHAIN];
 };
@@ -143,14 +149,118 @@ static void read_event_desc(struct pd *p, uint64_t feat_bits[4])
 	}
 }
 
+static int attr_of_id(const struct pd *p, uint64_t id)
+{
+	for (int i = 0; i < p->na; i++)
+		for (size_t k = 0; k < p->a[i].nids; k++)
+			if (p->a[i].ids[k] == id)
+				return i;
+	return -1;
+}
+
+/* Bytes that follow a pipe-mode record outside its size: the tracing
+ * data and the AUX area data. */
+static uint64_t trailing(uint32_t type, const uint8_t *h, uint16_t size)
+{
+	if (type == R_TRACING_DATA && size >= 12)
+		return pmk__get32(h + 8);
+	if (type == R_AUXTRACE && size >= 16)
+		return pmk__get64(h + 8);
+	return 0;
+}
+
+/* One HEADER_ATTR record: the attribute, then its ids. */
+static int pipe_attr(struct pd *p, const uint8_t *h, uint16_t size)
+{
+	struct pattr *a;
+	uint32_t asz;
+	const uint8_t *e = h + 8;
+	uint64_t flags;
+	if (p->na >= MAXATTR || size < 8 + 64)
+		return -1;
+	asz = pmk__get32(e + 4);
+	if (!asz)
+		asz = 64;
+	if (asz < 64 || asz > (uint32_t)size - 8)
+		return -1;
+	a = &p->a[p->na];
+	memset(a, 0, sizeof *a);
+	a->type = pmk__get32(e);
+	a->config = pmk__get64(e + 8);
+	a->period = pmk__get64(e + 16);
+	a->sample_type = pmk__get64(e + 24);
+	flags = pmk__get64(e + 40);
+	a->freq = (flags >> 10) & 1;
+	a->regs_user = asz >= 88 ? pmk__get64(e + 80) : 0;
+	a->nids = ((uint32_t)size - 8 - asz) / 8;
+	a->ids = malloc((a->nids ? a->nids : 1) * sizeof *a->ids);
+	if (!a->ids)
+		return -2;
+	for (size_t k = 0; k < a->nids; k++)
+		a->ids[k] = pmk__get64(e + asz + 8 * k);
+	default_name(a);
+	p->na++;
+	return 0;
+}
+
+static void event_update(struct pd *p, const uint8_t *h, uint16_t size);
+
+/* Pipe mode: the attributes (and the events' names) are records of the
+ * stream; read them all first, since samples may refer to any. */
+static int read_pipe_attrs(struct pd *p, pmk_diag *d)
+{
+	uint64_t off = 16;
+	p->pipe = 1;
+	p->data_off = 16;
+	p->data_size = p->len - 16;
+	while (off + 8 <= p->len) {
+		const uint8_t *h = p->b + off;
+		uint32_t type = pmk__get32(h);
+		uint16_t size = (uint16_t)(h[6] | h[7] << 8);
+		uint64_t more;
+		if (size < 8 || size > p->len - off)
+			break;
+		if (type == R_HEADER_ATTR) {
+			int r = pipe_attr(p, h, size);
+			if (r == -2)
+				return PMK_ENOMEM;
+			if (r < 0)
+				p->skipped++;
+		} else if (type == R_EVENT_UPDATE) {
+			event_update(p, h, size);
+		}
+		more = trailing(type, h, size);
+		if (more > p->len - off - size)
+			break;
+		off += size + more;
+	}
+	if (p->na < 1)
+		return fail(d, 16, "a pipe with no event");
+	return 0;
+}
+
+/* EVENT_UPDATE of type NAME (2): an event's name, by one of its ids. */
+static void event_update(struct pd *p, const uint8_t *h, uint16_t size)
+{
+	int ai;
+	size_t room;
+	if (size < 8 + 16 + 1 || pmk__get64(h + 8) != 2)
+		return;
+	ai = attr_of_id(p, pmk__get64(h + 16));
+	room = (size_t)size - 24;
+	if (ai >= 0 && memchr(h + 24, 0, room))
+		snprintf(p->a[ai].name, sizeof p->a[ai].name, "%s",
+			 (const char *)h + 24);
+}
+
 static int read_header(struct pd *p, pmk_diag *d)
 {
 	uint64_t hsize, attr_size, aoff, asize, feat[4];
-	if (p->len < 104)
+	if (p->len < 16 || (p->len < 104 && pmk__get64(p->b + 8) != 16))
 		return fail(d, p->len, "header truncated");
 	hsize = pmk__get64(p->b + 8);
 	if (hsize == 16)
-		return fail(d, 8, "a pipe-mode file");
+		return read_pipe_attrs(p, d);
 	if (hsize < 104 || hsize > p->len)
 		return fail(d, 8, "bad header size");
 	attr_size = pmk__get64(p->b + 16);
@@ -195,15 +305,6 @@ static int read_header(struct pd *p, pmk_diag *d)
 	}
 	read_event_desc(p, feat);
 	return 0;
-}
-
-static int attr_of_id(const struct pd *p, uint64_t id)
-{
-	for (int i = 0; i < p->na; i++)
-		for (size_t k = 0; k < p->a[i].nids; k++)
-			if (p->a[i].ids[k] == id)
-				return i;
-	return -1;
 }
 
 struct cur {
@@ -437,8 +538,9 @@ int pmk__perfdata_convert(const void *buf, size_t len, int fd,
 		uint32_t type = pmk__get32(h);
 		uint16_t misc = (uint16_t)(h[4] | h[5] << 8),
 			 size = (uint16_t)(h[6] | h[7] << 8);
+		uint64_t more = p->pipe ? trailing(type, h, size) : 0;
 		int r;
-		if (size < 8 || off + size > end) {
+		if (size < 8 || off + size > end || more > end - off - size) {
 			p->skipped++; /* unusable size: nothing after it is
 					 reachable */
 			break;
@@ -448,7 +550,7 @@ int pmk__perfdata_convert(const void *buf, size_t len, int fd,
 			rc = PMK_EIO;
 		else if (r < 0)
 			p->skipped++;
-		off += size;
+		off += size + more;
 	}
 	if (w) {
 		int c = pmk_rec_writer_close(w);

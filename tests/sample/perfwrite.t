@@ -86,3 +86,17 @@ fi
 check "record --format perf -o -: perf's pipe header ($rc)" sh -c '[ "$1" = 0 ] && od -An -tx1 -j8 -N8 pipe.data | tr -d " \n" | grep -qx 1000000000000000' _ "$rc"
 perf report --stdio -i - --sort symbol < pipe.data 2>/dev/null | awk '/^ +[0-9.]+%/ { print $1, $3; if (++n == 10) exit }' > pipe.top
 check "perf report -i - reads it: hot10 first ($(head -1 pipe.top))" sh -c 'head -1 pipe.top | grep -q " hot10$"'
+
+# and the other way: perf's own pipe read by pmkit report -i - and
+# pmkit script -i - (perf record -o - | pmkit report -i -)
+perf record -q -e cpu-clock -o - -- ./ten 20 2>/dev/null > perfpipe.data
+perf report --stdio -i - --sort symbol < perfpipe.data 2>/dev/null | awk '/^ +[0-9.]+%/ { print $1, $3; if (++n == 10) exit }' > pp.perf
+"$PMKIT" report -i - < perfpipe.data 2>/dev/null | awk '/^ +[0-9.]+%/ { print $1, $3; if (++n == 10) exit }' > pp.pmkit
+check "perf's pipe: pmkit report -i - = perf report -i - (top 10 and shares)" sh -c 'cmp -s pp.perf pp.pmkit && [ -s pp.perf ]'
+"$PMKIT" report -i - < perfpipe.data 2>/dev/null > pp.txt
+check "perf's pipe: the event's name from its EVENT_UPDATE record" grep -q '^# cpu-clock: [0-9]* samples' pp.txt
+a=$(perf script -i - < perfpipe.data 2>/dev/null | grep -c cpu-clock)
+b=$("$PMKIT" script -i - < perfpipe.data 2>/dev/null | grep -c cpu-clock)
+check "perf's pipe: pmkit script -i - prints every sample ($b of $a)" test "$a" = "$b" -a "$a" -gt 0
+b=$("$PMKIT" record -e cpu-clock -o - -- ./ten 5 2>/dev/null | "$PMKIT" report -i - 2>/dev/null | grep -c hot10)
+check "pmkit record -o - | pmkit report -i -" test "$b" = 1
