@@ -207,3 +207,19 @@ unset PMK_SYSROOT
 run_pmkit cpistack --pmu nosuchmodel -- true
 if [ $rc = 1 ] && printf '%s' "$err" | grep -qi 'model'; then ok "unknown model"
 else nok "unknown model" "rc=$rc err=$err"; fi
+
+# bench/compare/cpistack_trace (the per-cycle evidence of docs/cpistack.md):
+# its classes cover every cycle of the run, and the reference step's charges
+# spread over them add up to the step's cycles.
+tr=$PMK_BUILD/bench/cpistack_trace
+if [ -x "$tr" ]; then
+	"$tr" -n 20000 int-mix last l2d >"$T_TMP/tr" 2>&1; rc=$?
+	if [ $rc = 0 ] && awk '
+		/^# / { gsub(",", ""); insns = $3; cycles = $5
+			for (i = 1; i <= NF; i++) if ($i == "before") before = $(i + 1) }
+		/^[a-z]/ && $1 != "class" { c += $2; r += $7; n++ }
+		END { d = r - (cycles - before); if (d < 0) d = -d
+			exit !(n >= 5 && c == cycles && d <= n) }' "$T_TMP/tr"; then
+		ok "cpistack_trace: classes cover the run, step charges add up"
+	else nok "cpistack_trace" "rc=$rc $(head -c 600 "$T_TMP/tr")"; fi
+else skip "cpistack_trace" "$tr is not built"; fi
