@@ -431,7 +431,9 @@ struct nearest {
 static int nearest_cb(const pmk_event_info *info, void *arg)
 {
 	struct nearest *n = arg;
-	int dd = pmk__edit_distance(n->want, info->name);
+	/* only a name nearer than the best so far matters: the bound lets
+	 * the distance skip most of libpfm4's thousands of names at once */
+	int dd = pmk__edit_distance_max(n->want, info->name, n->bestd - 1);
 	if (dd < n->bestd) {
 		n->bestd = dd;
 		snprintf(n->best, sizeof n->best, "%s", info->name);
