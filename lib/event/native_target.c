@@ -13,6 +13,7 @@
 #include "lib/event/models.h"
 #include "lib/event/native.h"
 #include "lib/event/source.h"
+#include "lib/event/srclist.h"
 #include "lib/event/target.h"
 #include "lib/event/tbl.h"
 
@@ -100,12 +101,12 @@ int pmk__native_foreach(const pmk_target *t,
 				seen = 1;
 		if (seen || pmk__target_resolve(t, m, &r) != 0)
 			continue;
-		if ((rc = r.src->foreach(r.canon, fn, arg)))
+		if ((rc = pmk__srclist_foreach(r.src, r.canon, fn, arg)))
 			return rc;
 	}
 	if (t && !pmk__target_core(t) && t->model[0] &&
 	    pmk__target_resolve(t, t->model, &r) == 0)
-		return r.src->foreach(r.canon, fn, arg);
+		return pmk__srclist_foreach(r.src, r.canon, fn, arg);
 	return 0;
 }
 
