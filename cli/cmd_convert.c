@@ -8,10 +8,8 @@
  * into place, the previous one kept as OUT.old.
  */
 /* pmkit-command: convert | convert between pmkit record files and perf.data */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
@@ -50,23 +48,6 @@ static int on_opt(int key, const char *val, void *arg)
 	return EXIT_USAGE;
 }
 
-/* 1 perf.data, 2 pmkit record file, 0 neither, -1 unreadable */
-static int file_kind(const char *path)
-{
-	char m[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	if (fd < 0)
-		return -1;
-	n = read(fd, m, sizeof m);
-	close(fd);
-	if (n == 8 && !memcmp(m, "PERFILE2", 8))
-		return 1;
-	if (n == 8 && !memcmp(m, "PMKITREC", 8))
-		return 2;
-	return 0;
-}
-
 int cmd_convert(int argc, char **argv)
 {
 	struct cargs a;
@@ -84,7 +65,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	in = argv[first];
 	out = argv[first + 1];
-	kind = file_kind(in);
+	kind = pmk_rec_file_kind(in);
 	if (kind < 0) {
 		cli_error("cannot read '%s'", in);
 		return 1;

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/personality.h"
 #include "cli/opt.h"
+#include "cli/report_tasks.h"
 #include "cli/stdin_file.h"
 #include "lib/core/outfile.h"
 #include "lib/sample/perfout.h"
@@ -94,7 +95,7 @@ enum {
 	OPT_DIFF, OPT_JSON, OPT_NO_DEMANGLE, OPT_FOLDED, OPT_STDIO,
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH,
 	OPT_INLINE, OPT_NO_INLINE, OPT_HEADER_ONLY, OPT_COMMS, OPT_PIDS,
-	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS
+	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS, OPT_TASK
 };
 
 static const struct cli_opt report_opts[] = {
@@ -122,6 +123,7 @@ static const struct cli_opt report_opts[] = {
 	{'n', "show-nr-samples", CLI_NOARG},
 	{'q', "quiet", CLI_NOARG},
 	{OPT_HEADER_ONLY, "header-only", CLI_NOARG},
+	{OPT_TASK, "task", CLI_NOARG},
 	{OPT_COMMS, "comms", CLI_ARG},
 	{OPT_PIDS, "pids", CLI_ARG},
 	{OPT_TIDS, "tids", CLI_ARG},
@@ -137,6 +139,7 @@ struct rep {
 	const char *diff_a, *diff_b;
 	int script, asm_view, json, folded, mangled, children, graph;
 	int callee, no_children, in_given, no_inline;
+	int task; /* --task: the task tree instead */
 	double plimit;
 	int stdio; /* perf's --stdio layout: asked for, or implied by an
 		      option only that layout has */
@@ -199,6 +202,9 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case OPT_HEADER_ONLY:
 		r->stdio = r->po.header_only = 1;
+		break;
+	case OPT_TASK:
+		r->task = 1;
 		break;
 	case OPT_COMMS:
 		r->stdio = 1;
@@ -366,6 +372,8 @@ int cmd_report(int argc, char **argv)
 			  "--folded and --annotate exclude each other");
 		return EXIT_USAGE;
 	}
+	if (r.task) /* perf's --task: the processes and threads */
+		return cli_report_tasks(in, stdout);
 	if (script) {
 		pmk_diag_clear(&d);
 		pmk__script_opts so; /* `pmkit script`'s defaults */

@@ -244,6 +244,12 @@ int pmk_perfdata_write_mem(const void *rec, size_t len, const char *out,
  * safe way (flags: PMK_PERFDATA_NO_BACKUP). (lib/sample/perfconv.c) */
 int pmk_perfdata_to_rec(const char *in, const char *out, unsigned flags,
 			pmk_diag *d);
+/* What the file at `path` is, from its first bytes: PMK_FILE_PERFDATA
+ * (perf's file or pipe format), PMK_FILE_RECORD (pmkit's), 0 (neither),
+ * or PMK_EIO when it cannot be read (errno set). */
+#define PMK_FILE_PERFDATA 1
+#define PMK_FILE_RECORD	  2
+int pmk_rec_file_kind(const char *path);
 
 /* ---- the kernel sampler ---------------------------------------------- */
 

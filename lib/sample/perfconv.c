@@ -63,3 +63,24 @@ int pmk_perfdata_to_rec(const char *in, const char *out, unsigned flags,
 	munmap(m, (size_t)st.st_size);
 	return rc;
 }
+
+int pmk_rec_file_kind(const char *path)
+{
+	char m[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	ssize_t n;
+	if (fd < 0)
+		return PMK_EIO;
+	n = read(fd, m, sizeof m);
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
+		return PMK_EIO;
+	}
+	if (n == 8 && !memcmp(m, "PERFILE2", 8))
+		return PMK_FILE_PERFDATA;
+	if (n == 8 && !memcmp(m, "PMKITREC", 8))
+		return PMK_FILE_RECORD;
+	return 0;
+}

@@ -100,3 +100,15 @@ b=$("$PMKIT" script -i - < perfpipe.data 2>/dev/null | grep -c cpu-clock)
 check "perf's pipe: pmkit script -i - prints every sample ($b of $a)" test "$a" = "$b" -a "$a" -gt 0
 b=$("$PMKIT" record -e cpu-clock -o - -- ./ten 5 2>/dev/null | "$PMKIT" report -i - 2>/dev/null | grep -c hot10)
 check "pmkit record -o - | pmkit report -i -" test "$b" = 1
+
+# perf's pipe_test.sh pipelines: report --task, inject -b
+"$PMKIT" record --format perf -e cpu-clock -o - -- ./ten 5 2>/dev/null | "$PMKIT" report -i - --task > task.txt 2>&1
+check "record -o - | report -i - --task: the program's line" grep -Eq '^ +[0-9]+ +[0-9]+ +-1 \|ten$' task.txt
+perf report -i flat.data --task 2>/dev/null > task.perf
+"$PMKIT" report -i flat.data --task > task.pmkit 2>&1
+check "report --task: perf's lines on the same file" cmp -s task.perf task.pmkit
+n=$("$PMKIT" record --format perf -e cpu-clock -o - -- ./ten 5 2>/dev/null | "$PMKIT" inject -b | perf report --stdio -i - 2>/dev/null | grep -c '\[\.\] hot10$')
+check "record -o - | inject -b | perf report -i -: hot10" test "$n" = 1
+"$PMKIT" inject -b -i flat.data -o inj.data
+perf_top inj.data > inj.top
+check "inject -i F -o G: perf report on G = on F" cmp -s perf.top inj.top
