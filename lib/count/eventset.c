@@ -46,13 +46,18 @@ struct leaf {
 	uint64_t base_raw, base_en, base_run; /* reset point */
 	uint64_t slice_raw, slice_run, slice_en; /* previous read, for slices */
 	double w, mean, m2;  /* weighted rate statistics */
+	uint64_t win_raw, win_run; /* the current window (run of slices it
+				      counted in), so far */
+	double nwr;          /* windows closed, and their rates' mean, sum */
+	double wr_mean, wr_m2, wr_inv; /* of squares, sum of 1/running */
 	int nslices;
 	int nwin, ngap;      /* runs of slices counted, and not (mpx.c) */
 	int last_seen, last_part; /* the previous slice: counted some, and
 				     missed some of it (-1: none yet) */
-	uint64_t lead_ns;    /* enabled time before it first counted */
 	uint64_t start_raw, start_ns; /* the first slice, when it counted all
 					 of it; start_ns 0 otherwise */
+	uint64_t first_run_ns; /* its running time in the first slice */
+	int first_done;      /* the first slice has been folded in */
 	int tool;            /* perf's tool events: 1 + config, else 0 */
 	int no_slices;       /* never multiplexed: no rate statistics (open) */
 };
@@ -778,6 +783,44 @@ static inline __attribute__((always_inline)) int read_groups(pmk_eventset *es)
 	return 0;
 }
 
+/* A window's rate into the windows' statistics (Welford, unweighted: each
+ * window is one look at the program's rate, as each gap is one stretch of
+ * it the native did not see), with 1/its running time for the counting
+ * noise in that rate. */
+static void window_add(double *n, double *mean, double *m2, double *inv,
+		       uint64_t raw, uint64_t run)
+{
+	double rate = (double)raw / (double)run, delta = rate - *mean;
+	*n += 1;
+	*mean += delta / *n;
+	*m2 += delta * (rate - *mean);
+	*inv += 1 / (double)run;
+}
+
+static void window_close(struct leaf *l)
+{
+	window_add(&l->nwr, &l->wr_mean, &l->wr_m2, &l->wr_inv, l->win_raw,
+		   l->win_run);
+	l->win_raw = l->win_run = 0;
+}
+
+/* The sd of the program's rate between the native's windows (per ns), the
+ * open window included: the variance of the windows' rates less what
+ * counting noise alone puts there (a Poisson count's rate over t varies by
+ * rate / t), which the Poisson term of the estimate carries already. 0 with
+ * fewer than two windows. `*mean` gets the windows' mean rate. */
+static double window_sd(const struct leaf *l, double *mean, int *nwin)
+{
+	double n = l->nwr, m = l->wr_mean, m2 = l->wr_m2, inv = l->wr_inv;
+	if (l->win_run > 0)
+		window_add(&n, &m, &m2, &inv, l->win_raw, l->win_run);
+	*mean = m;
+	*nwin = (int)n;
+	if (n < 2)
+		return 0;
+	return sqrt(fmax(0, m2 / (n - 1) - m * inv / n));
+}
+
 /* Fold the slice since the previous read into the rate statistics
  * (weighted by running time: West's incremental algorithm). */
 static __attribute__((noinline)) void update_slices(struct leaf *l)
@@ -794,19 +837,21 @@ static __attribute__((noinline)) void update_slices(struct leaf *l)
 	 * looks at its rate (mpx.c) */
 	if (den > 0) {
 		int seen = drun > 0, part = drun < den;
-		if (seen && l->last_seen != 1)
-			l->nwin++;
-		if (part && l->last_part != 1)
-			l->ngap++;
-		if (seen && l->nwin == 1 && l->last_seen != 1) {
-			/* its first count: the time before it unseen */
-			l->lead_ns = (l->enabled - l->base_en) -
-				     (l->running - l->base_run);
-			if (l->nslices == 0 && !part) {
+		if (!l->first_done) {
+			/* the first slice: the start (start_rel, mpx.c) */
+			l->first_done = 1;
+			l->first_run_ns = drun;
+			if (!part) {
 				l->start_raw = draw;
 				l->start_ns = drun;
 			}
 		}
+		if (seen && l->last_seen != 1)
+			l->nwin++;
+		if (!seen && l->win_run > 0)
+			window_close(l);
+		if (part && l->last_part != 1)
+			l->ngap++;
 		l->last_seen = seen;
 		l->last_part = part;
 	}
@@ -817,24 +862,43 @@ static __attribute__((noinline)) void update_slices(struct leaf *l)
 		l->m2 += w * delta * (rate - l->mean);
 		l->w = wn;
 		l->nslices++;
+		l->win_raw += draw;
+		l->win_run += drun;
 	}
 	l->slice_raw = l->raw;
 	l->slice_run = l->running;
 	l->slice_en = l->enabled;
 }
 
+/* How much the program's rate varied in a native's looks at it (per ns):
+ * between its windows when it has two or more (window_sd), else between
+ * its slices (a set whose gaps are shorter than a read has no slice
+ * without the native, so all its time is one window); -1 when it has
+ * neither. `*mean` gets the mean rate. */
+static double leaf_phase_sd(const struct leaf *l, double *mean)
+{
+	int nw;
+	double sd = window_sd(l, mean, &nw);
+	if (nw >= 2)
+		return sd;
+	*mean = l->mean;
+	return l->w > 0 && l->nslices >= 2 ? sqrt(l->m2 / l->w) : -1;
+}
+
 /* The median relative rate variability of the multiplexed natives that have
- * slices (pmk__mpx_common_rel_sd), over the first 256 of them. No
- * allocation: a read's own cost lands in the counts of a region, say. */
+ * looks at it (leaf_phase_sd; pmk__mpx_common_rel_sd), over the first 256
+ * of them. No allocation: a read's own cost lands in the counts of a
+ * region, say. */
 static double common_rel_sd(const pmk_eventset *es)
 {
 	double rel[256];
 	int n = 0;
 	for (int i = 0; i < es->nleaf && n < 256; i++) {
 		const struct leaf *l = &es->leaf[i];
-		if (l->handle >= 0 && l->nslices >= 2 && l->mean > 0 &&
+		double m, sd = leaf_phase_sd(l, &m);
+		if (l->handle >= 0 && sd >= 0 && m > 0 &&
 		    l->running - l->base_run < l->enabled - l->base_en)
-			rel[n++] = sqrt(l->m2 / l->w) / l->mean;
+			rel[n++] = sd / m;
 	}
 	return pmk__mpx_common_rel_sd(rel, n);
 }
@@ -842,8 +906,7 @@ static double common_rel_sd(const pmk_eventset *es)
 /* The start of counting is a phase every program has (exec and its first
  * page faults; cold caches, predictors and TLBs): the median, over the
  * natives that counted all of the first slice, of how far their rate there
- * was from their rate since, as the size of the log of the ratio (a start
- * ten times slower weighs as one ten times faster), one count added to
+ * was from their rate since, relative to the latter, one count added to
  * each side so that a native that counted nothing on one side gives a
  * finite ratio (mpx.c). `*len_ns` gets the first slice's length, the
  * extent over which that change was seen. */
@@ -861,7 +924,7 @@ static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 		double r1 = ((double)l->start_raw + 1) / (double)l->start_ns;
 		double r2 = ((double)(raw - l->start_raw) + 1) /
 			    (double)(run - l->start_ns);
-		rel[n++] = fabs(log(r1 / r2));
+		rel[n++] = fabs(r1 / r2 - 1);
 		if (l->start_ns > *len_ns)
 			*len_ns = l->start_ns;
 	}
@@ -896,7 +959,7 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 		uint64_t raw = l->raw - l->base_raw;
 		uint64_t en = l->enabled - l->base_en;
 		uint64_t run = l->running - l->base_run;
-		double sd = l->w > 0 && l->nslices >= 2 ? sqrt(l->m2 / l->w) : 0;
+		double wmean, sd = fmax(0, leaf_phase_sd(l, &wmean));
 		if (i == 0) {
 			v->raw = raw;
 			v->enabled_ns = en;
@@ -914,8 +977,8 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 			pmk__mpx_in in = {raw,	      en,	   run,
 					  leaf_edge(es, l), sd, es->common_rel_sd,
 					  l->nslices, l->nwin, l->ngap,
-					  l->lead_ns, es->start_rel,
-					  es->start_len_ns};
+					  es->start_rel,
+					  es->start_len_ns, l->first_run_ns};
 			err[i] = pmk__mpx_estimate(&in);
 			if (run < en) {
 				v->flags |= PMK_VALUE_MULTIPLEXED;
@@ -1014,10 +1077,15 @@ static void set_base(pmk_eventset *es)
 		l->base_run = l->slice_run = l->running;
 		l->slice_en = l->enabled;
 		l->w = l->mean = l->m2 = 0;
+		l->win_raw = l->win_run = 0;
+		l->nwr = 0;
+		l->wr_mean = l->wr_m2 = l->wr_inv = 0;
 		l->nslices = 0;
 		l->nwin = l->ngap = 0;
 		l->last_seen = l->last_part = -1;
-		l->lead_ns = l->start_raw = l->start_ns = 0;
+		l->start_raw = l->start_ns = 0;
+		l->first_run_ns = 0;
+		l->first_done = 0;
 	}
 	for (int g = 0; g < es->ngroup; g++)
 		es->grp[g].edge_ns = 0;

@@ -18,12 +18,14 @@ double pmk__mpx_common_rel_sd(double *rel, int n);
 /* What the set knows of one native's count (mpx.c, docs/counting.md). */
 typedef struct pmk__mpx_in {
 	uint64_t raw, enabled_ns, running_ns, edge_ns;
-	double rate_sd;       /* sd of its slice rates (per ns), weighted */
+	double rate_sd;       /* sd of the program's rate between its windows
+				 (per ns), less counting noise (eventset.c) */
 	double common_rel_sd; /* the set's floor on sd / mean rate */
 	int nslices;          /* reads that saw it count */
 	int nwin, ngap;       /* runs of slices counted, and missed */
-	uint64_t lead_ns;     /* enabled time before it first counted */
 	double start_rel;     /* the set's start phase: relative rate change */
+	uint64_t start_len_ns; /* the extent over which start_rel was seen */
+	uint64_t first_run_ns; /* its running time within that extent */
 } pmk__mpx_in;
 /* The error estimate of a multiplexed native's scaled count; 0 when it was
  * counted all the time. */

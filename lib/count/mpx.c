@@ -71,20 +71,31 @@ double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
  *  - counting noise with one count added, sqrt((raw + 1)(1 - f)) / f, so
  *    that a native that counted nothing while it ran, and may have missed
  *    a few while it waited, does not claim an exact zero;
- *  - rate variability from the native's own slices, at least the set's
- *    common relative variability, for the unseen time; a program's phases
- *    outlast a slice, so the independent looks at its rate are the runs of
- *    slices it counted (nwin) and the runs it missed (ngap), not the
- *    slices: unseen * sd * sqrt(1/nwin + 1/ngap);
- *  - the start: a native that first counted `lead_ns` after the set was
- *    enabled extrapolates its later rate over the start, where the set's
- *    natives that counted it ran at a rate start_rel (relative) away:
- *    lead * rate * start_rel;
+ *  - rate variability for the unseen time: a program's phases outlast a
+ *    slice, so the independent looks at its rate are the runs of slices
+ *    the native counted in (windows, nwin) and the runs it missed (gaps,
+ *    ngap), not the slices. sd is how much the rate varied between its
+ *    windows, less what counting noise alone puts there (the Poisson term
+ *    has it), or between its slices when all its time is one window; at
+ *    least the set's common relative variability (the natives share the
+ *    program's phases; one that has seen few windows borrows from the
+ *    others): unseen * sd * sqrt(1/nwin + 1/ngap), the error of the mean
+ *    over the windows and the gaps' own departures from it;
+ *  - the start: the set's natives that counted all of the first slice
+ *    (the start, of length S = start_len_ns) ran there at a rate k times
+ *    their rate since, |k - 1| = start_rel (the median over them). Scaling
+ *    assumes that the native's running time R holds the start in the same
+ *    proportion as the enabled time E; it held s (first_run_ns) of it.
+ *    With the rate r elsewhere and k r in the start, the scaled value is
+ *    off by r (k - 1) (s E / R - S): a native that missed the start
+ *    (s = 0) misses (k - 1) r S, one that counted mostly the start
+ *    extrapolates it. Taken as r start_rel |s E / R - S|, r with one
+ *    count added (a native that saw nothing may have missed a few);
  *  - edges, as pmk_mpx_error.
  */
 double pmk__mpx_estimate(const pmk__mpx_in *in)
 {
-	double f, unseen, rate, sd, poisson, var, start, edge;
+	double f, unseen, rate, sd, poisson, var, s_off, start, edge;
 	uint64_t edge_ns = in->edge_ns;
 	int nwin = in->nwin > 0 ? in->nwin : 1, ngap = in->ngap > 0 ? in->ngap : 1;
 	if (in->enabled_ns == 0 || in->running_ns == 0 ||
@@ -96,7 +107,9 @@ double pmk__mpx_estimate(const pmk__mpx_in *in)
 	poisson = sqrt(((double)in->raw + 1) * (1 - f)) / f;
 	sd = fmax(in->rate_sd, in->common_rel_sd * rate);
 	var = unseen * sd * sqrt(1.0 / nwin + 1.0 / ngap);
-	start = (double)in->lead_ns * rate * in->start_rel;
+	s_off = fabs((double)in->first_run_ns / f - (double)in->start_len_ns);
+	start = s_off * ((double)in->raw + 1) / (double)in->running_ns *
+		in->start_rel;
 	if (edge_ns > in->enabled_ns)
 		edge_ns = in->enabled_ns;
 	edge = edge_error(in->raw, in->running_ns, f, edge_ns);

@@ -10,10 +10,12 @@
  * instructions, the set is read every 50,000 simulated cycles (2.5
  * rotations of 20,000, as `pmkit stat` reads every 10 ms with the kernel
  * rotating every 4 ms) and the z-score (value - truth) / err of each event
- * is taken. The test fails when fewer than 80 % of the true counts lie
- * within 2 err (the goal is 90 %, not reached yet: see check_length) or
- * fewer than 60 % within 1 err, in either run length, or when an interval
- * has zero width while the truth is not zero.
+ * is taken. The test fails when fewer than 82 % of the true counts lie
+ * within 2 err (the issue's goal is 90 %, not reached: see check_length),
+ * fewer than 60 % or more than 90 % within 1 err, fewer than 90 % within
+ * 2 err among the values whose native counted something while it was on,
+ * in either run length, or when an interval has zero width while the
+ * truth is not zero.
  *
  * The same program is the calibration harness of bench/compare/mpx_calib.sh:
  *   PMK_CALIB_N="1M 5M"          run lengths (instructions)
@@ -114,9 +116,14 @@ static int truth(const char *wl, int nev, double *t)
 	return 0;
 }
 
-/* Coverage of one run length. */
+/* Coverage of one run length. A value is "blind" when its native counted
+ * nothing while it was on (raw 0, or never scheduled): whatever the truth
+ * holds then lies in time the native never saw, which no estimate made
+ * from its own counts can know (docs/counting.md); the coverage of the
+ * others is reported apart as well (n_seen, in2_seen). */
 struct tally {
 	int n, in1, in2, zero_width, zero_truth_wrong;
+	int blind, n_seen, in2_seen;
 	double *z, *claimed, *actual; /* |z|, err/value, |value-truth|/truth */
 	int cap;
 };
@@ -141,6 +148,12 @@ static void tally_add(struct tally *t, double truth_v, const pmk_value *v)
 	t->actual[t->n] = dev / truth_v;
 	t->in1 += dev <= v->err;
 	t->in2 += dev <= 2 * v->err;
+	if (v->raw == 0 || (v->flags & PMK_VALUE_NOT_COUNTED)) {
+		t->blind++;
+	} else {
+		t->n_seen++;
+		t->in2_seen += dev <= 2 * v->err;
+	}
 	t->zero_width += v->err == 0 && (v->flags & PMK_VALUE_MULTIPLEXED);
 	t->n++;
 }
@@ -165,10 +178,13 @@ static void tally_print(struct tally *t, const char *label)
 	for (int i = 0; i < t->n; i++)
 		bins[t->z[i] < 0.5 ? 0 : t->z[i] < 1 ? 1 : t->z[i] < 2 ? 2
 		     : t->z[i] < 3 ? 3 : t->z[i] < 5 ? 4 : 5]++;
-	printf("%-34s %4d %5.1f%% %5.1f%% %3d  %7.2f%% %7.2f%% %7.2f%%  "
-	       "%4.2f %5.2f %6.2f  |z| <.5 %d <1 %d <2 %d <3 %d <5 %d >=5 %d\n",
+	printf("%-34s %4d %5.1f%% %5.1f%% %3d %3d %5.1f%%  %7.2f%% %7.2f%% "
+	       "%7.2f%%  %4.2f %5.2f %6.2f  |z| <.5 %d <1 %d <2 %d <3 %d <5 %d "
+	       ">=5 %d\n",
 	       label, t->n, 100.0 * t->in1 / t->n, 100.0 * t->in2 / t->n,
-	       t->zero_width, 100 * quantile(t->claimed, t->n, 0.5),
+	       t->zero_width, t->blind,
+	       t->n_seen ? 100.0 * t->in2_seen / t->n_seen : NAN,
+	       100 * quantile(t->claimed, t->n, 0.5),
 	       100 * quantile(t->actual, t->n, 0.5),
 	       100 * quantile(t->actual, t->n, 0.9), quantile(t->z, t->n, 0.5),
 	       quantile(t->z, t->n, 0.9), quantile(t->z, t->n, 1.0), bins[0],
@@ -252,12 +268,22 @@ static void check_length(uint64_t n, const char *label)
 	tally_print(&t, label);
 	T_CHECK(t.n >= 200);
 	/* The issue's bar is 90 % within 2 err and 60 % within 1 err. The
-	 * model reaches 82-85 % and 76-81 % (docs/counting.md: the misses
-	 * are counts that fall wholly in a phase the event never saw, the
-	 * cold start above all, and a run shorter than one rotation); these
-	 * floors guard what it does reach, and fail on a regression. */
-	T_CHECKF(t.in2 >= 0.80 * t.n, "%d of %d within 2 err", t.in2, t.n);
+	 * model reaches 84-86 % within 2 err and 75-79 % within 1 err here
+	 * (docs/counting.md has the table): nearly all the misses are blind
+	 * values, natives that counted nothing while on and whose truth lies
+	 * in a cold start they never saw, and natives whose start burst no
+	 * native that saw the start shows. Without the blind values the
+	 * model covers 94-96 % within 2 err. The floors guard what it
+	 * reaches and fail on a regression; the ceiling on the 1-err
+	 * coverage fails an estimate inflated until it covers everything
+	 * (a calibrated one covers about 68 %). */
+	T_CHECKF(t.in2 >= 0.82 * t.n, "%d of %d within 2 err", t.in2, t.n);
 	T_CHECKF(t.in1 >= 0.60 * t.n, "%d of %d within 1 err", t.in1, t.n);
+	T_CHECKF(t.in1 <= 0.90 * t.n, "%d of %d within 1 err: too wide",
+		 t.in1, t.n);
+	T_CHECKF(t.in2_seen >= 0.90 * t.n_seen,
+		 "%d of %d values that saw a count within 2 err", t.in2_seen,
+		 t.n_seen);
 	T_CHECKF(t.zero_width == 0, "%d zero-width intervals", t.zero_width);
 	T_CHECKF(t.zero_truth_wrong == 0, "%d values off a zero truth",
 		 t.zero_truth_wrong);
@@ -266,9 +292,9 @@ static void check_length(uint64_t n, const char *label)
 
 static void header(void)
 {
-	printf("%-34s %4s %6s %6s %3s  %8s %8s %8s  %4s %5s %6s\n",
-	       "# combination", "n", "in1", "in2", "zw", "claimed", "actual",
-	       "act-p90", "z50", "z90", "zmax");
+	printf("%-34s %4s %6s %6s %3s %3s %6s  %8s %8s %8s  %4s %5s %6s\n",
+	       "# combination", "n", "in1", "in2", "zw", "bl", "in2-s",
+	       "claimed", "actual", "act-p90", "z50", "z90", "zmax");
 }
 
 static void test_coverage_1M(void)
