@@ -7,6 +7,9 @@
 #   n        values with a nonzero truth
 #   in1 in2  share of true counts within 1 err and within 2 err
 #   zw       zero-width intervals (a multiplexed value with err 0)
+#   bl       blind values: the native counted nothing while it was on (or
+#            was never on), so its truth lies in time it never saw
+#   in2-s    share within 2 err of the values that are not blind
 #   claimed  median err / value;  actual: median |value - truth| / truth
 #   act-p90  90th percentile of the actual relative error
 #   z50 z90 zmax, and the |z| histogram: z = (value - truth) / err
