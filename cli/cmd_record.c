@@ -43,6 +43,7 @@ struct ropts {
 	int callchain, dwarf, data, all, quiet;
 	int no_backup, kill_on_error, user_only_said;
 	int perf_format; /* --format perf: perf.data (or perf's pipe) */
+	int zstd_level;	 /* -z: perf.data's data zstd-compressed */
 	long pid;
 	int tids[MAX_TIDS], ntids;
 	const char *out;
@@ -150,6 +151,7 @@ static int add_events(const char *list, struct ropts *o)
 }
 
 enum { OPT_NO_BACKUP = 256, OPT_ON_ERROR, OPT_CALL_GRAPH, OPT_FORMAT };
+#define ZSTD_LEVEL_MAX 22
 
 static const struct cli_opt record_opts[] = {
 	{'e', "event", CLI_ARG},
@@ -158,6 +160,7 @@ static const struct cli_opt record_opts[] = {
 	{'m', "mmap-pages", CLI_ARG},
 	{'o', "output", CLI_ARG},
 	{OPT_FORMAT, "format", CLI_ARG},
+	{'z', "compression-level", CLI_OPTARG},
 	{OPT_NO_BACKUP, "no-backup", CLI_NOARG},
 	{OPT_ON_ERROR, "on-error", CLI_ARG},
 	{'p', "pid", CLI_ARG},
@@ -259,6 +262,18 @@ static int on_opt(int key, const char *val, void *arg)
 		return 0;
 	case OPT_NO_BACKUP:
 		o->no_backup = 1;
+		return 0;
+	case 'z': /* perf's -z[=LEVEL]: zstd, level 1 by default */
+		if (!val) {
+			o->zstd_level = 1;
+			return 0;
+		}
+		if (cli_opt_u64(a, val, &p) || p < 1 || p > ZSTD_LEVEL_MAX) {
+			cli_error("option '%s' takes a zstd level from 1 to %d",
+				  a, ZSTD_LEVEL_MAX);
+			return EXIT_USAGE;
+		}
+		o->zstd_level = (int)p;
 		return 0;
 	case OPT_FORMAT:
 		if (!strcmp(val, "perf"))
@@ -411,6 +426,10 @@ int cmd_record(int argc, char **argv)
 		cmd = argv + i;
 	if (!o.out)
 		o.out = o.perf_format ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
+	if (o.zstd_level && !o.perf_format) {
+		cli_error("-z compresses perf.data: add --format perf");
+		return EXIT_USAGE;
+	}
 	if (o.dwarf && o.callchain) {
 		cli_error("-g (frame pointers) and --call-graph dwarf exclude "
 			  "each other");
@@ -662,6 +681,7 @@ int cmd_record(int argc, char **argv)
 		po.flags = o.no_backup ? PMK_PERFDATA_NO_BACKUP : 0;
 		po.argc = g_argc;
 		po.argv = g_argv;
+		po.zstd_level = o.zstd_level;
 		rc = pmk_perfdata_write_fd(fileno(tmp), o.out, &po, &d);
 		fclose(tmp);
 		if (rc < 0) {

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/personality.h"
 #include "cli/opt.h"
+#include "cli/report_stats.h"
 #include "cli/report_tasks.h"
 #include "cli/stdin_file.h"
 #include "lib/core/outfile.h"
@@ -95,12 +96,13 @@ enum {
 	OPT_DIFF, OPT_JSON, OPT_NO_DEMANGLE, OPT_FOLDED, OPT_STDIO,
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH,
 	OPT_INLINE, OPT_NO_INLINE, OPT_HEADER_ONLY, OPT_COMMS, OPT_PIDS,
-	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS, OPT_TASK
+	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS, OPT_TASK, OPT_STATS, OPT_HEADER
 };
 
 static const struct cli_opt report_opts[] = {
 	{'i', "input", CLI_ARG},
 	{'s', "sort", CLI_ARG},
+	{'F', "fields", CLI_ARG},
 	{OPT_FLAME, "flamegraph", CLI_ARG},
 	{OPT_SPEEDSCOPE, "speedscope", CLI_ARG},
 	{OPT_ASM, "asm", CLI_NOARG},
@@ -124,6 +126,8 @@ static const struct cli_opt report_opts[] = {
 	{'q', "quiet", CLI_NOARG},
 	{OPT_HEADER_ONLY, "header-only", CLI_NOARG},
 	{OPT_TASK, "task", CLI_NOARG},
+	{OPT_STATS, "stats", CLI_NOARG},
+	{OPT_HEADER, "header", CLI_NOARG},
 	{OPT_COMMS, "comms", CLI_ARG},
 	{OPT_PIDS, "pids", CLI_ARG},
 	{OPT_TIDS, "tids", CLI_ARG},
@@ -139,7 +143,10 @@ struct rep {
 	const char *diff_a, *diff_b;
 	int script, asm_view, json, folded, mangled, children, graph;
 	int callee, no_children, in_given, no_inline;
-	int task; /* --task: the task tree instead */
+	char fields[256]; /* -F's sort keys */
+	int task;	  /* --task: the task tree instead */
+	int stats;  /* --stats: the records by type instead */
+	int header; /* --header: the file's description, then the report */
 	double plimit;
 	int stdio; /* perf's --stdio layout: asked for, or implied by an
 		      option only that layout has */
@@ -149,6 +156,36 @@ struct rep {
 static int is_order(const char *v)
 {
 	return !strcmp(v, "caller") || !strcmp(v, "callee");
+}
+
+/* perf's -F FIELDS: its sort keys become --sort's (the overhead, sample
+ * and period columns are dropped from the list: the Overhead column is
+ * printed whether named or not) */
+static int fields_opt(struct rep *r, const char *val)
+{
+	const char *p = val;
+	size_t n = 0;
+	r->fields[0] = 0;
+	while (*p) {
+		size_t l = strcspn(p, ",");
+		if (l && strncmp(p, "overhead", 8) && strncmp(p, "sample", l) &&
+		    strncmp(p, "period", l)) {
+			if (n + l + 2 > sizeof r->fields) {
+				cli_error("-F: too many fields in '%s'", val);
+				return EXIT_USAGE;
+			}
+			if (n)
+				r->fields[n++] = ',';
+			memcpy(r->fields + n, p, l);
+			n += l;
+			r->fields[n] = 0;
+		}
+		p += l + (p[l] == ',');
+	}
+	r->stdio = 1;
+	if (n)
+		r->sort_arg = r->fields;
+	return 0;
 }
 
 static int on_opt(int key, const char *val, void *arg)
@@ -162,6 +199,8 @@ static int on_opt(int key, const char *val, void *arg)
 	case 's':
 		r->sort_arg = val;
 		break;
+	case 'F':
+		return fields_opt(r, val);
 	case OPT_FLAME:
 		r->flame = val;
 		break;
@@ -205,6 +244,12 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case OPT_TASK:
 		r->task = 1;
+		break;
+	case OPT_STATS:
+		r->stats = 1;
+		break;
+	case OPT_HEADER:
+		r->stdio = r->header = 1;
 		break;
 	case OPT_COMMS:
 		r->stdio = 1;
@@ -281,6 +326,36 @@ static int on_opt(int key, const char *val, void *arg)
 
 /* perf report --stdio's layout (lib/sample/views.c): headers, Overhead,
  * Command, Shared Object, Symbol with [.]/[k], perf's options. */
+/* --header: the file's description (--header-only's block, with the
+ * compression line of a compressed perf.data inside it) before the
+ * report, as perf prints it */
+static void print_header(pmk_profile *p, struct rep *r, const char *in)
+{
+	char *buf = NULL, line[128];
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	pmk_diag d;
+	const char *end;
+	if (!mem)
+		return;
+	r->po.header_only = 1;
+	pmk__profile_perf_report(p, &r->po, mem, &d);
+	r->po.header_only = 0;
+	fclose(mem);
+	cli_report_compressed(in, line, sizeof line);
+	/* the block ends "# ========\n#\n": the line goes before that */
+	end = buf ? strstr(buf + 1, "\n# ========\n") : NULL;
+	if (end && line[0]) {
+		fwrite(buf, 1, (size_t)(end + 1 - buf), stdout);
+		fputs(line, stdout);
+		fputs(end + 1, stdout);
+	} else if (buf) {
+		fputs(line, stdout);
+		fputs(buf, stdout);
+	}
+	free(buf);
+}
+
 static int perf_report(struct rep *r, const char *in, const char *sort_arg,
 		       const char *event, int children, int graph,
 		       int no_children, int callee, double plimit)
@@ -306,6 +381,8 @@ static int perf_report(struct rep *r, const char *in, const char *sort_arg,
 	r->po.callee = callee < 0 ? no_children : callee;
 	r->po.percent_limit = plimit;
 	r->po.no_inline = r->no_inline;
+	if (r->header && !r->po.header_only)
+		print_header(p, r, in);
 	rc = pmk__profile_perf_report(p, &r->po, stdout, &d);
 	pmk_profile_free(p);
 	if (rc == PMK_ENOEVENT) {
@@ -374,6 +451,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (r.task) /* perf's --task: the processes and threads */
 		return cli_report_tasks(in, stdout);
+	if (r.stats) /* perf's --stats: the records by type */
+		return cli_report_stats(in, stdout);
 	if (script) {
 		pmk_diag_clear(&d);
 		pmk__script_opts so; /* `pmkit script`'s defaults */

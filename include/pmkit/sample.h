@@ -230,6 +230,9 @@ typedef struct pmk_perfdata_opts {
 	unsigned flags;	   /* PMK_PERFDATA_* */
 	int argc;	   /* the recording's command line, for perf's */
 	char *const *argv; /* CMDLINE feature (NULL: "pmkit") */
+	int zstd_level;	   /* 1..22: the data section zstd-compressed in
+			      COMPRESSED records, as perf record -z (file
+			      format only; needs libzstd.so.1); 0: not */
 } pmk_perfdata_opts;
 int pmk_perfdata_write(const char *rec_path, const char *out,
 		       const pmk_perfdata_opts *o, pmk_diag *d);
@@ -250,6 +253,19 @@ int pmk_perfdata_to_rec(const char *in, const char *out, unsigned flags,
 #define PMK_FILE_PERFDATA 1
 #define PMK_FILE_RECORD	  2
 int pmk_rec_file_kind(const char *path);
+/* A perf.data file's make-up, for perf report --stats and --header: its
+ * records by perf's record type (PERF_RECORD_*; those inside COMPRESSED
+ * records counted too) and its compression (HEADER_COMPRESSED). */
+#define PMK_PERFDATA_NTYPES 128
+typedef struct pmk_perfdata_info {
+	int pipe;				 /* perf's pipe format */
+	uint32_t comp_type;			 /* 1: zstd; 0: not compressed */
+	uint32_t comp_level, comp_ratio;
+	uint64_t records[PMK_PERFDATA_NTYPES];
+	uint64_t skipped; /* records that did not parse */
+} pmk_perfdata_info;
+int pmk_perfdata_info_read(const char *path, pmk_perfdata_info *info,
+			   pmk_diag *d);
 
 /* ---- the kernel sampler ---------------------------------------------- */
 

@@ -84,3 +84,33 @@ int pmk_rec_file_kind(const char *path)
 		return PMK_FILE_RECORD;
 	return 0;
 }
+
+int pmk_perfdata_info_read(const char *path, pmk_perfdata_info *info,
+			   pmk_diag *d)
+{
+	struct stat st;
+	void *m;
+	int fd, rc;
+	pmk_diag_clear(d);
+	memset(info, 0, sizeof *info);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pmk__diag_file(d, PMK_EIO, errno, path, NULL,
+				      "cannot read '%s'", path);
+	if (fstat(fd, &st) || st.st_size < 16) {
+		close(fd);
+		return pmk__diag_file(d, PMK_EFORMAT, 0, path, NULL,
+				      "'%s' is not a perf.data file", path);
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return pmk__diag_file(d, PMK_EIO, errno, path, NULL,
+				      "cannot read '%s'", path);
+	rc = pmk__perfdata_is(m, (size_t)st.st_size)
+		 ? pmk__perfdata_info(m, (size_t)st.st_size, info, d)
+		 : pmk__diag_file(d, PMK_EFORMAT, 0, path, NULL,
+				  "'%s' is not a perf.data file", path);
+	munmap(m, (size_t)st.st_size);
+	return rc;
+}

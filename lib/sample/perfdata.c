@@ -22,6 +22,7 @@
 
 #include "sample/perfdata.h"
 #include "sample/rec_format.h"
+#include "sample/zstd.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ull /* "PERFILE2" little-endian */
 #define MAXATTR PMK_REC_MAX_EVENTS
@@ -38,8 +39,9 @@ enum {
 	R_SAMPLE = 9, R_MMAP2 = 10,
 	/* pipe mode */
 	R_HEADER_ATTR = 64, R_TRACING_DATA = 66, R_AUXTRACE = 71,
-	R_EVENT_UPDATE = 78
+	R_EVENT_UPDATE = 78, R_COMPRESSED = 81
 };
+#define ZGROW (1u << 20) /* decompression buffer growth */
 
 struct pattr {
 	uint32_t type;
@@ -58,6 +60,15 @@ struct pd {
 	uint64_t data_off, data_size;
 	int pipe; /* pipe mode: attributes among the records */
 	uint64_t skipped;
+	uint64_t feat[4];
+	int count_only; /* pmk__perfdata_info: records counted, not kept */
+	pmk_perfdata_info *info;
+	/* COMPRESSED records: one zstd stream through all of them, the
+	 * records it gives, and an incomplete last one kept for the next */
+	pmk__zstd_stream *zs;
+	uint8_t *z;
+	size_t zlen, zcap;
+	int in_z;
 	uint64_t chain[PMK_REC_MAX_CHAIN];
 };
 
@@ -269,7 +280,7 @@ static int read_header(struct pd *p, pmk_diag *d)
 	p->data_off = pmk__get64(p->b + 40);
 	p->data_size = pmk__get64(p->b + 48);
 	for (int i = 0; i < 4; i++)
-		feat[i] = pmk__get64(p->b + 72 + 8 * i);
+		p->feat[i] = feat[i] = pmk__get64(p->b + 72 + 8 * i);
 	if (attr_size < 64 + 16 || attr_size > 4096 || !in(p, aoff, asize))
 		return fail(d, 16, "bad attribute section");
 	if (!in(p, p->data_off, p->data_size))
@@ -506,12 +517,158 @@ static int convert_record(struct pd *p, pmk_rec_writer *w, uint32_t type,
 	}
 }
 
+static int one_record(struct pd *p, pmk_rec_writer *w, uint32_t type,
+		      uint16_t misc, const uint8_t *body, const uint8_t *end);
+
+/* A COMPRESSED record: its bytes through the zstd stream, then every
+ * whole record they complete. -1 when libzstd is absent or the stream
+ * is corrupt (the record is skipped), -2 on a write error. */
+static int decompress(struct pd *p, pmk_rec_writer *w, const uint8_t *src,
+		      size_t n)
+{
+	size_t used = 0, off = 0;
+	if (p->in_z)
+		return -1; /* COMPRESSED inside COMPRESSED */
+	if (!p->zs && !(p->zs = pmk__zstd_stream_new()))
+		return -1;
+	while (used < n) {
+		if (p->zcap - p->zlen < ZGROW / 2) {
+			uint8_t *m;
+			if (p->zcap > (64u << 20) ||
+			    !(m = realloc(p->z, p->zcap + ZGROW)))
+				return -1;
+			p->z = m;
+			p->zcap += ZGROW;
+		}
+		if (pmk__zstd_stream_run(p->zs, src, n, &used, p->z, p->zcap,
+					 &p->zlen))
+			return -1;
+	}
+	p->in_z = 1;
+	while (p->zlen - off >= 8) {
+		const uint8_t *h = p->z + off;
+		uint16_t size = (uint16_t)(h[6] | h[7] << 8);
+		int r;
+		if (size < 8) {
+			p->zlen = off = 0; /* lost: start afresh */
+			p->skipped++;
+			break;
+		}
+		if (size > p->zlen - off)
+			break;
+		r = one_record(p, w, pmk__get32(h),
+			       (uint16_t)(h[4] | h[5] << 8), h + 8, h + size);
+		if (r == -2) {
+			p->in_z = 0;
+			return -2;
+		}
+		if (r < 0)
+			p->skipped++;
+		off += size;
+	}
+	p->in_z = 0;
+	memmove(p->z, p->z + off, p->zlen - off);
+	p->zlen -= off;
+	return 0;
+}
+
+static int one_record(struct pd *p, pmk_rec_writer *w, uint32_t type,
+		      uint16_t misc, const uint8_t *body, const uint8_t *end)
+{
+	if (p->info && type < PMK_PERFDATA_NTYPES)
+		p->info->records[type]++;
+	if (type == R_COMPRESSED)
+		return decompress(p, w, body, (size_t)(end - body));
+	if (p->count_only)
+		return 0;
+	return convert_record(p, w, type, misc, body, end);
+}
+
+/* Every record of the data section through one_record. */
+static int walk(struct pd *p, pmk_rec_writer *w)
+{
+	uint64_t off = p->data_off, end = p->data_off + p->data_size;
+	int rc = 0;
+	while (!rc && off + 8 <= end) {
+		const uint8_t *h = p->b + off;
+		uint32_t type = pmk__get32(h);
+		uint16_t misc = (uint16_t)(h[4] | h[5] << 8),
+			 size = (uint16_t)(h[6] | h[7] << 8);
+		uint64_t more = p->pipe ? trailing(type, h, size) : 0;
+		int r;
+		if (size < 8 || off + size > end || more > end - off - size) {
+			p->skipped++; /* unusable size: nothing after it is
+					 reachable */
+			break;
+		}
+		r = one_record(p, w, type, misc, h + 8, h + size);
+		if (r == -2)
+			rc = PMK_EIO;
+		else if (r < 0)
+			p->skipped++;
+		off += size + more;
+	}
+	return rc;
+}
+
+static void pd_free(struct pd *p)
+{
+	for (int i = 0; i < p->na; i++)
+		free(p->a[i].ids);
+	pmk__zstd_stream_free(p->zs);
+	free(p->z);
+	free(p);
+}
+
+/* HEADER_COMPRESSED (feature bit 27): version, type, level, ratio. */
+static void read_compressed(struct pd *p, pmk_perfdata_info *info)
+{
+	uint64_t sec = p->data_off + p->data_size, off;
+	int idx = 0;
+	if (p->pipe || !(p->feat[0] & (1ull << 27)))
+		return;
+	for (int bit = 0; bit < 27; bit++)
+		if (p->feat[0] & (1ull << bit))
+			idx++;
+	sec += 16ull * (uint64_t)idx;
+	if (!in(p, sec, 16))
+		return;
+	off = pmk__get64(p->b + sec);
+	if (!in(p, off, 16) || pmk__get64(p->b + sec + 8) < 16)
+		return;
+	info->comp_type = pmk__get32(p->b + off + 4);
+	info->comp_level = pmk__get32(p->b + off + 8);
+	info->comp_ratio = pmk__get32(p->b + off + 12);
+}
+
+int pmk__perfdata_info(const void *buf, size_t len, pmk_perfdata_info *info,
+		       pmk_diag *d)
+{
+	struct pd *p = calloc(1, sizeof *p);
+	int rc;
+	memset(info, 0, sizeof *info);
+	if (!p)
+		return PMK_ENOMEM;
+	p->b = buf;
+	p->len = len;
+	p->count_only = 1;
+	p->info = info;
+	rc = read_header(p, d);
+	if (!rc) {
+		info->pipe = p->pipe;
+		read_compressed(p, info);
+		rc = walk(p, NULL);
+		info->skipped = p->skipped;
+	}
+	pd_free(p);
+	return rc;
+}
+
 int pmk__perfdata_convert(const void *buf, size_t len, int fd,
 			  uint64_t *skipped, pmk_diag *d)
 {
 	struct pd *p = calloc(1, sizeof *p);
 	pmk_rec_writer *w = NULL;
-	uint64_t off, end;
 	int rc;
 	if (!p)
 		return PMK_ENOMEM;
@@ -531,35 +688,14 @@ int pmk__perfdata_convert(const void *buf, size_t len, int fd,
 		snprintf(e.name, sizeof e.name, "%s", p->a[i].name);
 		rc = pmk_rec_write_event(w, &e);
 	}
-	off = p->data_off;
-	end = p->data_off + p->data_size;
-	while (!rc && off + 8 <= end) {
-		const uint8_t *h = p->b + off;
-		uint32_t type = pmk__get32(h);
-		uint16_t misc = (uint16_t)(h[4] | h[5] << 8),
-			 size = (uint16_t)(h[6] | h[7] << 8);
-		uint64_t more = p->pipe ? trailing(type, h, size) : 0;
-		int r;
-		if (size < 8 || off + size > end || more > end - off - size) {
-			p->skipped++; /* unusable size: nothing after it is
-					 reachable */
-			break;
-		}
-		r = convert_record(p, w, type, misc, h + 8, h + size);
-		if (r == -2)
-			rc = PMK_EIO;
-		else if (r < 0)
-			p->skipped++;
-		off += size + more;
-	}
+	if (!rc)
+		rc = walk(p, w);
 	if (w) {
 		int c = pmk_rec_writer_close(w);
 		if (!rc)
 			rc = c;
 	}
 	*skipped = p->skipped;
-	for (int i = 0; i < p->na; i++)
-		free(p->a[i].ids);
-	free(p);
+	pd_free(p);
 	return rc;
 }

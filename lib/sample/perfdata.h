@@ -17,4 +17,8 @@ int pmk__perfdata_is(const void *buf, size_t len);
 int pmk__perfdata_convert(const void *buf, size_t len, int fd,
 			  uint64_t *skipped, pmk_diag *d);
 
+/* What perfconv.c's pmk_perfdata_info_read says about the file in `buf`. */
+int pmk__perfdata_info(const void *buf, size_t len, pmk_perfdata_info *info,
+		       pmk_diag *d);
+
 #endif

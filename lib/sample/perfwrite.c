@@ -18,7 +18,10 @@
  *
  * A file carries the header, one attribute with one id per event, the data
  * section and the features HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS,
- * CMDLINE, EVENT_DESC (the events' names) and SAMPLE_TIME. A pipe carries
+ * CMDLINE, EVENT_DESC (the events' names) and SAMPLE_TIME; with a zstd
+ * level (record -z), the records go in runs of up to 32 KiB, each run one
+ * zstd frame in a COMPRESSED record, and HEADER_COMPRESSED says so (zstd
+ * through libzstd.so.1, loaded at run time: lib/sample/zstd.c). A pipe carries
  * the short header and one HEADER_ATTR record per event before the data.
  * Call chains get perf's context markers back (kernel and user halves);
  * a user stack copy is written as perf's REGS_USER and STACK_USER. Not
@@ -37,6 +40,7 @@
 #include "lib/core/diag.h"
 #include "lib/core/outfile.h"
 #include "lib/sample/rec_format.h"
+#include "lib/sample/zstd.h"
 #include "pmkit.h"
 #include "pmkit/sample.h"
 
@@ -62,6 +66,7 @@ enum { /* record types */
        R_MMAP2 = 10,
        R_HEADER_ATTR = 64,
        R_FINISHED_ROUND = 68,
+       R_COMPRESSED = 81,
 };
 enum { /* header.misc */
        M_KERNEL = 1,
@@ -78,12 +83,17 @@ enum { /* feature bits */
        F_CMDLINE = 11,
        F_EVENT_DESC = 12,
        F_SAMPLE_TIME = 21,
-       F_NFEAT = 22,
+       F_COMPRESSED = 27,
+       F_NFEAT = 28,
 };
 #define ATTR_SIZE  128u /* perf_event_attr as perf 6.1 knows it */
 #define HDR_SIZE   104u
 #define CTX_KERNEL ((uint64_t)-128)
 #define CTX_USER   ((uint64_t)-512)
+#define ZCHUNK	  32768u   /* record bytes compressed together, at most */
+#define ZMMAP_LEN 1048576u /* the decompressed bytes perf is told to expect
+			      per COMPRESSED record (HEADER_COMPRESSED) */
+
 #define REC_MAX	   65528u /* a record's size is 16 bits */
 
 /* a growing byte buffer; `oom` once an allocation failed */
@@ -159,6 +169,8 @@ struct pw {
 	struct ent *ent;
 	size_t nent, cap_ent;
 	uint64_t first_sample, last_sample;
+	int zlevel;		   /* zstd level, 0: not compressed */
+	uint64_t zin, zout, nzrec; /* bytes in and out, COMPRESSED records */
 };
 
 /* the user registers perf's REGS_USER carries for `uarch`: pmkit's
@@ -612,6 +624,18 @@ static void put_features(const struct pw *w, struct buf *f, uint64_t sec[][2],
 			put64(f, w->first_sample);
 			put64(f, w->last_sample);
 			break;
+		case F_COMPRESSED: {
+			/* version, type (1: zstd), level, ratio, mmap_len */
+			uint8_t *q;
+			if (!w->nzrec || !(q = grow(f, 20)))
+				continue;
+			pmk__put32(q + 4, 1);
+			pmk__put32(q + 8, (uint32_t)w->zlevel);
+			pmk__put32(q + 12,
+				   (uint32_t)(w->zin / (w->zout ? w->zout : 1)));
+			pmk__put32(q + 16, ZMMAP_LEN);
+			break;
+		}
 		default:
 			continue;
 		}
@@ -619,6 +643,63 @@ static void put_features(const struct pw *w, struct buf *f, uint64_t sec[][2],
 		sec[bit][0] = at;
 		sec[bit][1] = f->n - at;
 	}
+}
+
+/* The data section: the records in order, then a FINISHED_ROUND; with a
+ * zstd level, runs of records of at most ZCHUNK bytes each compressed into
+ * one COMPRESSED record (a run whose frame would not fit in a record is
+ * written as it is: perf reads both kinds in one file). */
+static int data_section(struct pw *w, struct buf *ds)
+{
+	static const uint8_t fr[8] = {R_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
+	struct buf run = {0};
+	size_t i = 0;
+	uint8_t *q;
+	while (i < w->nent) {
+		size_t zn = 0;
+		if (!w->zlevel) {
+			q = grow(ds, w->ent[i].len);
+			if (q)
+				memcpy(q, w->data.p + w->ent[i].off,
+				       w->ent[i].len);
+			i++;
+			continue;
+		}
+		run.n = 0;
+		while (i < w->nent &&
+		       (!run.n || run.n + w->ent[i].len <= ZCHUNK)) {
+			q = grow(&run, w->ent[i].len);
+			if (q)
+				memcpy(q, w->data.p + w->ent[i].off,
+				       w->ent[i].len);
+			i++;
+		}
+		if (run.oom || !(q = grow(ds, REC_MAX)))
+			break;
+		zn = pmk__zstd_compress(q + 8, REC_MAX - 8, run.p, run.n,
+					w->zlevel);
+		ds->n -= REC_MAX;
+		if (zn) {
+			/* the frame is in place: head it (not padded to 8
+			 * bytes, as perf writes it: zstd would take the
+			 * padding for the next frame) */
+			size_t len = 8 + zn;
+			ds->n += len;
+			pmk__put32(q, R_COMPRESSED);
+			q[4] = q[5] = 0;
+			q[6] = (uint8_t)len;
+			q[7] = (uint8_t)(len >> 8);
+			w->zin += run.n;
+			w->zout += len;
+			w->nzrec++;
+		} else if ((q = grow(ds, run.n)) != NULL) {
+			memcpy(q, run.p, run.n);
+		}
+	}
+	free(run.p);
+	if ((q = grow(ds, sizeof fr)) != NULL)
+		memcpy(q, fr, sizeof fr);
+	return ds->oom || run.oom ? PMK_ENOMEM : 0;
 }
 
 static int put_all(FILE *fp, const void *p, size_t n)
@@ -629,16 +710,15 @@ static int put_all(FILE *fp, const void *p, size_t n)
 /* file mode: header, ids, attrs, data, feature table, features */
 static int write_file(struct pw *w, FILE *fp, const pmk_perfdata_opts *o)
 {
-	struct buf h = {0}, f = {0};
+	struct buf h = {0}, f = {0}, ds = {0};
 	uint64_t sec[F_NFEAT][2], bits[4] = {0};
-	uint64_t ids_off = HDR_SIZE, attr_off, data_off, data_size = 0,
-		 feat_off;
-	int nfeat = 0, rc = 0;
+	uint64_t ids_off = HDR_SIZE, attr_off, data_off, data_size, feat_off;
+	int nfeat = 0, rc;
 	memset(sec, 0, sizeof sec);
+	if ((rc = data_section(w, &ds)) < 0)
+		goto out;
+	data_size = ds.n;
 	put_features(w, &f, sec, bits, o);
-	for (size_t i = 0; i < w->nent; i++)
-		data_size += w->ent[i].len;
-	data_size += 8; /* FINISHED_ROUND */
 	attr_off = ids_off + 8u * (uint64_t)w->nev;
 	data_off = attr_off + (ATTR_SIZE + 16u) * (uint64_t)w->nev;
 	feat_off = data_off + data_size;
@@ -672,12 +752,8 @@ static int write_file(struct pw *w, FILE *fp, const pmk_perfdata_opts *o)
 		goto out;
 	}
 	rc = put_all(fp, h.p, h.n);
-	for (size_t i = 0; !rc && i < w->nent; i++)
-		rc = put_all(fp, w->data.p + w->ent[i].off, w->ent[i].len);
-	if (!rc) {
-		uint8_t fr[8] = {R_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
-		rc = put_all(fp, fr, sizeof fr);
-	}
+	if (!rc)
+		rc = put_all(fp, ds.p, ds.n);
 	/* the feature table: each present feature's section, in bit order */
 	for (int bit = 0; !rc && bit < F_NFEAT; bit++) {
 		uint8_t s[16];
@@ -692,6 +768,7 @@ static int write_file(struct pw *w, FILE *fp, const pmk_perfdata_opts *o)
 out:
 	free(h.p);
 	free(f.p);
+	free(ds.p);
 	return rc;
 }
 
@@ -740,6 +817,14 @@ int pmk_perfdata_write_mem(const void *rec, size_t len, const char *out,
 		return PMK_ENOMEM;
 	memset(&of, 0, sizeof of);
 	of.fd = -1;
+	w->zlevel = o && !pipe ? o->zstd_level : 0;
+	if (w->zlevel && !pmk__zstd_available()) {
+		free(w);
+		return pmk__diag_at(d, PMK_ENOTSUP, NULL, 0, NULL, 0, 0,
+				    "install libzstd1, or record without -z",
+				    "zstd compression needs libzstd.so.1, "
+				    "which cannot be loaded");
+	}
 	rc = scan(w, rec, len, d);
 	if (!rc)
 		rc = translate_all(w, rec, len, d);

@@ -112,3 +112,22 @@ check "record -o - | inject -b | perf report -i -: hot10" test "$n" = 1
 "$PMKIT" inject -b -i flat.data -o inj.data
 perf_top inj.data > inj.top
 check "inject -i F -o G: perf report on G = on F" cmp -s perf.top inj.top
+
+# -z: zstd-compressed data (COMPRESSED records, HEADER_COMPRESSED), read
+# by perf and by pmkit, as perf 6.1's record+zstd_comp_decomp.sh checks it
+run_pmkit record --format perf -z -e cpu-clock -o z.data -- ./ten 20
+if [ "$rc" = 0 ]; then
+	perf_top z.data > z.perf; pmkit_top z.data > z.pmkit
+	check "-z: perf report = pmkit report on the compressed file" sh -c 'cmp -s z.perf z.pmkit && [ -s z.perf ]'
+	perf report -i z.data --stats 2>/dev/null | grep -E '^ +[A-Z_0-9]+ events:' > st.perf
+	"$PMKIT" perf report -i z.data --stats 2>/dev/null | grep -E '^ +[A-Z_0-9]+ events:' > st.pmkit
+	check "-z: --stats: perf's Aggregated stats lines ($(grep COMPRESSED st.pmkit | tr -s ' '))" sh -c 'cmp -s st.perf st.pmkit && grep -q "COMPRESSED events" st.pmkit'
+	h=$("$PMKIT" perf report -i z.data --header 2>/dev/null | grep '^# compressed')
+	check "-z: --header: '$h'" sh -c 'printf "%s" "$1" | grep -q "^# compressed : Zstd, level = 1, ratio = [0-9]"' _ "$h"
+	"$PMKIT" inject -i z.data -o unz.data
+	a=$("$PMKIT" perf report -i z.data -F comm,dso,sym | grep -c '%')
+	b=$("$PMKIT" perf report -i unz.data -F comm,dso,sym | grep -c '%')
+	check "-z: inject decompresses: the same rows ($a, $b)" sh -c '[ "$1" = "$2" ] && [ "$1" -gt 0 ]' _ "$a" "$b"
+else
+	skip "-z" "record -z fails here: $err"
+fi
