@@ -52,11 +52,10 @@ static const unsigned char is_coll[PMK__MPI_NFUNCS] = {
 
 struct pmk__mpi_cfn pmk__mpi_cfn[PMK__MPI_NFUNCS];
 
+struct pmk__mpi_tocount *pmk__mpi_to;
+int pmk__mpi_nto;
+
 static struct {
-	int size;
-	struct {
-		uint64_t calls, bytes;
-	} * to; /* [size]: sends by destination in MPI_COMM_WORLD */
 	struct csite {
 		const void *addr; /* NULL: empty */
 		int fn;
@@ -84,8 +83,8 @@ static inline void unlock(int threads)
 
 void pmk__mpi_comm_start(int size)
 {
-	C.size = size;
-	C.to = calloc((size_t)size, sizeof *C.to);
+	pmk__mpi_to = calloc((size_t)size, sizeof *pmk__mpi_to);
+	pmk__mpi_nto = pmk__mpi_to ? size : 0;
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
 		pmk__mpi_cfn[f].min = UINT64_MAX;
 }
@@ -93,11 +92,11 @@ void pmk__mpi_comm_start(int size)
 void pmk__mpi_comm_send(int dest, uint64_t bytes)
 {
 	int t;
-	if (dest < 0 || dest >= C.size || !C.to)
+	if (dest < 0 || dest >= pmk__mpi_nto)
 		return;
 	t = lock();
-	C.to[dest].calls++;
-	C.to[dest].bytes += bytes;
+	pmk__mpi_to[dest].calls++;
+	pmk__mpi_to[dest].bytes += bytes;
 	unlock(t);
 }
 
@@ -234,13 +233,13 @@ int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k)
 	if (!c)
 		return PMK_ENOMEM;
 	r->comm = c;
-	for (int d = 0; C.to && d < C.size; d++)
-		if (C.to[d].calls) {
+	for (int d = 0; d < pmk__mpi_nto; d++)
+		if (pmk__mpi_to[d].calls) {
 			struct pmk__mpi_peer *p = pmk__mpi_comm_peer(c, d);
 			if (!p)
 				return PMK_ENOMEM;
-			p->calls = C.to[d].calls;
-			p->bytes = C.to[d].bytes;
+			p->calls = pmk__mpi_to[d].calls;
+			p->bytes = pmk__mpi_to[d].bytes;
 		}
 	for (int f = 0; f < PMK__MPI_NFUNCS; f++)
 		if (is_coll[f]) {
@@ -293,7 +292,8 @@ int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k)
 	for (int i = 0; i < ndso; i++)
 		pmk__symtab_free(dso[i].st);
 	ndso = 0;
-	free(C.to);
-	C.to = NULL;
+	pmk__mpi_nto = 0;
+	free(pmk__mpi_to);
+	pmk__mpi_to = NULL;
 	return 0;
 }

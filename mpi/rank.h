@@ -245,6 +245,22 @@ static inline void pmk__mpi_comm_fast(int fn, uint64_t d, uint64_t sb,
 	} else
 		pmk__mpi_site_miss(s, fn, addr, d);
 }
+/* Point-to-point sends by destination in MPI_COMM_WORLD, [pmk__mpi_nto]
+ * (0 until MPI_Init, and when out of memory): the wrappers count a send
+ * on MPI_COMM_WORLD inline with exact timing (one thread in MPI at a
+ * time); any other through pmk__mpi_comm_send. */
+struct pmk__mpi_tocount {
+	uint64_t calls, bytes;
+};
+extern struct pmk__mpi_tocount *pmk__mpi_to PMK__MPI_HIDDEN;
+extern int pmk__mpi_nto PMK__MPI_HIDDEN;
+static inline void pmk__mpi_comm_send_fast(int dest, uint64_t bytes)
+{
+	if ((unsigned)dest < (unsigned)pmk__mpi_nto) {
+		pmk__mpi_to[dest].calls++;
+		pmk__mpi_to[dest].bytes += bytes;
+	}
+}
 void pmk__mpi_comm_start(int size) PMK__MPI_HIDDEN;
 void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
 			const void *addr) PMK__MPI_HIDDEN;
