@@ -33,11 +33,14 @@
 #include "cli/cli.h"
 #include "cli/mpi_rank.h"
 #include "cli/opt.h"
+#include "cli/personality.h"
 #include "cli/stat_metrics.h"
+#include "cli/stat_file.h"
 #include "cli/stat_output.h"
 #include "cli/stat_scope.h"
 #include "cli/stop.h"
 #include "cli/workload.h"
+#include "lib/core/infile.h"
 #include "lib/core/outfile.h"
 #include "lib/count/eventset.h"
 
@@ -50,6 +53,7 @@ struct opts {
 	int nlists;
 	unsigned long long repeat, interval_ms, interval_count;
 	const char *sep, *outfile, *cpus;
+	const char *record; /* stat record: the file the counts go to */
 	int json, perf_json, extended, all_cpus, no_inherit;
 	int aggr; /* enum stat_aggr */
 	pid_t pid, tid;
@@ -499,6 +503,8 @@ struct output {
 	const struct opts *o;
 	const char *target; /* the header's "for ..." */
 	int nprints;        /* interval prints so far */
+	FILE *rec;          /* stat record: the file, or NULL */
+	int rec_failed;     /* a write to it failed */
 };
 
 static void emit(struct output *out, struct stat_result *res)
@@ -521,6 +527,8 @@ static void emit(struct output *out, struct stat_result *res)
 		stat_print_csv(f, out->o->sep, res);
 	else
 		stat_print_text(f, res);
+	if (out->rec && stat_file_write(out->rec, res))
+		out->rec_failed = 1;
 	if (res->interval_s >= 0)
 		out->nprints++;
 	/* "[rank R] " on text to a shared stream; a rank's own -o FILE.RANK
@@ -1336,6 +1344,96 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* stat record: finish the file (it is in place already). 0, or 1 after
+ * saying why it is incomplete. */
+static int stat_record_close(pmk__outfile *rof, struct output *out)
+{
+	pmk_diag d;
+	int failed = out->rec_failed;
+	if (pmk__outfile_fclose(rof, 1, &d)) {
+		cli_diag(&d);
+		return 1;
+	}
+	if (failed)
+		cli_error("writing the stat record failed: it holds the counts "
+			  "written before");
+	return failed;
+}
+
+enum { SR_JSON = 256 };
+static const struct cli_opt report_opts[] = {
+	{'i', "input", CLI_ARG},   {'x', "field-separator", CLI_ARG},
+	{'j', "json-perf", CLI_NOARG}, {SR_JSON, "json", CLI_NOARG},
+	{0},
+};
+struct report_args {
+	const char *input, *sep;
+	int perf_json, json;
+};
+static int on_report_opt(int key, const char *val, void *arg)
+{
+	struct report_args *a = arg;
+	switch (key) {
+	case 'i': a->input = val; break;
+	case 'x': a->sep = val; break;
+	case 'j': a->perf_json = 1; break;
+	case SR_JSON: a->json = 1; break;
+	}
+	return 0;
+}
+
+/* perf's stat report: print the counts a stat record kept, as stat
+ * printed them (to standard error, as stat does); read from standard
+ * input the target is 'pipe', as perf says it. */
+static int stat_report(int argc, char **argv)
+{
+	struct report_args a = {CLI_PERF_DATA, NULL, 0, 0};
+	struct stat_file sf;
+	pmk_diag d;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = cli_opt_parse_only("stat", argc, argv, report_opts,
+				    on_report_opt, &a);
+	if (rc)
+		return rc;
+	if ((a.sep != NULL) + a.perf_json + a.json > 1)
+		return usage_error("choose one of -x, -j and --json");
+	rc = strcmp(a.input, "-")
+		 ? pmk__infile_read(a.input, 0, 0, &text, &len, &d)
+		 : pmk__infile_read_fd(dup(0), "standard input", 0, 0, &text,
+				       &len, &d);
+	if (rc == 0)
+		rc = stat_file_parse(text, len, a.input, &sf, &d);
+	free(text);
+	if (rc) {
+		cli_diag(&d);
+		return rc == PMK_EFORMAT || rc == PMK_ERANGE ? EXIT_USAGE : 1;
+	}
+	for (int i = 0; i < sf.n; i++) {
+		struct stat_result *res = &sf.res[i];
+		if (!strcmp(a.input, "-"))
+			res->target = "'pipe'";
+		else if (!res->target)
+			res->target = "'?'";
+		res->first_interval = i == 0 && res->interval_s >= 0;
+		if (a.json)
+			stat_print_json(stderr, res);
+		else if (a.perf_json)
+			stat_print_perf_json(stderr, res);
+		else if (a.sep)
+			stat_print_csv(stderr, a.sep, res);
+		else
+			stat_print_text(stderr, res);
+	}
+	if (sf.truncated)
+		fprintf(stderr, "pmkit stat report: %s: the last print was cut "
+				"short (the run was killed?); the %d before it "
+				"are shown\n",
+			a.input, sf.n);
+	stat_file_free(&sf);
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
@@ -1350,11 +1448,22 @@ int cmd_stat(int argc, char **argv)
 	double elapsed = 0, elapsed_sq = 0, user = 0, sys = 0;
 	size_t nv;
 	pmk__outfile of; /* -o: written beside FILE, in place when it worked */
+	pmk__outfile rof; /* stat record's file */
 	pmk_diag od;
 
 	memset(&o, 0, sizeof o);
 	memset(&r, 0, sizeof r);
-	if ((rc = parse_opts(argc, argv, &o)) != 0)
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return stat_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		/* perf's stat record: the counts also go to a file, -o FILE
+		 * (perf.data by default, as perf) */
+		argc--, argv++;
+		if ((rc = parse_opts(argc, argv, &o)) != 0)
+			return rc;
+		o.record = o.outfile ? o.outfile : CLI_PERF_DATA;
+		o.outfile = NULL;
+	} else if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc;
 	if ((rc = build_events(&o, &r, &note)) != 0)
 		return rc < 0 ? 0 : rc;
@@ -1377,8 +1486,22 @@ int cmd_stat(int argc, char **argv)
 		cli_diag(&od);
 		return 1;
 	}
+	/* stat record: the file is in place from the start (a run that is
+	 * killed leaves the prints it finished), private as perf.data */
+	if (o.record &&
+	    (!(out.rec = pmk__outfile_fopen(&rof, o.record, PMK__OUT_PRIVATE,
+					    &od)) ||
+	     stat_file_write_header(out.rec) ||
+	     (strcmp(o.record, "-") && pmk__outfile_publish(&rof, &od)))) {
+		cli_diag(&od);
+		if (out.rec)
+			pmk__outfile_fclose(&rof, 0, &od);
+		return 1;
+	}
 	if (o.sim) {
 		status = stat_sim(&o, &r, &out);
+		if (o.record && stat_record_close(&rof, &out) && !status)
+			status = 1;
 		if (o.outfile &&
 		    pmk__outfile_fclose(&of, status == 0, &od) && status == 0) {
 			cli_diag(&od);
@@ -1574,6 +1697,8 @@ out:
 	free(rows);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
+	if (o.record && stat_record_close(&rof, &out) && !status)
+		status = 1;
 	/* FILE is replaced only when the run produced counts */
 	if (o.outfile && pmk__outfile_fclose(&of, emitted, &od) && emitted) {
 		cli_diag(&od);

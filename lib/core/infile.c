@@ -143,8 +143,6 @@ int pmk__infile_open(const char *path, unsigned flags, pmk_diag *d)
 int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 		     size_t *len, pmk_diag *d)
 {
-	char *buf = NULL, *nul;
-	size_t n = 0, cap = 0;
 	int fd;
 	*out = NULL;
 	if (!max && !(max = pmk__infile_max()))
@@ -156,6 +154,23 @@ int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 	fd = pmk__infile_open(path, flags & ~(unsigned)PMK__IN_STREAM, d);
 	if (fd < 0)
 		return fd;
+	return pmk__infile_read_fd(fd, path, flags, max, out, len, d);
+}
+
+int pmk__infile_read_fd(int fd, const char *path, unsigned flags, size_t max,
+			char **out, size_t *len, pmk_diag *d)
+{
+	char *buf = NULL, *nul;
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	if (!max && !(max = pmk__infile_max())) {
+		close(fd);
+		return pmk__diag_file(
+		    d, PMK_EINVAL, 0, path,
+		    "PMK_INPUT_MAX=BYTES, with an optional K, M or G suffix, "
+		    "at most 8 EiB; unset it for 64 MiB",
+		    "cannot read: PMK_INPUT_MAX is not a size in bytes");
+	}
 	for (;;) {
 		ssize_t k;
 		if (cap - n < 2) {

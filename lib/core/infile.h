@@ -47,5 +47,9 @@ int pmk__infile_open(const char *path, unsigned flags, pmk_diag *d);
  * ("file:offset" in the message). */
 int pmk__infile_read(const char *path, unsigned flags, size_t max, char **out,
 		     size_t *len, pmk_diag *d);
+/* The same from an open descriptor (closed here), for "-" (standard
+ * input, a pipe the user gave on purpose): `path` names it in messages. */
+int pmk__infile_read_fd(int fd, const char *path, unsigned flags, size_t max,
+			char **out, size_t *len, pmk_diag *d);
 
 #endif
