@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/personality.h"
 #include "lib/core/strdist.h"
 
@@ -109,6 +110,8 @@ int main(int argc, char **argv)
 			rc = c->fn(cargc, cargv);
 			if (cargv != argv + 1) /* perf_script_args' copy */
 				free(cargv);
+			if (cli_opt_help_asked) /* `pmkit bench os --help` */
+				rc = cli_man_render(name, stdout) ? 1 : 0;
 			if (fflush(stdout) != 0 || ferror(stdout)) {
 				cli_error("could not write the output");
 				return 1;

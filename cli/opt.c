@@ -95,6 +95,8 @@ int cli_opt_dashdash(int argc, char **argv)
 	return argc;
 }
 
+int cli_opt_help_asked;
+
 static int parse(const char *cmd, int argc, char **argv,
 		 const struct cli_opt *opts, cli_opt_fn fn, void *arg,
 		 int permute)
@@ -135,6 +137,12 @@ static int parse(const char *cmd, int argc, char **argv,
 		if (c == -1)
 			break;
 		typed = prev < argc ? argv[prev] : NULL;
+		if (c == '?' && typed &&
+		    (!strcmp(typed, "--help") || !strcmp(typed, "-h"))) {
+			/* a subcommand's --help: main.c shows the manual */
+			cli_opt_help_asked = 1;
+			return -EXIT_USAGE;
+		}
 		if (c == '?') {
 			if (optopt && optopt < 256 && !(typed && typed[1] == '-')) {
 				cli_error("unknown option '-%c'", optopt);

@@ -31,6 +31,11 @@ struct cli_opt {
 	int arg;           /* CLI_NOARG, CLI_ARG or CLI_OPTARG (only "--name=V") */
 };
 
+/* Set when the parse stopped at a --help or -h the table does not take
+ * (`pmkit bench os --help`): the parse returns -EXIT_USAGE without a word,
+ * and main.c shows the command's manual and exits 0. */
+extern int cli_opt_help_asked;
+
 /* The callback: `val` is the option's value (NULL for flags). It returns 0
  * to go on, or an exit code (after printing why) to stop. */
 typedef int (*cli_opt_fn)(int key, const char *val, void *arg);
