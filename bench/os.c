@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/os_path.h"
 #include "pmkit/bench.h"
 
 const char *const pmk_os_names[] = {
@@ -27,7 +28,7 @@ const char *const pmk_os_names[] = {
     "unix_lat",	    "udp_lat",	   "tcp_lat",	"pipe_bw",   "unix_bw",
     "tcp_bw",	    "tcp_connect", "fork_exit", "fork_exec", "fork_sh",
     "sig_install",  "sig_catch",   "pagefault", "mmap",	     "file_rd",
-    "select",	    NULL};
+    "select",	    "stat",	   "open",	NULL};
 
 #define BW_CHUNK   (64u << 10)
 #define FILE_BYTES (16u << 20)
@@ -765,6 +766,8 @@ int pmk_os_run(const char *name, const pmk_bench_cfg *cfg, pmk_os_result *out,
 		rc = file_bench(name, cfg, out);
 	} else if (!strcmp(name, "select")) {
 		rc = select_bench(cfg, out);
+	} else if (!strcmp(name, "stat") || !strcmp(name, "open")) {
+		rc = pmk__os_path(name, cfg, out);
 	} else {
 		rc = PMK_ENOENT;
 	}

@@ -2,7 +2,10 @@
  * test_os.c: every OS/IPC benchmark runs, returns named results with a
  * unit and positive, ordered figures, and reaps its helper processes.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -52,6 +55,40 @@ static void test_ctx_gives_four_settings(void)
 	T_EQ_STR(r[3].name, "ctx_8p_16k");
 }
 
+/* stat and open look a path up in $TMPDIR and remove their file */
+static void test_path_calls_clean_up(void)
+{
+	char dir[] = "/tmp/pmkit-test-os-XXXXXX";
+	pmk_bench_cfg c;
+	pmk_os_result r[1];
+	const char *old = getenv("TMPDIR");
+	char *keep = old ? strdup(old) : NULL;
+	DIR *dp;
+	struct dirent *e;
+	int left = 0;
+	T_CHECK(mkdtemp(dir) != NULL);
+	setenv("TMPDIR", dir, 1);
+	pmk_bench_cfg_default(&c);
+	c.sample_ms = 1;
+	T_EQ_INT(pmk_os_run("stat", &c, r, 1), 1);
+	T_EQ_STR(r[0].name, "stat");
+	T_EQ_INT(pmk_os_run("open", &c, r, 1), 1);
+	T_EQ_STR(r[0].unit, "us");
+	if (keep)
+		setenv("TMPDIR", keep, 1);
+	else
+		unsetenv("TMPDIR");
+	free(keep);
+	dp = opendir(dir);
+	T_CHECK(dp != NULL);
+	while (dp && (e = readdir(dp)) != NULL)
+		left += e->d_name[0] != '.';
+	if (dp)
+		closedir(dp);
+	T_EQ_INT(left, 0);
+	rmdir(dir);
+}
+
 static void test_unknown_names(void)
 {
 	pmk_os_result r[1];
@@ -64,6 +101,7 @@ int main(void)
 {
 	T_RUN(test_every_benchmark_runs);
 	T_RUN(test_ctx_gives_four_settings);
+	T_RUN(test_path_calls_clean_up);
 	T_RUN(test_unknown_names);
 	return t_done();
 }
