@@ -7,7 +7,9 @@
  * target's tracefs (pmk_event_parse of "SUB:NAME", pmk_tracepoint_foreach,
  * pmk_event_list_walk's globs); libpfm4 is initialised once per process
  * (LIBPFM_ENCODE_INACTIVE=1 set unless set; libpfm4 reads /proc/mounts);
- * user-defined events are one process-wide registry (docs/events.md).
+ * perf's event names read the model's pmu-events JSON once per process, on
+ * the first name no other source knows (docs/metrics.md); user-defined
+ * events are one process-wide registry (docs/events.md).
  *
  * One grammar covers every event string (docs/events.md has the full text):
  *   generic perf names     cycles, instructions, L1-dcache-load-misses, ...
@@ -34,8 +36,8 @@ extern "C" {
 
 #define PMK_PMU_NAME_MAX 32
 #define PMK_EVENT_NAME_MAX 128
-#define PMK_LEAF_MAX 8  /* natives one event may need */
-#define PMK_OPS_MAX 48  /* reverse-Polish steps of a derived event */
+#define PMK_LEAF_MAX 32 /* natives one event may need */
+#define PMK_OPS_MAX 512 /* reverse-Polish steps of a derived event */
 
 /* perf_event_attr.type values this layer knows without the kernel. */
 #define PMK_TYPE_HARDWARE 0u

@@ -385,14 +385,16 @@ static int set(const char *v)
 
 /* The family of PMUs perf's Unit names: the unit in lower case with
  * spaces as '_' ("CHA" -> cha, boxes uncore_cha_N), except where the
- * kernel's PMU is named otherwise: "UPI LL" boxes are uncore_upi_N, and
- * AMD's "DFPMC" and "L3PMC" are amd_df and amd_l3. */
+ * kernel's PMU is named otherwise: "UPI LL" boxes are uncore_upi_N,
+ * "CBO" ones uncore_cbox_N, and AMD's "DFPMC" and "L3PMC" are amd_df and
+ * amd_l3. */
 static void unit_family(const char *unit, char *fam, size_t size)
 {
 	static const struct {
 		const char *unit, *fam;
 	} other[] = {
 	    {"upi ll", "upi"},
+	    {"cbo", "cbox"},
 	    {"dfpmc", "amd_df"},
 	    {"l3pmc", "amd_l3"},
 	};

@@ -14,9 +14,13 @@
  *  - translation: a metric (with the metrics it uses) written as a pmkit
  *    definition file over perf's event names, and parsed with a resolver
  *    that encodes each event as perf's JSON defines it
- *    (pmk__pmu_metric_defs). perf's constructs pmkit's evaluator has no
- *    operation for (if/else, min, max, comparisons, source_count, the
- *    #-literals it cannot know) are refused with the construct named.
+ *    (pmk__pmu_metric_defs): perf's operations (min, max, d_ratio, < >,
+ *    `a if c else b`) pass into pmkit's infix; source_count and the
+ *    #-literals become numbers from the target (its boxes, its declared
+ *    topology: lib/event/topo.h); an uncore event is summed over the
+ *    target's boxes of its unit. What still does not translate (a
+ *    literal the target does not declare, a construct newer than perf
+ *    6.1) is refused with the construct named.
  * Nothing here counts; reading makes no system call but the file reads.
  */
 #ifndef PMK_DERIVE_PMU_JSON_H

@@ -18,6 +18,7 @@
  * the evaluators of lib/derive use too.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/event/eval.h"
@@ -100,15 +101,39 @@ static int holds0(double lo, double hi)
 	return lo <= 0 && hi >= 0;
 }
 
+#define EVAL_STACK_SMALL 32
+
+static int eval_full(const pmk_event *ev, const double *val, const double *err,
+		     const double *lo, const double *hi, pmk_eval_result *out,
+		     struct slot *st);
+
 int pmk__event_eval_full(const pmk_event *ev, const double *val,
 			 const double *err, const double *lo, const double *hi,
 			 pmk_eval_result *out)
 {
-	struct slot st[PMK_OPS_MAX];
-	int sp = 0, nan = 0;
-	int nl = ev->nleaf;
+	/* each slot carries a derivative per leaf: a short program's stack
+	 * on the stack, a long one's (perf's metrics) on the heap */
+	struct slot small[EVAL_STACK_SMALL], *st = small;
+	int rc;
 
 	memset(out, 0, sizeof *out);
+	if (ev->nops < 0 || ev->nops > PMK_OPS_MAX)
+		return PMK_EINVAL;
+	if (ev->nops > EVAL_STACK_SMALL &&
+	    !(st = malloc(sizeof *st * (size_t)ev->nops)))
+		return PMK_ENOMEM;
+	rc = eval_full(ev, val, err, lo, hi, out, st);
+	if (st != small)
+		free(st);
+	return rc;
+}
+
+/* pmk__event_eval_full's work on a stack of ev->nops slots at least. */
+static int eval_full(const pmk_event *ev, const double *val, const double *err,
+		     const double *lo, const double *hi, pmk_eval_result *out,
+		     struct slot *st)
+{
+	int sp = 0, nan = 0, nl = ev->nleaf;
 	if (ev->nops == 0) {
 		out->value = nl > 0 ? val[0] : NAN;
 		out->err = nl > 0 && err ? err[0] : 0;
@@ -122,7 +147,7 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 		memset(&r, 0, sizeof r);
 		switch (op->code) {
 		case PMK_OP_LEAF:
-			if (op->arg >= nl || sp == PMK_OPS_MAX)
+			if (op->arg >= nl || sp >= ev->nops)
 				return PMK_EINVAL;
 			r.v = val[op->arg];
 			r.lo = lo ? lo[op->arg] : r.v;
@@ -131,7 +156,7 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 			st[sp++] = r;
 			continue;
 		case PMK_OP_CONST:
-			if (sp == PMK_OPS_MAX)
+			if (sp >= ev->nops)
 				return PMK_EINVAL;
 			r.v = r.lo = r.hi = op->value;
 			st[sp++] = r;

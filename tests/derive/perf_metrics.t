@@ -2,8 +2,10 @@
 # on the Zen 3 fixture `-M branch_misprediction_ratio -- CMD` runs the
 # command and reports the metric <not supported> with the reason, as perf
 # does where the counters are missing; an uncore metric encodes on the
-# PMU of perf's unit; a perf group takes a member perf defines in a form
-# -M cannot evaluate from pmkit's library, with a warning; a model perf has no directory for is named as such; and with
+# PMU of perf's unit; Ice Lake-SP's tma_ metrics (max, if-else, up to 20
+# natives) come from perf's definitions, TopdownL2 whole; a metric perf
+# defines in a form -M cannot evaluate comes from pmkit's library, with a
+# warning; a model perf has no directory for is named as such; and with
 # perf's definitions turned off, pmkit's library alone serves -M.
 # Needs perf's pmu-events (Debian's linux-source-6.1,
 # scripts/deps.d/pmu_events.sh).
@@ -55,10 +57,27 @@ for m in tma_frontend_bound tma_backend_bound tma_retiring; do
 	run_pmkit stat -M $m -x, -- true
 	case "$out$err" in *"<not supported>,,$m,"*) ok "icx: perf's $m is accepted";; *) nok "icx: perf's $m" "$out $err";; esac
 done
+# perf's tma_bad_speculation is max(...) over nine events: taken from
+# perf's definitions, with no warning
+run_pmkit stat -M tma_bad_speculation -x, -- true
+case "$out$err" in *warning*) nok "icx: perf's tma_bad_speculation" "$err" ;;
+*"<not supported>,,tma_bad_speculation,"*) ok "icx: perf's tma_bad_speculation (max of a difference) is evaluated from perf's definition" ;;
+*) nok "icx: perf's tma_bad_speculation" "$out $err" ;; esac
+# TopdownL2's eight metrics, none left out (each needs up to 20 natives)
+run_pmkit stat -M TopdownL2 -x, -- true
+n=$(printf '%s\n' "$out$err" | grep -c "^<not supported>,,tma_")
+[ "$rc" = 0 ] && [ "$n" = 8 ] && ! printf '%s' "$err" | grep -q "left out" &&
+	ok "icx: -M TopdownL2 takes perf's 8 metrics" || nok "icx: -M TopdownL2" "rc=$rc n=$n $err"
+# a perf metric -M cannot evaluate, which pmkit's library defines: the
+# library's, with a warning (perf's tree here is one written for the test)
+mkdir -p "$T_TMP/arch/x86/icelakex"
+printf '[{"MetricName": "tma_bad_speculation", "MetricExpr": "NO_SUCH.EVENT / 2", "MetricGroup": "TopdownL1"}]\n' >"$T_TMP/arch/x86/icelakex/m.json"
+export PMKIT_PMU_EVENTS="$T_TMP/arch"
 run_pmkit stat -M tma_bad_speculation -- true
+unset PMKIT_PMU_EVENTS
 case "$err" in
-*"warning: perf's metric 'tma_bad_speculation' (x86/icelakex) cannot be evaluated here: "*"needs more than "*"pmkit's own definition (metrics/) is used"*)
-	case "$out$err" in *"<not supported>"*"tma_bad_speculation"*"r8100"*) ok "icx: tma_bad_speculation (perf's needs more natives than one event holds) comes from metrics/topdown.def, with a warning";;
+*"warning: perf's metric 'tma_bad_speculation' (x86/icelakex) cannot be evaluated here: "*"NO_SUCH.EVENT"*"pmkit's own definition (metrics/) is used"*)
+	case "$out$err" in *"<not supported>"*"tma_bad_speculation"*"r8100"*) ok "icx: a perf metric -M cannot evaluate comes from metrics/topdown.def, with a warning";;
 	*) nok "icx: tma_bad_speculation from topdown.def" "$out $err";; esac ;;
 *) nok "icx: tma_bad_speculation falls back with a warning" "$err" ;;
 esac

@@ -372,7 +372,7 @@ static void test_ops_eval(void)
 	pmk_op div[3] = {
 	    {PMK_OP_LEAF, 0, 0}, {PMK_OP_LEAF, 1, 0}, {PMK_OP_DIV, 0, 0}};
 	pmk_op under[2] = {{PMK_OP_LEAF, 0, 0}, {PMK_OP_ADD, 0, 0}};
-	pmk_op badleaf[1] = {{PMK_OP_LEAF, 9, 0}};
+	pmk_op badleaf[1] = {{PMK_OP_LEAF, PMK_LEAF_MAX, 0}};
 	pmk_op badcode[2] = {{PMK_OP_CONST, 0, 1}, {99, 0, 0}};
 	pmk_op left[2] = {{PMK_OP_CONST, 0, 1}, {PMK_OP_CONST, 0, 2}};
 	double lv[PMK_LEAF_MAX] = {6, 3};
@@ -546,8 +546,17 @@ static void test_compile_event(void)
 	T_NEAR(pmk_ops_eval(ev.ops, ev.nops, leafv, NULL), 21, 1e-12);
 	pmk_defs_free(defs);
 
-	/* Nine natives do not fit in one event; the file still parses. */
-	defs = load("N = E1+E2+E3+E4+E5+E6+E7+E8+E9\n", &d, &rc);
+	/* More steps than one event holds (PMK_OPS_MAX) do not fit; the file
+	 * still parses. */
+	{
+		static char big[8 * PMK_OPS_MAX];
+		size_t n = (size_t)snprintf(big, sizeof big, "N = E1");
+		for (int k = 0; k < PMK_OPS_MAX / 2 + 1; k++)
+			n += (size_t)snprintf(big + n, sizeof big - n, "+E%d",
+					      1 + k % 9);
+		snprintf(big + n, sizeof big - n, "\n");
+		defs = load(big, &d, &rc);
+	}
 	T_ASSERT(rc == 0);
 	T_EQ_INT(pmk_defs_event(defs, 0, &ev, &d), PMK_ERANGE);
 	T_CHECK(strstr(d.message, "natives") != NULL);

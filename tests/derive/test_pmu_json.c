@@ -9,8 +9,10 @@
  *    linux-source-6.1, scripts/deps.d/pmu_events.sh) on the icx, spr and
  *    zen3 fixtures: every metric parses and resolves to events pmkit
  *    encodes, or is listed (`#` lines) with a reason of a known kind; and
- *    TopdownL1..L4 give, for every metric translated, the events perf's
- *    definitions name (a naive scan of the expressions is the reference).
+ *    TopdownL1..L4 on icx and spr: every metric of the level translates
+ *    and compiles into one event (what `-M TopdownLn` counts), each with
+ *    the events perf's definitions name, and the level's union of events
+ *    is perf's (a naive scan of the expressions is the reference).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -465,6 +467,8 @@ static void test_topdown_events(void)
 		for (int level = 1; level <= 4; level++) {
 			char group[16];
 			int n = 0, translated = 0, same = 0, encoded = 0;
+			int once = 0, nperf = 0, npmk = 0;
+			static char perf_set[512][256], pmk_set[512][256];
 			snprintf(group, sizeof group, "TopdownL%d", level);
 			for (int i = 0; i < pmk__pmu_metric_count(m); i++) {
 				static char want[64][256];
@@ -483,6 +487,28 @@ static void test_topdown_events(void)
 				}
 				translated++;
 				scan(m, i, want, &nwant, 64, 0);
+				/* the group's union, both ways */
+				scan(m, i, perf_set, &nperf, 512, 0);
+				for (int b = 0;
+				     b < pmk_defs_base_count(defs, idx); b++) {
+					const char *bn =
+					    pmk_defs_base(defs, idx, b);
+					int k;
+					for (k = 0; k < npmk; k++)
+						if (!strcmp(pmk_set[k], bn))
+							break;
+					if (k == npmk && npmk < 512)
+						snprintf(pmk_set[npmk++], 256,
+							 "%s", bn);
+				}
+				{
+					/* what -M counts: the metric as one
+					 * event */
+					pmk_event ev;
+					pmk_diag ed;
+					once += pmk_defs_event(defs, idx, &ev,
+							       &ed) == 0;
+				}
 				match = nwant == pmk_defs_base_count(defs, idx);
 				for (int w = 0; w < nwant && match; w++) {
 					int found = 0;
@@ -512,10 +538,31 @@ static void test_topdown_events(void)
 			}
 			printf("# %s %s: %d metrics, %d translated, %d with "
 			       "perf's event list, %d of them encoded on the "
-			       "fixture\n",
+			       "fixture, %d countable as one event each; the "
+			       "group's events: perf %d, pmkit %d\n",
 			       models[f].model, group, n, translated, same,
-			       encoded);
-			T_CHECK(n > 0 && translated > 0);
+			       encoded, once, nperf, npmk);
+			/* every metric of the level translates, with perf's
+			 * events, and the level's union is perf's */
+			T_CHECK(n > 0 && translated == n && same == n &&
+				once == n);
+			T_CHECKF(nperf == npmk,
+				 "%s %s: perf %d events, pmkit %d",
+				 models[f].model, group, nperf, npmk);
+			for (int a = 0; a < nperf; a++) {
+				int found = 0;
+				for (int b = 0; b < npmk && !found; b++)
+					found =
+					    !strcmp(perf_set[a], pmk_set[b]);
+				T_CHECKF(found,
+					 "%s %s: perf's %s is not counted",
+					 models[f].model, group, perf_set[a]);
+			}
+			/* on icx every event of levels 1-4 encodes; the spr
+			 * fixture's core PMU lacks the kernel's level-2
+			 * topdown aliases (topdown-fetch-lat, ...) */
+			if (!strcmp(models[f].model, "icx"))
+				T_CHECK(encoded == n);
 		}
 		pmk__pmu_model_free(m);
 		pmk_target_free(t);
