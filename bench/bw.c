@@ -16,11 +16,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bench/bw_nt.h"
 #include "bench/bw_simd.h"
 #include "pmkit/bench.h"
 
 static const char *const op_names[PMK_BW_NOPS] = {
-    "rd", "wr", "rdwr", "cp", "frd", "fwr", "fcp", "bzero", "bcopy"};
+    "rd",    "wr",	  "rdwr",  "cp",   "frd", "fwr",
+    "fcp",   "bzero", "bcopy", "triad", "ntwr", "ntcp"};
 
 const char *pmk_bw_op_name(enum pmk_bw_op op)
 {
@@ -56,6 +58,10 @@ static int64_t pass(struct bw_job *j)
 	unsigned *s = (unsigned *)j->src, *d = (unsigned *)j->dst;
 	v2 *vs = (v2 *)j->src, *vd = (v2 *)j->dst;
 	int64_t acc = 0;
+	if ((j->op == PMK_BW_TRIAD || j->op == PMK_BW_NTWR ||
+	     j->op == PMK_BW_NTCP) &&
+	    pmk__bw_nt(j->op, j->isa, j->dst, j->src, j->size, &acc) == 0)
+		return acc;
 	if (j->isa != PMK_BW_ISA_SCALAR) {
 		int kind = -1;
 		switch (j->op) {
@@ -233,8 +239,8 @@ int pmk_bw_run_isa(enum pmk_bw_op op, enum pmk_bw_isa isa, size_t size,
 	}
 	for (int i = 0; i < threads && rc == 0; i++) {
 		struct bw_job *j = &jobs[i];
-		int two =
-		    op == PMK_BW_CP || op == PMK_BW_FCP || op == PMK_BW_BCOPY;
+		int two = op == PMK_BW_CP || op == PMK_BW_FCP ||
+			  op == PMK_BW_BCOPY || op == PMK_BW_NTCP;
 		j->op = op;
 		j->isa = isa;
 		j->size = size;
@@ -274,12 +280,14 @@ int pmk_bw_run_isa(enum pmk_bw_op op, enum pmk_bw_isa isa, size_t size,
 	out->cpu = jobs[0].st.cpu;
 	for (int i = 0; i < threads; i++) {
 		struct bw_job *j = &jobs[i];
+		double credit = op == PMK_BW_TRIAD
+				    ? (double)pmk__bw_triad_bytes(size)
+				    : (double)size;
 		if (rc == 0 && j->rc)
 			rc = j->rc;
 		if (j->st.median_ns > 0) {
-			out->mb_s_median +=
-			    (double)size / j->st.median_ns * 1e3;
-			out->mb_s_max += (double)size / j->st.min_ns * 1e3;
+			out->mb_s_median += credit / j->st.median_ns * 1e3;
+			out->mb_s_max += credit / j->st.min_ns * 1e3;
 		}
 		if (j->dst && j->dst != j->src)
 			munmap(j->dst, size);

@@ -167,9 +167,13 @@ enum pmk_bw_op {
 	PMK_BW_FCP,   /* copy every byte, word by word */
 	PMK_BW_BZERO, /* memset(0) */
 	PMK_BW_BCOPY, /* memcpy */
+	PMK_BW_TRIAD, /* STREAM's a = b + s*c over three arrays of size/3;
+			 credits the three arrays' bytes */
+	PMK_BW_NTWR,  /* write every byte with non-temporal stores */
+	PMK_BW_NTCP,  /* copy every byte, non-temporal stores */
 	PMK_BW_NOPS
 };
-/* "rd" ... "bcopy"; NULL for a bad op. */
+/* "rd" ... "bcopy", "triad", "ntwr", "ntcp"; NULL for a bad op. */
 const char *pmk_bw_op_name(enum pmk_bw_op op);
 /* Parse an op name; returns the op or -1. */
 int pmk_bw_op_parse(const char *name);
