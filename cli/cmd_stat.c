@@ -62,6 +62,7 @@ struct opts {
 	const char *sim_config, *sim_workload;
 	const char *metrics[MAX_EVENTS]; /* -M */
 	int nmetrics, topdown, detailed, verbose, null_run;
+	int table; /* --table: each run's time (with -r) */
 	int all_user, all_kernel;
 	long delay_ms; /* -D: 0 none, -1 start disabled (never enabled) */
 	const char *cgroup, *pre, *post;
@@ -684,7 +685,7 @@ enum {
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE,
-	OPT_NO_MERGE,
+	OPT_NO_MERGE, OPT_TABLE,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -724,6 +725,7 @@ static const struct cli_opt stat_opts[] = {
 	{'B', "big-num", CLI_NOARG},
 	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
 	{OPT_SUMMARY, "summary", CLI_NOARG},
+	{OPT_TABLE, "table", CLI_NOARG},
 	{OPT_TIMEOUT, "timeout", CLI_ARG},
 	{OPT_NO_CSV_SUMMARY, "no-csv-summary", CLI_NOARG},
 	{OPT_DEFS, "defs", CLI_ARG},
@@ -903,6 +905,9 @@ static int on_opt(int key, const char *val, void *arg)
 		break; /* pmkit prints no thousands separators either way */
 	case OPT_SUMMARY:
 		o->summary = 1;
+		break;
+	case OPT_TABLE:
+		o->table = 1;
 		break;
 	case OPT_TIMEOUT:
 		if (cli_opt_u64(cli_opt_current(), val, &o->timeout_ms))
@@ -1445,7 +1450,7 @@ int cmd_stat(int argc, char **argv)
 	const char *note = NULL;
 	char cmd[512], target[600];
 	int rc, status = 0, nrep_ok = 0, cgroup_fd = -1, emitted = 0;
-	double elapsed = 0, elapsed_sq = 0, user = 0, sys = 0;
+	double elapsed = 0, elapsed_sq = 0, user = 0, sys = 0, *run_s = NULL;
 	size_t nv;
 	pmk__outfile of; /* -o: written beside FILE, in place when it worked */
 	pmk__outfile rof; /* stat record's file */
@@ -1455,16 +1460,22 @@ int cmd_stat(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return stat_report(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "record")) {
-		/* perf's stat record: the counts also go to a file, -o FILE
-		 * (perf.data by default, as perf) */
-		argc--, argv++;
-		if ((rc = parse_opts(argc, argv, &o)) != 0)
+	if ((rc = parse_opts(argc, argv, &o)) != 0)
+		return rc;
+	if (o.argv && !strcmp(o.argv[0], "report"))
+		return stat_report(argc - (int)(o.argv - argv), o.argv);
+	if (o.argv && !strcmp(o.argv[0], "record")) {
+		/* perf's `stat [OPTIONS] record [-o FILE] [OPTIONS] -- CMD`:
+		 * the counts also go to FILE (perf.data by default, as
+		 * perf's); -o before `record` stays the counts' output */
+		const char *counts_out = o.outfile;
+		int k = (int)(o.argv - argv);
+		o.outfile = NULL;
+		if ((rc = parse_opts(argc - k, argv + k, &o)) != 0)
 			return rc;
 		o.record = o.outfile ? o.outfile : CLI_PERF_DATA;
-		o.outfile = NULL;
-	} else if ((rc = parse_opts(argc, argv, &o)) != 0)
-		return rc;
+		o.outfile = counts_out;
+	}
 	if ((rc = build_events(&o, &r, &note)) != 0)
 		return rc < 0 ? 0 : rc;
 	restrict_levels(&o, &r);
@@ -1514,6 +1525,10 @@ int cmd_stat(int argc, char **argv)
 	sum = calloc((size_t)r.nev + 1, sizeof *sum);
 	sumsq = calloc((size_t)r.nev + 1, sizeof *sumsq);
 	rows = calloc(nv, sizeof *rows);
+	/* each run's time, for --table (perf's table of measurements) */
+	run_s = o.table && o.repeat > 1 && o.repeat < (1u << 20)
+		    ? calloc((size_t)o.repeat, sizeof *run_s)
+		    : NULL;
 	cli_stop_catch();
 
 	for (unsigned long long rep = 0; rep < o.repeat; rep++) {
@@ -1609,6 +1624,8 @@ int cmd_stat(int argc, char **argv)
 		getrusage(RUSAGE_CHILDREN, &ru1);
 		elapsed += t1 - t0;
 		elapsed_sq += (t1 - t0) * (t1 - t0);
+		if (run_s)
+			run_s[nrep_ok] = t1 - t0;
 		user += (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
 			(double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) * 1e-6;
 		sys += (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
@@ -1662,6 +1679,10 @@ int cmd_stat(int argc, char **argv)
 		res.elapsed_sem_s = var > 0 ? sqrt(var / n) : 0;
 	}
 	res.span_s = res.elapsed_s;
+	if (o.table && run_s && nrep_ok > 1) {
+		res.run_s = run_s;
+		res.nrun_s = nrep_ok;
+	}
 	res.user_s = (o.pid || o.tid || o.all_cpus) ? -1 : user / (nrep_ok ? nrep_ok : 1);
 	res.sys_s = sys / (nrep_ok ? nrep_ok : 1);
 	res.interval_s = -1;
@@ -1695,6 +1716,7 @@ out:
 	free(sum);
 	free(sumsq);
 	free(rows);
+	free(run_s);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
 	if (o.record && stat_record_close(&rof, &out) && !status)

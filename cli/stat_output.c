@@ -6,6 +6,7 @@
  * perf 6.1; the tests in tests/count/perf_oracle.t compare them.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -180,6 +181,36 @@ static void text_prefix(FILE *out, const struct stat_result *r,
 		fprintf(out, "%-10s ", w->aggr);
 }
 
+static int elapsed_precision(double sem)
+{
+	if (!(sem > 0) || sem >= 1)
+		return 2;
+	return (int)ceil(-log10(sem)) + 2;
+}
+
+/* perf's --table: each run's time, its difference from the mean, and a
+ * bar of one '#' and one more per 5 % of difference, the comment lines
+ * indented to where the numbers start */
+static void print_table(FILE *out, const struct stat_result *r, int p)
+{
+	char num[64];
+	int indent = 0;
+	snprintf(num, sizeof num, "%18.*f", p, r->elapsed_s);
+	while (num[indent] == ' ')
+		indent++;
+	fprintf(out, "\n%*s# Table of individual measurements:\n", indent, "");
+	for (int i = 0; i < r->nrun_s; i++) {
+		double run = r->run_s[i], d = run - r->elapsed_s;
+		int pct = run > 0 ? (int)(100.0 * d / run) : 0;
+		int bars = 1 + abs(pct / 5);
+		fprintf(out, "%18.*f (%+.*f) ", p, run, p, d);
+		for (int b = 0; b < bars && b < 100; b++)
+			fputc('#', out);
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%*s# Final result:\n", indent, "");
+}
+
 void stat_print_text(FILE *out, const struct stat_result *r)
 {
 	if (r->interval_s < 0) {
@@ -243,14 +274,21 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 		fputc('\n', out);
 	}
 	if (r->interval_s < 0) {
-		if (r->repeats > 1)
-			fprintf(out, "\n%18.8f +- %.8f seconds time elapsed  "
+		if (r->repeats > 1) {
+			/* perf's: as many decimals as the error's first
+			 * significant digit needs, and two more */
+			int p = elapsed_precision(r->elapsed_sem_s);
+			if (r->run_s)
+				print_table(out, r, p);
+			else
+				fputc('\n', out);
+			fprintf(out, "%18.*f +- %.*f seconds time elapsed  "
 				     "( +- %5.2f%% )\n",
-				r->elapsed_s, r->elapsed_sem_s,
+				p, r->elapsed_s, p, r->elapsed_sem_s,
 				r->elapsed_s > 0
 					? r->elapsed_sem_s / r->elapsed_s * 100
 					: 0);
-		else
+		} else
 			fprintf(out, "\n%18.9f seconds time elapsed\n",
 				r->elapsed_s);
 		if (r->user_s >= 0 && r->repeats <= 1)

@@ -63,6 +63,8 @@ struct stat_result {
 	int null_run;        /* -n: no counters, only the time */
 	const char *cgroup;  /* -G: printed after each event, as perf */
 	int csv_summary;     /* --summary: CSV rows open with "summary" */
+	const double *run_s; /* --table: each run's elapsed seconds, or NULL */
+	int nrun_s;
 };
 
 void stat_print_text(FILE *out, const struct stat_result *r);
