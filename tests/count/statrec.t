@@ -49,3 +49,7 @@ run_pmkit stat report -i bad2
 check "a damaged number: exit 2, the line and the field named" sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "bad2:3" && printf "%s" "$2" | grep -q "field 4: not a number"' _ "$rc" "$err"
 run_pmkit stat report -i no-such-file
 check "a missing file: exit 1" [ "$rc" = 1 ]
+# perf's order: stat's options before `record` (perf stat -e E record -o F)
+run_pmkit stat -e page-faults record -o opts.rec -- true
+check "stat -e E record -o F -- CMD: the events before record are counted into F" \
+	sh -c '[ "$1" = 0 ] && grep -q "^row	page-faults	" opts.rec' _ "$rc"
