@@ -1497,6 +1497,14 @@ int cmd_stat(int argc, char **argv)
 		cli_diag(&od);
 		return 1;
 	}
+	if (o.outfile && !o.json) {
+		/* perf's first line of an -o file, in every layout but
+		 * pmkit's JSON document (ctime's format and newline) */
+		time_t now = time(NULL);
+		char when[64];
+		fprintf(out.out, "# started on %s\n",
+			ctime_r(&now, when) ? when : "?\n");
+	}
 	/* stat record: the file is in place from the start (a run that is
 	 * killed leaves the prints it finished), private as perf.data */
 	if (o.record &&

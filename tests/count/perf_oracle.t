@@ -10,6 +10,12 @@ W='head -c 20000000 /dev/zero | cat > /dev/null; exec dd if=/dev/zero of=/dev/nu
 "$PMKIT" stat -e $EV -x, -o "$T_TMP/p.csv" -- sh -c "$W"; prc=$?
 perf stat -e $EV -x, -o "$T_TMP/f.csv" -- sh -c "$W"; frc=$?
 grep -v '^#' "$T_TMP/f.csv" | grep -v '^$' > "$T_TMP/f2.csv"
+check "-o FILE opens with perf's '# started on DATE' line and a blank line" sh -c '
+	for f in "$1" "$2"; do
+		head -1 "$f" | grep -Eq "^# started on [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4}$" &&
+		test -z "$(sed -n 2p "$f")" || exit 1
+	done' _ "$T_TMP/p.csv" "$T_TMP/f.csv"
+grep -v '^#' "$T_TMP/p.csv" | grep -v '^$' > "$T_TMP/p2.csv" && mv "$T_TMP/p2.csv" "$T_TMP/p.csv"
 check "exit codes agree ($prc, perf $frc)" test "$prc" = "$frc"
 check "same number of fields per line (-x,)" sh -c '
 	a=$(awk -F, "{print NF}" "$1" | sort -u); b=$(awk -F, "{print NF}" "$2" | sort -u)
@@ -39,6 +45,7 @@ check "percent running (column 5) 100.00 as perf" sh -c '
 "$PMKIT" stat -r 5 -e $EV -x, -o "$T_TMP/pr.csv" -- sh -c "$W"
 perf stat -r 5 -e $EV -x, -o "$T_TMP/fr.csv" -- sh -c "$W"
 grep -v '^#' "$T_TMP/fr.csv" | grep -v '^$' > "$T_TMP/fr2.csv"
+grep -v '^#' "$T_TMP/pr.csv" | grep -v '^$' > "$T_TMP/pr2.csv" && mv "$T_TMP/pr2.csv" "$T_TMP/pr.csv"
 # task-clock against perf's: medians of 7 interleaved runs each, so that a
 # burst of load hits both tools alike; the workload's children must be
 # counted (sh alone is under 2 ms), so a factor of 2 tells a real fault
