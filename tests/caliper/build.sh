@@ -43,6 +43,17 @@ if [ -f "$dest/.complete" ]; then
 	echo "caliper: cached build $dest"
 	exit 0
 fi
+# one build at a time (a second caller waits, then finds the cache; the
+# empty lock file stays)
+mkdir -p "$root"
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$dest.lock"
+	flock 9
+	if [ -f "$dest/.complete" ]; then
+		echo "caliper: cached build $dest"
+		exit 0
+	fi
+fi
 command -v cmake >/dev/null 2>&1 || { echo "tests/caliper/build.sh: cmake is not installed (Debian package cmake)" >&2; exit 2; }
 command -v "${CXX:-c++}" >/dev/null 2>&1 || { echo "tests/caliper/build.sh: no C++ compiler (Debian package g++)" >&2; exit 2; }
 so=$B/papi/libpapi.so.7.0
@@ -52,6 +63,8 @@ rm -rf "$tmp" "$dest"
 mkdir -p "$tmp/src" "$dest"
 # a build that does not finish leaves no cache behind
 trap 'rm -rf "$tmp"; [ -f "$dest/.complete" ] || rm -rf "$dest"' EXIT
+# run from make (make check-caliper), its flags are not for cmake's own make
+unset MAKEFLAGS MFLAGS MAKELEVEL
 log=$tmp/build.log
 echo "caliper: building $commit against pmkit's PAPI prefix into $dest (about 8 minutes on 2 cores; log $log)"
 make -s -C "$src" O="$B" -o "$so" install-papi PAPI_PREFIX="$dest/papi" >"$log" 2>&1
