@@ -75,7 +75,14 @@ static void formula(const pmk_event *ev, char *buf, size_t size)
 					      : o->code == PMK_OP_SUB ? "-"
 					      : o->code == PMK_OP_MUL ? "*"
 					      : o->code == PMK_OP_DIV ? "/"
-								      : "neg");
+					      : o->code == PMK_OP_NEG ? "neg"
+					      : o->code == PMK_OP_MIN ? "min"
+					      : o->code == PMK_OP_MAX ? "max"
+					      : o->code == PMK_OP_LT  ? "<"
+					      : o->code == PMK_OP_GT  ? ">"
+					      : o->code == PMK_OP_SELECT
+						  ? "if-else"
+						  : "d_ratio");
 		}
 	}
 }
