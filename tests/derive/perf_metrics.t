@@ -63,11 +63,16 @@ run_pmkit stat -M tma_bad_speculation -x, -- true
 case "$out$err" in *warning*) nok "icx: perf's tma_bad_speculation" "$err" ;;
 *"<not supported>,,tma_bad_speculation,"*) ok "icx: perf's tma_bad_speculation (max of a difference) is evaluated from perf's definition" ;;
 *) nok "icx: perf's tma_bad_speculation" "$out $err" ;; esac
-# TopdownL2's eight metrics, none left out (each needs up to 20 natives)
-run_pmkit stat -M TopdownL2 -x, -- true
-n=$(printf '%s\n' "$out$err" | grep -c "^<not supported>,,tma_")
-[ "$rc" = 0 ] && [ "$n" = 8 ] && ! printf '%s' "$err" | grep -q "left out" &&
-	ok "icx: -M TopdownL2 takes perf's 8 metrics" || nok "icx: -M TopdownL2" "rc=$rc n=$n $err"
+# TopdownL2..L4 whole, none left out (a metric needs up to 20 natives):
+# as many rows as perf's JSON has metrics in the group
+"$PMKIT" stat -M list >"$T_TMP/icxlist" 2>&1
+for l in 2 3 4; do
+	want=$(awk -v g="TopdownL$l" '{ n = split($2, a, ";"); for (i = 1; i <= n; i++) if (a[i] == g) c++ } END { print c + 0 }' "$T_TMP/icxlist")
+	run_pmkit stat -M TopdownL$l -x, -- true
+	n=$(printf '%s\n' "$out$err" | grep -c "^<not supported>,,tma_")
+	[ "$rc" = 0 ] && [ "$n" -gt 0 ] && [ "$n" = "$want" ] && ! printf '%s' "$err" | grep -q "left out" &&
+		ok "icx: -M TopdownL$l takes all $n of perf's metrics (-M list shows $want)" || nok "icx: -M TopdownL$l" "rc=$rc n=$n want=$want $err"
+done
 # a perf metric -M cannot evaluate, which pmkit's library defines: the
 # library's, with a warning (perf's tree here is one written for the test)
 mkdir -p "$T_TMP/arch/x86/icelakex"
