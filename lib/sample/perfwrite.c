@@ -24,7 +24,9 @@
  * through libzstd.so.1, loaded at run time: lib/sample/zstd.c). A pipe carries
  * the short header and one HEADER_ATTR record per event before the data.
  * Call chains get perf's context markers back (kernel and user halves);
- * a user stack copy is written as perf's REGS_USER and STACK_USER. Not
+ * a user stack copy is written as perf's REGS_USER and STACK_USER, and
+ * then each executable file's other loadable segments as data maps, where
+ * perf's unwinder reads the unwind tables. Not
  * written: build ids (perf finds each file by its path), branch stacks,
  * kernel-map records (perf reads /proc/kallsyms).
  */
@@ -90,11 +92,12 @@ enum { /* feature bits */
 #define HDR_SIZE   104u
 #define CTX_KERNEL ((uint64_t)-128)
 #define CTX_USER   ((uint64_t)-512)
-#define ZCHUNK	  32768u   /* record bytes compressed together, at most */
-#define ZMMAP_LEN 1048576u /* the decompressed bytes perf is told to expect
-			      per COMPRESSED record (HEADER_COMPRESSED) */
+#define ZCHUNK	   32768u /* record bytes compressed together, at most */
+/* the decompressed bytes perf is told to expect per COMPRESSED record
+ * (HEADER_COMPRESSED) */
+#define ZMMAP_LEN 1048576u
 
-#define REC_MAX	   65528u /* a record's size is 16 bits */
+#define REC_MAX 65528u /* a record's size is 16 bits */
 
 /* a growing byte buffer; `oom` once an allocation failed */
 struct buf {
@@ -353,6 +356,89 @@ static void put_sample(struct pw *w, struct buf *b, const pmk_sample *s,
 	}
 }
 
+/* For a file perf unwinds with DWARF: perf reads the unwind tables
+ * (.eh_frame_hdr, .eh_frame) through the process's maps, which pmkit's
+ * executable maps do not cover. Append an MMAP2 (data) record for each of
+ * the file's other loadable segments, placed by the executable map's load
+ * bias, from the file's ELF program headers (64-bit little-endian ELF). */
+static void file_segments(struct pw *w, const pmk_rec_map *m, uint64_t time)
+{
+	uint8_t eh[64], ph[56];
+	uint64_t phoff, bias = 0, page = 4096;
+	uint16_t phnum, phsz;
+	int fd, found = 0;
+	if (m->path[0] != '/' || !(m->prot & 4) ||
+	    (fd = open(m->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	if (pread(fd, eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh, "\177ELF", 4) || eh[4] != 2 || eh[5] != 1)
+		goto out;
+	phoff = pmk__get64(eh + 32);
+	phsz = (uint16_t)(eh[54] | eh[55] << 8);
+	phnum = (uint16_t)(eh[56] | eh[57] << 8);
+	if (phsz < sizeof ph || phnum > 256)
+		goto out;
+	/* the load bias, from the executable segment holding m->pgoff */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint16_t i = 0; i < phnum; i++) {
+			uint64_t off, va, fsz;
+			if (pread(fd, ph, sizeof ph,
+				  (off_t)(phoff + (uint64_t)i * phsz)) !=
+				(ssize_t)sizeof ph ||
+			    pmk__get32(ph) != 1 /* PT_LOAD */)
+				continue;
+			off = pmk__get64(ph + 8);
+			va = pmk__get64(ph + 16);
+			fsz = pmk__get64(ph + 32);
+			if (pass == 0) {
+				if ((pmk__get32(ph + 4) & 1) && !found &&
+				    m->pgoff >= (off & ~(page - 1)) &&
+				    m->pgoff < off + fsz) {
+					bias = m->start - m->pgoff - (va - off);
+					found = 1;
+				}
+				continue;
+			}
+			if (pmk__get32(ph + 4) & 1) /* PF_X: recorded */
+				continue;
+			{
+				struct buf *b = &w->data;
+				size_t at = b->n;
+				uint64_t s0 = (va & ~(page - 1)),
+					 s1 = (va + fsz + page - 1) &
+					      ~(page - 1);
+				if (!fsz)
+					continue;
+				put64(b, 0);
+				put2x32(b, m->pid, m->pid);
+				put64(b, bias + s0);
+				put64(b, s1 - s0);
+				put64(b, off & ~(page - 1));
+				put2x32(b, (uint32_t)(m->dev >> 32),
+					(uint32_t)m->dev);
+				put64(b, m->ino);
+				put64(b, 0);
+				put2x32(b, 1 /* PROT_READ */, 2);
+				put_str(b, m->path, 8);
+				put_sample_id(b, m->pid, m->pid, time, 0);
+				if (b->oom || b->n - at > REC_MAX) {
+					b->n = at;
+					continue;
+				}
+				pmk__put32(b->p + at, R_MMAP2);
+				b->p[at + 4] = M_USER;
+				b->p[at + 5] = M_MMAP_DATA >> 8;
+				b->p[at + 6] = (uint8_t)(b->n - at);
+				b->p[at + 7] = (uint8_t)((b->n - at) >> 8);
+			}
+		}
+		if (!found)
+			break;
+	}
+out:
+	close(fd);
+}
+
 /* One record in perf's layout, appended to the data buffer. Returns 0, or
  * 1 when the item has no perf counterpart. */
 static int translate(struct pw *w, const pmk_rec_item *it, uint64_t time)
@@ -500,11 +586,15 @@ static int translate_all(struct pw *w, const void *rec, size_t len, pmk_diag *d)
 			i++;
 			continue;
 		}
+		if (it.kind == PMK_REC_MAP && (w->sample_type & S_STACK_USER))
+			file_segments(w, &it.u.map, w->times[i]);
 		t = translate(w, &it, w->times[i]);
 		if (t < 0) {
 			rc = t;
 			break;
 		}
+		if (t == 1 && w->data.n > at)
+			t = 0; /* the segments alone */
 		if (t == 0) {
 			struct ent *e = &w->ent[w->nent++];
 			e->time = w->times[i];
@@ -631,8 +721,8 @@ static void put_features(const struct pw *w, struct buf *f, uint64_t sec[][2],
 				continue;
 			pmk__put32(q + 4, 1);
 			pmk__put32(q + 8, (uint32_t)w->zlevel);
-			pmk__put32(q + 12,
-				   (uint32_t)(w->zin / (w->zout ? w->zout : 1)));
+			pmk__put32(q + 12, (uint32_t)(w->zin /
+						      (w->zout ? w->zout : 1)));
 			pmk__put32(q + 16, ZMMAP_LEN);
 			break;
 		}

@@ -131,3 +131,17 @@ if [ "$rc" = 0 ]; then
 else
 	skip "-z" "record -z fails here: $err"
 fi
+
+# --call-graph dwarf: perf unwinds pmkit's user stacks (the file's other
+# segments are mapped for it, so its unwinder reads .eh_frame)
+run_pmkit record --format perf --call-graph dwarf -e cpu-clock -o dw.data -- ./ten 10
+if [ "$rc" = 0 ]; then
+	n=$(perf script -i dw.data 2>/dev/null | grep -c 'main+0x')
+	m=$(perf script -i dw.data 2>/dev/null | grep -c 'cpu-clock')
+	check "dwarf: perf script unwinds to main in most samples ($n of $m)" sh -c '[ "$1" -gt 0 ] && [ $(($1 * 10)) -ge $(($2 * 8)) ]' _ "$n" "$m"
+	a=$(perf report --stdio -i dw.data --no-children --sort symbol 2>/dev/null | awk '/^ +[0-9.]+%/ { print $1, $3; if (++k == 5) exit }')
+	b=$("$PMKIT" report -i dw.data 2>/dev/null | awk '/^ +[0-9.]+%/ { print $1, $3; if (++k == 5) exit }')
+	check "dwarf: perf report = pmkit report, top 5" test "$a" = "$b"
+else
+	skip "dwarf" "record --call-graph dwarf fails here: $err"
+fi
