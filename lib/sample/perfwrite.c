@@ -364,13 +364,15 @@ static void put_sample(struct pw *w, struct buf *b, const pmk_sample *s,
 static void file_segments(struct pw *w, const pmk_rec_map *m, uint64_t time)
 {
 	uint8_t eh[64], ph[56];
+	struct stat st;
 	uint64_t phoff, bias = 0, page = 4096;
 	uint16_t phnum, phsz;
 	int fd, found = 0;
 	if (m->path[0] != '/' || !(m->prot & 4) ||
-	    (fd = open(m->path, O_RDONLY | O_CLOEXEC)) < 0)
+	    (fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return;
-	if (pread(fd, eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || /* no FIFO, device */
+	    pread(fd, eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
 	    memcmp(eh, "\177ELF", 4) || eh[4] != 2 || eh[5] != 1)
 		goto out;
 	phoff = pmk__get64(eh + 32);
