@@ -4,7 +4,8 @@
 # read perf.data, report prints perf's --stdio layout, --version prints
 # perf's line; run as pmkit, the same commands keep pmkit's defaults
 # (pmkit.rec, pmkit's table). Recording needs sampling (cpu-clock works
-# without a hardware PMU); the comparison with perf's own report needs perf.
+# without a hardware PMU); the comparison with perf's own report needs perf,
+# which also reads the link's perf.data (perf's format) and its pipe.
 . tests/support/t.sh
 mkdir -p "$T_TMP/bin" "$T_TMP/p" "$T_TMP/k" "$T_TMP/f"
 ln -s "$PMKIT" "$T_TMP/bin/perf"
@@ -71,3 +72,12 @@ check "perf report and the link's report of perf's perf.data: the same headers" 
 	a=$(grep -E "^# (Samples|Overhead|Total Lost)" "$1" | tr -s " ")
 	b=$(grep -E "^# (Samples|Overhead|Total Lost)" "$2" | tr -s " ")
 	test -n "$a" && test "$a" = "$b" || { printf "perf:\n%s\nlink:\n%s\n" "$a" "$b" >&2; exit 1; }' _ "$T_TMP/f1.txt" "$T_TMP/f2.txt"
+
+# the link's perf.data is perf's format: perf itself reads it, and
+# `pmkit perf record -o -` pipes perf's format into perf report -i -
+(cd "$T_TMP/p" && perf report --stdio --sort comm 2>/dev/null >"$T_TMP/f3.txt"); rc=$?
+check "perf report reads the link's perf.data (status $rc)" sh -c '
+	test "$2" = 0 && grep -Eq "^ +[0-9.]+% +sh" "$1"' _ "$T_TMP/f3.txt" "$rc"
+check "the link's perf.data starts with perf's magic" sh -c 'head -c 8 "$1" | grep -q PERFILE2' _ "$T_TMP/p/perf.data"
+n=$(cd "$T_TMP/p" && "$PMKIT" perf record -o - -- sh -c "$W" 2>/dev/null | perf report --stdio -i - --sort comm 2>/dev/null | grep -Ec '^ +[0-9.]+% +sh')
+check "pmkit perf record -o - | perf report -i -" test "$n" = 1
