@@ -63,6 +63,8 @@ struct opts {
 	const char *metrics[MAX_EVENTS]; /* -M */
 	int nmetrics, topdown, detailed, verbose, null_run;
 	int table; /* --table: each run's time (with -r) */
+	const char *interval_arg; /* -I as given */
+	double sim_interval_ms;   /* -I with --sim: simulated ms */
 	int all_user, all_kernel;
 	long delay_ms; /* -D: 0 none, -1 start disabled (never enabled) */
 	const char *cgroup, *pre, *post;
@@ -779,10 +781,9 @@ static int on_opt(int key, const char *val, void *arg)
 		}
 		break;
 	case 'I':
-		if (cli_opt_u64(cli_opt_current(), val, &o->interval_ms))
-			return EXIT_USAGE;
-		if (o->interval_ms < 10)
-			return usage_error("-I needs at least 10 (ms)");
+		/* checked once every option is known (--sim takes
+		 * fractions of a millisecond of simulated time) */
+		o->interval_arg = val;
 		break;
 	case OPT_INTERVAL_COUNT:
 		if (cli_opt_u64(cli_opt_current(), val, &o->interval_count))
@@ -941,6 +942,20 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (i < 0)
 		return -i;
 	o->argv = i < argc ? argv + i : NULL;
+	if (o->interval_arg && o->sim) {
+		char *end;
+		o->sim_interval_ms = strtod(o->interval_arg, &end);
+		if (end == o->interval_arg || *end ||
+		    !(o->sim_interval_ms >= 1e-6 && o->sim_interval_ms <= 1e9))
+			return usage_error("-I with --sim needs milliseconds of "
+					   "simulated time, 0.000001 or more "
+					   "(0.01 is 10 us)");
+	} else if (o->interval_arg) {
+		if (cli_opt_u64("-I", o->interval_arg, &o->interval_ms))
+			return EXIT_USAGE;
+		if (o->interval_ms < 10)
+			return usage_error("-I needs at least 10 (ms)");
+	}
 	if ((o->json != 0) + (o->sep != NULL) + (o->perf_json != 0) > 1)
 		return usage_error("choose one of -x, -j and --json");
 	if (o->outfile && o->log_fd >= 0)
@@ -965,7 +980,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (o->cgroup && !o->all_cpus)
 		return usage_error("-G counts a cgroup on every CPU: it goes "
 				   "with -a (or -C)");
-	if (o->interval_count && !o->interval_ms)
+	if (o->interval_count && !o->interval_ms && !o->sim_interval_ms)
 		return usage_error("--interval-count goes with -I");
 	if (o->timeout_ms && o->interval_ms) /* as perf */
 		return usage_error("--timeout does not go with -I: use "
@@ -1000,10 +1015,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		o->repeat = 1;
 	if (o->sim_workload && !o->sim)
 		return usage_error("--workload goes with --sim");
-	if (o->sim && (o->pid || o->tid || o->all_cpus || o->interval_ms ||
-		       o->aggr || o->repeat > 1))
+	if (o->sim && (o->pid || o->tid || o->all_cpus || o->aggr ||
+		       o->repeat > 1))
 		return usage_error("--sim runs a workload or trace; not with "
-				   "-p, -t, -a, -I, -r or --per-thread");
+				   "-p, -t, -a, -r or --per-thread");
 	if (o->sim && o->argv && (o->sim_workload || o->argv[1]))
 		return usage_error("--sim takes one TRACE or --workload NAME");
 	if (o->repeat > 1 && (o->pid || o->tid || o->all_cpus || o->interval_ms))
@@ -1245,6 +1260,41 @@ static int print_workload(const char *name, const char *desc, void *arg)
 
 /* --sim: the same event set and output, counted on the simulated core
  * running a workload or trace (sim/be/backend.c). */
+/* One -I print of a simulation: the counts since the previous one (`prev`,
+ * updated), at simulated time `t_s` after an interval of `span_s`. */
+static void sim_interval(struct run *r, struct output *out, const char *what,
+			 const pmk_value *v, pmk_value *prev,
+			 struct stat_row *rows, double t_s, double span_s)
+{
+	struct stat_result res;
+	pmk_value *dv = calloc((size_t)r->nev, sizeof *dv);
+	if (!dv)
+		return;
+	for (int e = 0; e < r->nev; e++) {
+		dv[e] = v[e];
+		dv[e].value -= prev[e].value;
+		dv[e].lo -= prev[e].value;
+		dv[e].hi -= prev[e].value;
+		dv[e].raw -= prev[e].raw;
+		dv[e].running_ns -= prev[e].running_ns;
+		dv[e].enabled_ns -= prev[e].enabled_ns;
+		if (dv[e].running_ns == 0 && dv[e].status == 0)
+			dv[e].flags |= PMK_VALUE_NOT_COUNTED;
+		prev[e] = v[e];
+	}
+	fill_rows(r, dv, rows, 0);
+	memset(&res, 0, sizeof res);
+	res.command = what;
+	res.repeats = 1;
+	res.user_s = -1;
+	res.interval_s = t_s;
+	res.span_s = span_s;
+	res.rows = rows;
+	res.nrows = r->nev;
+	emit(out, &res);
+	free(dv);
+}
+
 static int stat_sim(struct opts *o, struct run *r, struct output *out)
 {
 	const char *what = o->argv ? o->argv[0]
@@ -1255,6 +1305,7 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 	pmk_eventset *es = NULL;
 	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
 	pmk_value *v = calloc((size_t)r->nev, sizeof *v);
+	pmk_value *prev = calloc((size_t)r->nev, sizeof *prev);
 	struct stat_result res;
 	pmk_diag d;
 	int rc = 1;
@@ -1269,7 +1320,8 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!rows || !v || pmk_sim_backend_new(&be, &cfg, what, &d) < 0) {
+	if (!rows || !v || !prev ||
+	    pmk_sim_backend_new(&be, &cfg, what, &d) < 0) {
 		cli_diag(&d);
 		rc = EXIT_USAGE;
 		goto out;
@@ -1294,8 +1346,29 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 	 * model (docs/counting.md) */
 	int more;
 	uint64_t every = (cfg.pmu_rotate ? cfg.pmu_rotate : 20000) * 5 / 2;
-	while ((more = pmk_sim_backend_step(be, every, &d)) > 0)
+	/* -I MS: MS milliseconds of simulated time at the core's clock;
+	 * the reads stop at each interval's end, as the kernel path's */
+	uint64_t ivl = (uint64_t)(o->sim_interval_ms * cfg.freq_mhz * 1000),
+		 done = 0, next = ivl;
+	unsigned long long prints = 0;
+	for (;;) {
+		uint64_t step = ivl && next - done < every ? next - done : every;
+		more = pmk_sim_backend_step(be, step, &d);
+		if (more < 0)
+			break;
+		done += step;
 		pmk_eventset_read(es, v, r->nev);
+		if (ivl && more > 0 && done >= next) {
+			sim_interval(r, out, what, v, prev, rows,
+				     (double)done / (cfg.freq_mhz * 1e6),
+				     (double)ivl / (cfg.freq_mhz * 1e6));
+			next += ivl;
+			if (o->interval_count && ++prints >= o->interval_count)
+				break;
+		}
+		if (more == 0)
+			break;
+	}
 	if (more < 0) {
 		cli_diag(&d);
 		goto out;
@@ -1314,7 +1387,9 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 	res.rows = rows;
 	res.nrows = r->nev;
 	res.note = "simulated core (times are simulated)";
-	emit(out, &res);
+	/* perf: no summary after intervals, unless --summary */
+	if (!ivl || o->json || o->summary)
+		emit(out, &res);
 	rc = 0;
 out:
 	pmk_eventset_free(es);
@@ -1323,6 +1398,7 @@ out:
 	pmk_backend_free(be);
 	free(rows);
 	free(v);
+	free(prev);
 	return rc;
 }
 
