@@ -63,6 +63,7 @@ struct opts {
 	const char *metrics[MAX_EVENTS]; /* -M */
 	int nmetrics, topdown, detailed, verbose, null_run;
 	int table; /* --table: each run's time (with -r) */
+	int td_level; /* --td-level N: perf's TopdownL<N> (0: level 1) */
 	const char *interval_arg; /* -I as given */
 	double sim_interval_ms;   /* -I with --sim: simulated ms */
 	int all_user, all_kernel;
@@ -223,7 +224,9 @@ static int build_metrics(struct opts *o, struct run *r)
 	}
 	for (int k = 0; k < nlist; k++) {
 		char buf[1024], *save = NULL, *tok;
-		const char *arg = k < o->nmetrics ? o->metrics[k] : "TopdownL1";
+		char td[16];
+		const char *arg = k < o->nmetrics ? o->metrics[k] : td;
+		snprintf(td, sizeof td, "TopdownL%d", o->td_level ? o->td_level : 1);
 		snprintf(buf, sizeof buf, "%s", arg);
 		for (tok = strtok_r(buf, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
@@ -232,8 +235,12 @@ static int build_metrics(struct opts *o, struct run *r)
 				stat_metrics_list(stdout, dir);
 				return -1;
 			}
+			/* pmkit's own level 1 (metrics/topdown.def) needs
+			 * counters; perf's TopdownL1..L6, where perf defines
+			 * them for the model, run as perf's metrics do */
 			if ((!strcasecmp(tok, "TopdownL1") ||
 			     !strcmp(tok, "topdown")) &&
+			    !stat_metrics_perf_defines(tok) &&
 			    topdown_refused(k < o->nmetrics ? tok
 							    : "--topdown"))
 				return 1;
@@ -687,7 +694,7 @@ enum {
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE,
-	OPT_NO_MERGE, OPT_TABLE,
+	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -728,6 +735,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
 	{OPT_SUMMARY, "summary", CLI_NOARG},
 	{OPT_TABLE, "table", CLI_NOARG},
+	{OPT_TD_LEVEL, "td-level", CLI_ARG},
 	{OPT_TIMEOUT, "timeout", CLI_ARG},
 	{OPT_NO_CSV_SUMMARY, "no-csv-summary", CLI_NOARG},
 	{OPT_DEFS, "defs", CLI_ARG},
@@ -910,6 +918,14 @@ static int on_opt(int key, const char *val, void *arg)
 	case OPT_TABLE:
 		o->table = 1;
 		break;
+	case OPT_TD_LEVEL: {
+		unsigned long long lv;
+		if (cli_opt_u64_in(val, 1, 6, &lv))
+			return EXIT_USAGE;
+		o->td_level = (int)lv;
+		o->topdown = 1; /* as perf: --td-level implies --topdown */
+		break;
+	}
 	case OPT_TIMEOUT:
 		if (cli_opt_u64(cli_opt_current(), val, &o->timeout_ms))
 			return EXIT_USAGE;

@@ -450,6 +450,13 @@ void stat_metrics_list(FILE *out, const char *dir)
 			*model ? "'" : "", nleft, left);
 }
 
+int stat_metrics_perf_defines(const char *name)
+{
+	pmk__pmu_model *m = perf_model();
+	return m && (pmk__pmu_metric_find(m, name) >= 0 ||
+		     pmk__pmu_group_exists(m, name));
+}
+
 int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 		     const char *name, int *found_group_empty)
 {

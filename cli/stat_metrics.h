@@ -18,5 +18,9 @@ int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 		     const char *name, int *found_group_empty);
 /* `-M list`: every metric with its group and definition. */
 void stat_metrics_list(FILE *out, const char *dir);
+/* Whether perf's metrics for the target's model define a metric or a
+ * metric group named `name` (TopdownL2): then -M takes perf's, which run
+ * (and print <not supported> rows) wherever perf's do. */
+int stat_metrics_perf_defines(const char *name);
 
 #endif

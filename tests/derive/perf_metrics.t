@@ -51,8 +51,7 @@ case "$err" in
 esac
 
 export PMK_SYSROOT=$ICX
-# TopdownL1's members one by one (stat refuses -M TopdownL1 itself on a
-# captured machine before the metrics are looked up)
+# TopdownL1's members one by one
 for m in tma_frontend_bound tma_backend_bound tma_retiring; do
 	run_pmkit stat -M $m -x, -- true
 	case "$out$err" in *"<not supported>,,$m,"*) ok "icx: perf's $m is accepted";; *) nok "icx: perf's $m" "$out $err";; esac
@@ -66,13 +65,25 @@ case "$out$err" in *warning*) nok "icx: perf's tma_bad_speculation" "$err" ;;
 # TopdownL2..L4 whole, none left out (a metric needs up to 20 natives):
 # as many rows as perf's JSON has metrics in the group
 "$PMKIT" stat -M list >"$T_TMP/icxlist" 2>&1
-for l in 2 3 4; do
+for l in 1 2 3 4; do
 	want=$(awk -v g="TopdownL$l" '{ n = split($2, a, ";"); for (i = 1; i <= n; i++) if (a[i] == g) c++ } END { print c + 0 }' "$T_TMP/icxlist")
 	run_pmkit stat -M TopdownL$l -x, -- true
 	n=$(printf '%s\n' "$out$err" | grep -c "^<not supported>,,tma_")
 	[ "$rc" = 0 ] && [ "$n" -gt 0 ] && [ "$n" = "$want" ] && ! printf '%s' "$err" | grep -q "left out" &&
 		ok "icx: -M TopdownL$l takes all $n of perf's metrics (-M list shows $want)" || nok "icx: -M TopdownL$l" "rc=$rc n=$n want=$want $err"
 done
+# --topdown and --td-level N take perf's TopdownL1 and TopdownL<N> where
+# perf defines them for the model, as -M does (perf: --td-level N prints
+# the metrics of level N)
+for a in "--topdown:1" "--td-level 3:3"; do
+	want=$(awk -v g="TopdownL${a##*:}" '{ n = split($2, b, ";"); for (i = 1; i <= n; i++) if (b[i] == g) c++ } END { print c + 0 }' "$T_TMP/icxlist")
+	run_pmkit stat ${a%%:*} -x, -- true
+	n=$(printf '%s\n' "$out$err" | grep -c "^<not supported>,,tma_")
+	[ "$rc" = 0 ] && [ "$n" -gt 0 ] && [ "$n" = "$want" ] &&
+		ok "icx: stat ${a%%:*} gives perf's TopdownL${a##*:} ($n metrics)" || nok "icx: stat ${a%%:*}" "rc=$rc n=$n want=$want $err"
+done
+run_pmkit stat --td-level 7 -- true
+[ "$rc" = 2 ] && ok "--td-level 7: out of range (perf's levels are 1 to 6), exit 2" || nok "--td-level 7" "rc=$rc"
 # a perf metric -M cannot evaluate, which pmkit's library defines: the
 # library's, with a warning (perf's tree here is one written for the test)
 mkdir -p "$T_TMP/arch/x86/icelakex"
