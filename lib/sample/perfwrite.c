@@ -32,6 +32,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -517,26 +518,37 @@ static int translate(struct pw *w, const pmk_rec_item *it, uint64_t time)
 /* perf's kernel map: MMAP of "[kernel.kallsyms]_text" for pid -1, from
  * _text to _etext, its pgoff _text's address (perf's reference symbol
  * for relocation). Nothing when /proc/kallsyms hides the addresses. */
-static void kernel_map(struct pw *w)
+static uint64_t k_text, k_etext;
+/* _text and _etext, read once per process: they hold until a reboot, and
+ * finding _etext reads most of /proc/kallsyms (about 10 ms). */
+static void kernel_text_read(void)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
 	char line[512];
-	uint64_t text = 0, etext = 0;
-	size_t at = w->data.n;
-	struct buf *b = &w->data;
 	if (!f)
 		return;
-	while (fgets(line, sizeof line, f) && (!text || !etext)) {
+	while (fgets(line, sizeof line, f) && (!k_text || !k_etext)) {
 		unsigned long long a;
 		char t, name[256];
 		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
 			continue;
 		if (!strcmp(name, "_text"))
-			text = a;
+			k_text = a;
 		else if (!strcmp(name, "_etext"))
-			etext = a;
+			k_etext = a;
 	}
 	fclose(f);
+}
+
+static void kernel_map(struct pw *w)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	uint64_t text, etext;
+	size_t at = w->data.n;
+	struct buf *b = &w->data;
+	pthread_once(&once, kernel_text_read);
+	text = k_text;
+	etext = k_etext;
 	if (!text)
 		return;
 	if (etext <= text)
