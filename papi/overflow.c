@@ -9,7 +9,8 @@
  * whether the event can be sampled here at all, with pmkit's diagnosis
  * and its user-only fallback where perf_event_paranoid refuses the kernel.
  *
- * The descriptor itself is opened here, not by pmk_sampler_open(): PAPI
+ * The descriptor is opened here through lib/backend's one attr builder
+ * and open helper (kernel.h), not by pmk_sampler_open(): PAPI
  * calls the handler in the thread at every overflow, which takes a signal
  * per overflow (F_SETSIG on the descriptor, owned by that thread), and the
  * sampler has no signal mode and opens one ring per CPU, whose separate
@@ -38,6 +39,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "lib/backend/kernel.h"
 #include "papi/papi_int.h"
 
 #define FD_MAX 65536 /* descriptors the signal handler can map to a set */
@@ -151,7 +153,7 @@ static int install_handler(void)
 
 /* The event's one native as a perf attr sampling every `threshold`. */
 static int sample_attr(papi__set *s, int code, int threshold,
-		       struct perf_event_attr *pa)
+		       struct perf_event_attr *pa, pmk_attr *out)
 {
 	pmk_event ev;
 	pmk_diag d;
@@ -172,23 +174,13 @@ static int sample_attr(papi__set *s, int code, int threshold,
 	r = pmk_sampler_probe(&a, &so, &d);
 	if (r < 0)
 		return r == PMK_EPERM ? PAPI_EPERM : PAPI_ECMP;
-	memset(pa, 0, sizeof *pa);
-	pa->size = sizeof *pa;
-	pa->type = a.type;
-	pa->config = a.config;
-	pa->config1 = a.config1;
-	pa->config2 = a.config2;
-	pa->exclude_user = a.exclude_user;
-	pa->exclude_kernel = a.exclude_kernel;
-	pa->exclude_hv = a.exclude_hv;
-	pa->exclude_idle = a.exclude_idle;
-	pa->exclude_guest = a.exclude_guest;
-	pa->exclude_host = a.exclude_host;
-	pa->precise_ip = a.precise_ip;
-	pa->sample_period = (uint64_t)threshold;
+	/* the one attr builder (lib/backend): every field of the event,
+	 * the period of `threshold`; then what a signal per overflow needs */
+	pmk__attr_to_perf(&a, pa);
 	pa->sample_type = PERF_SAMPLE_IP;
 	pa->wakeup_events = 1;
 	pa->disabled = 1;
+	*out = a;
 	return PAPI_OK;
 }
 
@@ -222,15 +214,21 @@ int papi__ovf_start(papi__set *s)
 	for (int i = 0; i < s->novf; i++) {
 		papi__ovf *o = &s->ovf[i];
 		struct perf_event_attr pa;
+		pmk_attr a;
+		pmk_diag d;
 		o->pos = set_pos(s, o->code);
 		o->last = 0;
-		if ((r = sample_attr(s, o->code, o->threshold, &pa)) != PAPI_OK)
+		if ((r = sample_attr(s, o->code, o->threshold, &pa, &a)) !=
+		    PAPI_OK)
 			goto fail;
-		int fd = (int)syscall(SYS_perf_event_open, &pa, target, -1, -1,
-				      PERF_FLAG_FD_CLOEXEC);
+		/* the one open helper (lib/backend): its retries and its
+		 * explanation of a refusal */
+		int fd = pmk__perf_open(&pa, &a, target, -1, -1,
+					PERF_FLAG_FD_CLOEXEC, &d);
 		if (fd < 0) {
-			r = errno == EACCES || errno == EPERM ? PAPI_EPERM
-							      : PAPI_ESYS;
+			r = d.sys_errno == EACCES || d.sys_errno == EPERM
+				? PAPI_EPERM
+				: PAPI_ESYS;
 			goto fail;
 		}
 		o->fd = fd;
@@ -341,7 +339,8 @@ static int ovf_set(int id, int code, int threshold, int flags,
 	if (s->multiplex)
 		return PAPI_ECNFLCT;
 	struct perf_event_attr pa;
-	int r = sample_attr(s, code, threshold, &pa);
+	pmk_attr a;
+	int r = sample_attr(s, code, threshold, &pa, &a);
 	if (r != PAPI_OK)
 		return r;
 	if (k == s->novf) {
