@@ -175,6 +175,10 @@ static int parse_num(const char *s, double *v)
 	if (*end || !isfinite(*v) || *v < 0)
 		return -1;
 	*v *= m;
+	/* every key ends up in an integer (counts, sizes, seeds): at most
+	 * 2^62, so that no conversion overflows */
+	if (*v > 4.6e18)
+		return -1;
 	return 0;
 }
 
@@ -228,8 +232,8 @@ static int apply(wparams *p, const char *s, const char *spec, int col0,
 		if (parse_num(eq + 1, (double *)((char *)p + keys[k].off)))
 			return fail(d, PMK_ESYNTAX, spec,
 				    col + (int)(eq + 1 - item),
-				    "expected a non-negative number (K, M, G "
-				    "suffixes allowed)",
+				    "expected a non-negative number up to "
+				    "4.6e18 (K, M, G suffixes allowed)",
 				    NULL);
 		q += len;
 		if (*q == ',')
@@ -261,16 +265,16 @@ static void build(pmk_workload *w)
 	uint64_t r = (uint64_t)p->seed * 0x9E3779B97F4A7C15ull + 12345;
 	uint32_t nmain, nfunc = 16, i;
 	uint8_t iring[16], fring[16];
-	int dep = (int)p->dep < 1 ? 1 : (int)p->dep > 16 ? 16 : (int)p->dep;
+	int dep = p->dep < 1 ? 1 : p->dep > 16 ? 16 : (int)p->dep;
 	int ni = 0, nf = 0;
 	for (int k = 0; k < 16; k++)
 		iring[k] = (uint8_t)(1 + k % 15), fring[k] = (uint8_t)(33 + k);
 	(void)ni;
 	(void)nf;
 	if (p->missload) {
-		nmain = (uint32_t)p->missload < 16 ? 16
-			: p->missload > 4096	   ? 4096
-						   : (uint32_t)p->missload;
+		nmain = p->missload < 16     ? 16
+			: p->missload > 4096 ? 4096
+					     : (uint32_t)p->missload;
 		nfunc = 0;
 	} else {
 		nmain = (uint32_t)(p->code / 4);
