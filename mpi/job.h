@@ -136,6 +136,9 @@ void pmk__mpi_csv(FILE *f, const struct pmk__mpi_job *job);
 #define PMK__MPI_BARS_MAX 128
 void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev);
 void pmk__mpi_svg_agg(FILE *f, const struct pmk__mpi_job *job, int ev);
+/* The pictures' title lines: ranks, records present, compute imbalance,
+ * wall time, the command (jobagg.c). */
+void pmk__mpi_svg_title(FILE *f, const struct pmk__mpi_job *job, int present);
 /* A round step of about max/5 for an axis (jobagg.c). */
 double pmk__mpi_axis_step(double max);
 /* One self-contained page: the picture first, then the banner and the

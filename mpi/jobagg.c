@@ -475,9 +475,29 @@ static void event_panel(FILE *f, const struct pmk__mpi_job *job, int ev,
 	free(v);
 }
 
-void pmk__mpi_svg_agg(FILE *f, const struct pmk__mpi_job *job, int ev)
+void pmk__mpi_svg_title(FILE *f, const struct pmk__mpi_job *job, int present)
 {
 	struct pmk__mpi_stat wall, comp;
+	char title[200];
+	pmk__mpi_stat_of(job, pmk__mpi_get_wall, NULL, &wall);
+	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
+	if (present == job->size)
+		snprintf(title, sizeof title,
+			 "%d ranks: compute imbalance %.2f (max/mean), wall "
+			 "%.3f s",
+			 job->size, comp.imbalance, wall.max * 1e-9);
+	else
+		snprintf(title, sizeof title,
+			 "%d ranks (%d with a record): compute imbalance %.2f "
+			 "(max/mean), wall %.3f s",
+			 job->size, present, comp.imbalance, wall.max * 1e-9);
+	pmk__plot_text(f, 10, 22, 15, 0, NULL, title);
+	if (job->command[0])
+		pmk__plot_text(f, 10, 38, 11, 0, "#555", job->command);
+}
+
+void pmk__mpi_svg_agg(FILE *f, const struct pmk__mpi_job *job, int ev)
+{
 	struct ranked *r = NULL, *re = NULL;
 	struct spread sp;
 	int n = 0, ne = 0, nseg = 2, nslow, missing = 0;
@@ -497,24 +517,10 @@ void pmk__mpi_svg_agg(FILE *f, const struct pmk__mpi_job *job, int ev)
 		int e = ev;
 		re = rank_by(job, pmk__mpi_get_event, &e, &ne);
 	}
-	pmk__mpi_stat_of(job, pmk__mpi_get_wall, NULL, &wall);
-	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
 	y = TOP + 14 + LINE * (3 + (missing > 0));
 	height = y + SLOW_H + SORTED_H + HIST_H + (ne > 0 ? SORTED_H : 0);
 	pmk__plot_begin(f, W, height, 1);
-	if (!missing)
-		snprintf(title, sizeof title,
-			 "%d ranks: compute imbalance %.2f (max/mean), wall "
-			 "%.3f s",
-			 job->size, comp.imbalance, wall.max * 1e-9);
-	else
-		snprintf(title, sizeof title,
-			 "%d ranks (%d with a record): compute imbalance %.2f "
-			 "(max/mean), wall %.3f s",
-			 job->size, n, comp.imbalance, wall.max * 1e-9);
-	pmk__plot_text(f, 10, 22, 15, 0, NULL, title);
-	if (job->command[0])
-		pmk__plot_text(f, 10, 38, 11, 0, "#555", job->command);
+	pmk__mpi_svg_title(f, job, n);
 	name_ranks(f, job, r, n, &sp, TOP + 16);
 
 	/* the slowest ranks, one labelled bar each */

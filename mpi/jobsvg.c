@@ -147,19 +147,7 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 	pmk__mpi_stat_of(job, pmk__mpi_get_wall, NULL, &wall);
 	pmk__mpi_stat_of(job, pmk__mpi_get_compute, NULL, &comp);
 	pmk__plot_begin(f, W, TOP + panels * PANEL, 1);
-	if (present == job->size)
-		snprintf(title, sizeof title,
-			 "%d ranks: compute imbalance %.2f (max/mean), wall "
-			 "%.3f s",
-			 job->size, comp.imbalance, wall.max * 1e-9);
-	else
-		snprintf(title, sizeof title,
-			 "%d ranks (%d with a record): compute imbalance %.2f "
-			 "(max/mean), wall %.3f s",
-			 job->size, present, comp.imbalance, wall.max * 1e-9);
-	pmk__plot_text(f, 10, 22, 15, 0, NULL, title);
-	if (job->command[0])
-		pmk__plot_text(f, 10, 38, 11, 0, "#555", job->command);
+	pmk__mpi_svg_title(f, job, present);
 
 	/* panel 1: compute + MPI per rank, in seconds; a run of ranks
 	 * without a record is one empty group, marked "?" while there are
