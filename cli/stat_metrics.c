@@ -453,8 +453,26 @@ void stat_metrics_list(FILE *out, const char *dir)
 int stat_metrics_perf_defines(const char *name)
 {
 	pmk__pmu_model *m = perf_model();
-	return m && (pmk__pmu_metric_find(m, name) >= 0 ||
-		     pmk__pmu_group_exists(m, name));
+	int k, any = 0;
+	if (!m)
+		return 0;
+	k = pmk__pmu_metric_find(m, name);
+	if (k < 0 && !pmk__pmu_group_exists(m, name))
+		return 0;
+	/* every metric of it evaluable as perf's, without pmkit's own
+	 * definitions standing in */
+	for (int i = 0; i < pmk__pmu_metric_count(m); i++) {
+		pmk_defs *defs;
+		int idx;
+		char why[1600];
+		if (k >= 0 ? i != k : !pmk__pmu_metric_in_group(m, i, name))
+			continue;
+		if (perf_metric_usable(m, i, &defs, &idx, why, sizeof why) < 0)
+			return 0;
+		pmk_defs_free(defs);
+		any = 1;
+	}
+	return any;
 }
 
 int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,

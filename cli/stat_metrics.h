@@ -19,8 +19,9 @@ int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 /* `-M list`: every metric with its group and definition. */
 void stat_metrics_list(FILE *out, const char *dir);
 /* Whether perf's metrics for the target's model define a metric or a
- * metric group named `name` (TopdownL2): then -M takes perf's, which run
- * (and print <not supported> rows) wherever perf's do. */
+ * metric group named `name` (TopdownL2), each of its metrics evaluable as
+ * perf's: then -M takes perf's, which run (and print <not supported>
+ * rows) wherever perf's do. */
 int stat_metrics_perf_defines(const char *name);
 
 #endif

@@ -31,9 +31,22 @@ topdown() {
 			printf "%s\n" "$2" | grep -q "^error: top-down level 1 for CPU model .$4. is defined, but PMK_SYSROOT names a captured machine: it is described, not counted\$"' _ "$rc" "$err" "$ran" "$2" ;;
 	*) nok "$1: top-down" "bad table entry '$4'" ;;
 	esac
-	# stat --topdown: the model's definitions first, then a captured
-	# machine is described, not counted (this host's counters never asked)
-	run_pmkit stat --topdown -- true
+	# stat --topdown: perf's TopdownL1 where perf's metrics define it for
+	# the model (read from perf's pmu-events JSON when it is installed):
+	# it runs as -M does, a row per metric (<not supported> here); else
+	# pmkit's definitions first, then a captured machine is described,
+	# not counted (this host's counters never asked)
+	run_pmkit stat --topdown -x, -- true
+	perf_td=$("$PMKIT" stat -M list 2>/dev/null | awk '{ n = split($2, g, ";"); for (i = 1; i <= n; i++) if (g[i] == "TopdownL1") c++ } END { print c + 0 }')
+	# perf's, where every metric of its TopdownL1 is evaluable as perf's
+	# (no warning that pmkit's own definition stands in)
+	if [ "$perf_td" -gt 0 ] && [ "$rc" = 0 ] &&
+		! printf '%s' "$err" | grep -q "pmkit's own definition"; then
+		check "$1: stat --topdown: perf's TopdownL1 for $2, its $perf_td metrics as rows" sh -c '
+			test "$1" = 0 && test "$(printf "%s
+" "$2" | grep -c ",,tma_")" = "$3"' _ "$rc" "$err" "$perf_td"
+		return
+	fi
 	case $4 in
 	none)
 		check "$1: stat --topdown: no top-down definitions for $2" sh -c '
