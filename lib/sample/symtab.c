@@ -127,6 +127,21 @@ static const char *unversioned(pmk__symtab *st, const char *name)
 	return c;
 }
 
+/* A label in code, as perf counts it a function: an untyped symbol of
+ * default visibility in an executable section (ld.so's _dl_start_user,
+ * assembly entry points). It has no size: it reaches to the next symbol. */
+static int code_label(Elf *elf, const GElf_Sym *s)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	if (GELF_ST_TYPE(s->st_info) != STT_NOTYPE ||
+	    GELF_ST_VISIBILITY(s->st_other) != STV_DEFAULT ||
+	    s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+		return 0;
+	scn = elf_getscn(elf, s->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
 static void load_syms(pmk__symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -153,7 +168,8 @@ static void load_syms(pmk__symtab *st, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
-		func = type == STT_FUNC || type == STT_GNU_IFUNC;
+		func = type == STT_FUNC || type == STT_GNU_IFUNC ||
+		       code_label(elf, &s);
 		/* data objects only with a size: an address is in one or
 		 * not (thread-local ones have no fixed address) */
 		if (!func && (type != STT_OBJECT || s.st_size == 0))

@@ -25,6 +25,7 @@ for args in "" "-n" "-q" "--sort dso" "--sort comm,dso,sym -n" "--dsos [kernel.k
 	# ties of equal overhead may come in another order
 	sort p.txt > ps.txt; sort q.txt > qs.txt
 	check "report --stdio $args: perf's layout ($nd of $(wc -l < q.txt) lines differ, in order)" cmp -s ps.txt qs.txt
+	cmp -s ps.txt qs.txt || diff p.txt q.txt | head -12 | sed 's/^/# /'
 done
 check "header: '# Samples: N  of event' and '# Event count (approx.): N'" \
 	sh -c "\"$PMKIT\" report --stdio -i flat.data | grep -Eq '^# Samples: [0-9]+K? +of event .cpu-clock' && \"$PMKIT\" report --stdio -i flat.data | grep -Eq '^# Event count \\(approx.\\): [0-9]+\$'"
