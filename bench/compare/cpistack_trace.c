@@ -210,6 +210,16 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 	t->cy[i].robn = (uint8_t)(c->rob_count > 255 ? 255 : c->rob_count);
 }
 
+static void tr_free(struct tr *t)
+{
+	if (!t)
+		return;
+	free(t->rob);
+	free(t->cy);
+	free(t->commit);
+	free(t);
+}
+
 static int run(const char *what, uint32_t perfect, uint64_t n, struct tr *t)
 {
 	pmk_sim_source *src = NULL;
@@ -379,5 +389,7 @@ int main(int argc, char **argv)
 			       ref[c] / (double)b->ncom);
 		printf("\n");
 	}
+	tr_free(a);
+	tr_free(b);
 	return 0;
 }

@@ -22,7 +22,14 @@ static void test_triad_bytes(void)
 
 static void test_kernels_every_isa(void)
 {
-	char *dst = aligned_alloc(4096, N), *src = aligned_alloc(4096, N);
+	void *pd = NULL, *ps = NULL;
+	char *dst, *src;
+	/* page aligned, as bw.c's buffers (aligned_alloc wants a size that
+	 * is a multiple of the alignment; N is not) */
+	if (posix_memalign(&pd, 4096, N) || posix_memalign(&ps, 4096, N))
+		pd = ps = NULL;
+	dst = pd;
+	src = ps;
 	T_CHECK(dst && src);
 	for (int isa = PMK_BW_ISA_SCALAR; dst && src && isa < PMK_BW_ISA_N;
 	     isa++) {
