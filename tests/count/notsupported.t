@@ -90,7 +90,17 @@ if ! have perf; then
 	skip "against perf" "$T_WHY"
 	exit 0
 fi
-perf stat -e $EV -x, -o "$T_TMP/f.csv" -- sh -c "$W"; frc=$?
+# perf 6.1 itself returns 0 instead of the workload's 3 in about 1 run of
+# 30 on this 2-vCPU VM (2 of 60 measured): a race in perf, not a layout
+# fact. Its status is therefore taken as the one it gives in most of up to
+# three runs; its rows come from the last of them.
+frc= f3=0 f0=0
+for i in 1 2 3; do
+	perf stat -e $EV -x, -o "$T_TMP/f.csv" -- sh -c "$W"; r=$?
+	case $r in 3) f3=$((f3 + 1)) ;; *) f0=$((f0 + 1)); fo=$r ;; esac
+	[ $f3 = 2 ] && { frc=3; break; }
+	[ $f0 = 2 ] && { frc=$fo; break; }
+done
 a= b=
 for e in cycles instructions task-clock; do
 	a="$a $e:$(kind "$(val "$T_TMP/p.csv" $e)")"
