@@ -141,6 +141,25 @@ void pmk__mpi_svg_agg(FILE *f, const struct pmk__mpi_job *job, int ev);
 void pmk__mpi_svg_title(FILE *f, const struct pmk__mpi_job *job, int present);
 /* A round step of about max/5 for an axis (jobagg.c). */
 double pmk__mpi_axis_step(double max);
+/* One panel of per-rank bars, as both pictures draw them (jobagg.c):
+ * `nseg` values a bar (1: one quantity, grey; 2: compute and MPI; 3:
+ * compute, time that may have been MPI, MPI), the axis from 0 up to `max`
+ * rounded to a step, `mean` a dashed line labelled "MEAN_LABEL VALUE"
+ * (none when not finite). `tip` and `notes` as the plot module's. */
+struct pmk__bar_note;
+struct pmk__mpi_bars {
+	const char *title, *xlabel, *ylabel, *mean_label;
+	int n, nseg;
+	const double *v;
+	const char *const *labels;
+	double max, mean;
+	const struct pmk__bar_note *notes;
+	int nnotes;
+	void (*tip)(void *ctx, int g, int b, int k, char *buf, size_t n);
+	void *ctx;
+};
+void pmk__mpi_bars_draw(FILE *f, const struct pmk__mpi_bars *b, double y,
+			double h);
 /* One self-contained page: the picture first, then the banner and the
  * per-rank table. */
 void pmk__mpi_html(FILE *f, const struct pmk__mpi_job *job, int ev);

@@ -56,6 +56,40 @@ static double axis_max(double max)
 	return ceil(max / s) * s;
 }
 
+void pmk__mpi_bars_draw(FILE *f, const struct pmk__mpi_bars *b, double y,
+			double h)
+{
+	double max = axis_max(b->max), line = b->mean;
+	char mean[64];
+	const char *ml[1] = {mean};
+	snprintf(mean, sizeof mean, "%s %.4g", b->mean_label, line);
+	pmk__plot_bars_in(
+	    f,
+	    &(pmk__bar_chart){.title = b->title,
+			      .ngroups = b->n,
+			      .nbars = 1,
+			      .nseg = b->nseg,
+			      .v = b->v,
+			      .group_label = b->labels,
+			      .color = b->nseg == 3   ? col_time3
+				       : b->nseg == 2 ? col_time
+						      : col_one,
+			      .ymin = 0,
+			      .ymax = max,
+			      .tick = pmk__mpi_axis_step(max),
+			      .hlines = &line,
+			      .nhlines = isfinite(line) ? 1 : 0,
+			      .hline_label = ml,
+			      .hline_color = "black",
+			      .xlabel = b->xlabel,
+			      .ylabel = b->ylabel,
+			      .notes = b->notes,
+			      .nnotes = b->nnotes,
+			      .tip = b->tip,
+			      .ctx = b->ctx},
+	    0, y, W, h);
+}
+
 /* The present ranks and one value of each, sorted by it. */
 struct ranked {
 	int rank;
@@ -286,9 +320,7 @@ static void time_panel(FILE *f, const struct pmk__mpi_job *job,
 		       const char *xlabel, double y, double h)
 {
 	struct pmk__mpi_stat wall, comp;
-	double *v = malloc(((size_t)n * 3 + 1) * sizeof *v), max, line;
-	char mean[64];
-	const char *ml[1] = {mean};
+	double *v = malloc(((size_t)n * 3 + 1) * sizeof *v);
 	struct tips tp;
 	if (!v)
 		return;
@@ -304,31 +336,21 @@ static void time_panel(FILE *f, const struct pmk__mpi_job *job,
 			v[nseg * i + 1] = a;
 		v[nseg * i + nseg - 1] = k->mpi_ns * 1e-9;
 	}
-	max = axis_max(wall.max * 1e-9);
-	line = comp.mean * 1e-9;
-	snprintf(mean, sizeof mean, "mean compute %.4g", line);
 	tp = (struct tips){.r = r, .v = v, .nseg = nseg};
-	pmk__plot_bars_in(
-	    f,
-	    &(pmk__bar_chart){.title = title,
-			      .ngroups = n,
-			      .nbars = 1,
-			      .nseg = nseg,
-			      .v = v,
-			      .group_label = labels,
-			      .color = nseg == 3 ? col_time3 : col_time,
-			      .ymin = 0,
-			      .ymax = max,
-			      .tick = pmk__mpi_axis_step(max),
-			      .hlines = &line,
-			      .nhlines = isfinite(line) ? 1 : 0,
-			      .hline_label = ml,
-			      .hline_color = "black",
-			      .xlabel = xlabel,
-			      .ylabel = "seconds",
-			      .tip = time_tip,
-			      .ctx = &tp},
-	    0, y, W, h);
+	pmk__mpi_bars_draw(f,
+			   &(struct pmk__mpi_bars){.title = title,
+						   .xlabel = xlabel,
+						   .ylabel = "seconds",
+						   .mean_label = "mean compute",
+						   .n = n,
+						   .nseg = nseg,
+						   .v = v,
+						   .labels = labels,
+						   .max = wall.max * 1e-9,
+						   .mean = comp.mean * 1e-9,
+						   .tip = time_tip,
+						   .ctx = &tp},
+			   y, h);
 	free(v);
 }
 
@@ -430,9 +452,8 @@ static void event_panel(FILE *f, const struct pmk__mpi_job *job, int ev,
 			const struct ranked *re, int ne, double y, double h)
 {
 	struct pmk__mpi_stat st;
-	double *v = malloc(((size_t)ne + 1) * sizeof *v), escale = 1, max, line;
-	char unit[40], title[200], mean[64];
-	const char *ml[1] = {mean};
+	double *v = malloc(((size_t)ne + 1) * sizeof *v), escale = 1;
+	char unit[40], title[200];
 	struct tips tp;
 	int e = ev;
 	if (!v)
@@ -445,33 +466,25 @@ static void event_panel(FILE *f, const struct pmk__mpi_job *job, int ev,
 		snprintf(unit, sizeof unit, "%s", job->evunit[ev]);
 	for (int i = 0; i < ne; i++)
 		v[i] = re[i].v * escale;
-	max = axis_max(st.max * escale);
-	line = st.mean * escale;
-	snprintf(mean, sizeof mean, "mean %.4g", line);
 	snprintf(title, sizeof title,
 		 "%s per rank, highest first (imbalance %.2f; highest: "
 		 "rank %d)",
 		 job->evname[ev], st.imbalance, re[0].rank);
 	tp = (struct tips){.r = re, .unit = job->evunit[ev]};
-	pmk__plot_bars_in(f,
-			  &(pmk__bar_chart){.title = title,
-					    .ngroups = ne,
-					    .nbars = 1,
-					    .nseg = 1,
-					    .v = v,
-					    .color = col_one,
-					    .ymin = 0,
-					    .ymax = max,
-					    .tick = pmk__mpi_axis_step(max),
-					    .hlines = &line,
-					    .nhlines = isfinite(line),
-					    .hline_label = ml,
-					    .hline_color = "black",
-					    .xlabel = "ranks, highest first",
-					    .ylabel = unit,
-					    .tip = event_tip,
-					    .ctx = &tp},
-			  0, y, W, h);
+	pmk__mpi_bars_draw(f,
+			   &(struct pmk__mpi_bars){.title = title,
+						   .xlabel =
+						       "ranks, highest first",
+						   .ylabel = unit,
+						   .mean_label = "mean",
+						   .n = ne,
+						   .nseg = 1,
+						   .v = v,
+						   .max = st.max * escale,
+						   .mean = st.mean * escale,
+						   .tip = event_tip,
+						   .ctx = &tp},
+			   y, h);
 	free(v);
 }
 

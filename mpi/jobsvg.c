@@ -18,11 +18,6 @@
 
 enum { W = 860, TOP = 44, PANEL = 350 };
 
-static const char *const col_time[2] = {"#4477aa", "#ee7733"};
-/* with sampled timing: compute, time that may have been MPI, MPI */
-static const char *const col_time3[3] = {"#4477aa", "#f4c09a", "#ee7733"};
-static const char *const col_event[1] = {"#777777"};
-
 /* The bars of the picture: one group per rank with a record, and one per
  * run of ranks without (a file of four records may declare 10^6 ranks:
  * the picture, like the work, follows the records). */
@@ -116,11 +111,10 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 {
 	struct pmk__mpi_stat wall, comp, st;
 	int n, panels = ev >= 0 && ev < job->nev ? 2 : 1;
-	char title[200], unit[40], mean[64];
+	char title[200], unit[40];
 	pmk__bar_note *notes = NULL;
-	double *v = NULL, escale = 1, max, line;
+	double *v = NULL, escale = 1;
 	int nn = 0, nseg = 2, present;
-	const char *ml[1] = {mean};
 	struct tips tp;
 	struct groups gr;
 
@@ -172,38 +166,28 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 		if (gr.rank[g] == comp.rank_max)
 			notes[nn++] = (pmk__bar_note){g, 0, "max"};
 	}
-	max = wall.max > 0 ? wall.max * 1e-9 : 1;
-	max = ceil(max / pmk__mpi_axis_step(max)) * pmk__mpi_axis_step(max);
-	line = comp.mean * 1e-9;
-	snprintf(mean, sizeof mean, "mean compute %.4g", line);
 	tp = (struct tips){v, gr.rank, nseg};
-	pmk__plot_bars_in(
+	pmk__mpi_bars_draw(
 	    f,
-	    &(pmk__bar_chart){
+	    &(struct pmk__mpi_bars){
 		.title = nseg == 3 ? "time per rank: compute (blue), may have "
 				     "been MPI (light orange) and MPI (orange)"
 				   : "time per rank: compute (blue) and MPI "
 				     "(orange)",
-		.ngroups = n,
-		.nbars = 1,
-		.nseg = nseg,
-		.v = v,
-		.group_label = gr.labs,
-		.color = nseg == 3 ? col_time3 : col_time,
-		.ymin = 0,
-		.ymax = max,
-		.tick = pmk__mpi_axis_step(max),
-		.hlines = &line,
-		.nhlines = isfinite(line) ? 1 : 0,
-		.hline_label = ml,
-		.hline_color = "black",
 		.xlabel = "rank",
 		.ylabel = "seconds",
+		.mean_label = "mean compute",
+		.n = n,
+		.nseg = nseg,
+		.v = v,
+		.labels = gr.labs,
+		.max = wall.max * 1e-9,
+		.mean = comp.mean * 1e-9,
 		.notes = notes,
 		.nnotes = nn,
 		.tip = time_tip,
 		.ctx = &tp},
-	    0, TOP, W, PANEL);
+	    TOP, PANEL);
 
 	/* panel 2: the chosen event */
 	if (panels == 2) {
@@ -222,32 +206,22 @@ void pmk__mpi_svg(FILE *f, const struct pmk__mpi_job *job, int ev)
 			v[g] = r && isfinite(r->ev[ev]) ? r->ev[ev] * escale
 							: NAN;
 		}
-		max = st.n && st.max > 0 ? st.max * escale : 1;
-		max = ceil(max / pmk__mpi_axis_step(max)) * pmk__mpi_axis_step(max);
-		line = st.mean * escale;
-		snprintf(mean, sizeof mean, "mean %.4g", line);
 		tp = (struct tips){v, gr.rank, 1};
-		pmk__plot_bars_in(f,
-				  &(pmk__bar_chart){
-				      .title = title,
-				      .ngroups = n,
-				      .nbars = 1,
-				      .nseg = 1,
-				      .v = v,
-				      .group_label = gr.labs,
-				      .color = col_event,
-				      .ymin = 0,
-				      .ymax = max,
-				      .tick = pmk__mpi_axis_step(max),
-				      .hlines = &line,
-				      .nhlines = isfinite(line) ? 1 : 0,
-				      .hline_label = ml,
-				      .hline_color = "black",
-				      .xlabel = "rank",
-				      .ylabel = unit,
-				      .tip = event_tip,
-				      .ctx = &tp},
-				  0, TOP + PANEL, W, PANEL);
+		pmk__mpi_bars_draw(f,
+				   &(struct pmk__mpi_bars){
+				       .title = title,
+				       .xlabel = "rank",
+				       .ylabel = unit,
+				       .mean_label = "mean",
+				       .n = n,
+				       .nseg = 1,
+				       .v = v,
+				       .labels = gr.labs,
+				       .max = st.n ? st.max * escale : 0,
+				       .mean = st.mean * escale,
+				       .tip = event_tip,
+				       .ctx = &tp},
+				   TOP + PANEL, PANEL);
 	}
 	pmk__plot_end(f);
 out:
