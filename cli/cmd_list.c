@@ -3,7 +3,8 @@
  * [CATEGORY...] [PATTERN]`: every event this
  * machine knows (generic, software, presets, each PMU's sysfs events, the
  * model's natives from libpfm4 or pmkit's tables, user-defined events;
- * tracepoints for a SUB:NAME pattern) and whether it can be counted here,
+ * tracepoints for a SUB:NAME pattern, and every one, unopened, when pmkit
+ * runs as perf, as perf list lists them) and whether it can be counted here,
  * decided by opening it, with the reason when it cannot. Under
  * PMK_SYSROOT (a captured machine) nothing is opened. Each preset says
  * where its definition comes from (PAPI's papi_events.csv, pmkit's table,
@@ -21,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/personality.h"
 #include "lib/core/outfile.h"
 
 /* perf list's categories, as bits of list_ctx.cats */
@@ -576,6 +578,11 @@ static int list_run(struct list_ctx *c_, int sim)
 			 * without opening each: SUB:NAME opens them */
 			c.no_try = 1;
 			pmk_tracepoint_foreach(t, "*:*", show_tracepoint, &c);
+			c.no_try = 0;
+		} else if (!c.cats && cli_as_perf) {
+			/* perf list lists every tracepoint too (unopened) */
+			c.no_try = 1;
+			pmk_tracepoint_foreach(t, "*:*", raw_tracepoint, &c);
 			c.no_try = 0;
 		}
 	}
