@@ -34,6 +34,7 @@
 #include "cli/mpi_rank.h"
 #include "cli/opt.h"
 #include "cli/personality.h"
+#include "cli/stat_likwid.h"
 #include "cli/stat_metrics.h"
 #include "cli/stat_file.h"
 #include "cli/stat_output.h"
@@ -235,6 +236,9 @@ static int build_metrics(struct opts *o, struct run *r)
 				stat_metrics_list(stdout, dir);
 				return -1;
 			}
+			if (stat_likwid_name(tok) &&
+			    !strcmp(stat_likwid_name(tok), "list"))
+				return stat_likwid_list(stdout) ? 1 : -1;
 			/* pmkit's own level 1 (metrics/topdown.def) needs
 			 * counters; perf's TopdownL1..L6, where perf defines
 			 * them for the model, run as perf's metrics do */
@@ -722,6 +726,7 @@ static const struct cli_opt stat_opts[] = {
 	{'i', "no-inherit", CLI_NOARG},
 	{'G', "cgroup", CLI_ARG},
 	{'M', "metrics", CLI_ARG},
+	{'g', "likwid-group", CLI_ARG}, /* likwid-perfctr's -g, not perf's */
 	{OPT_TOPDOWN, "topdown", CLI_NOARG},
 	{'d', "detailed", CLI_NOARG},
 	{'D', "delay", CLI_ARG},
@@ -868,6 +873,13 @@ static int on_opt(int key, const char *val, void *arg)
 		if (o->nmetrics == MAX_EVENTS)
 			return usage_error("too many -M options");
 		o->metrics[o->nmetrics++] = val;
+		break;
+	case 'g': /* LIKWID's group: a -M source of its own */
+		if (o->nmetrics == MAX_EVENTS)
+			return usage_error("too many -M and -g options");
+		if (!(o->metrics[o->nmetrics] = stat_likwid_token(val)))
+			return EXIT_USAGE;
+		o->nmetrics++;
 		break;
 	case OPT_TOPDOWN:
 		o->topdown = 1;

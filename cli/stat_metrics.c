@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/stat_likwid.h"
 #include "cli/stat_metrics.h"
 #include "lib/derive/pmu_json.h"
 
@@ -478,7 +479,10 @@ int stat_metrics_perf_defines(const char *name)
 int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 		     const char *name, int *found_group_empty)
 {
-	int rc = perf_metrics_add(ev, nev, max, dir, name);
+	int rc;
+	if (stat_likwid_name(name)) /* -g: LIKWID's groups */
+		return stat_likwid_add(ev, nev, max, stat_likwid_name(name));
+	rc = perf_metrics_add(ev, nev, max, dir, name);
 	if (rc != 1)
 		return rc;
 	rc = lib_metrics_add(ev, nev, max, dir, name, found_group_empty);
