@@ -1,7 +1,8 @@
 /*
  * main.c: `pmkit COMMAND [ARGS]`: find the command and run it. Run as
  * `perf` (a link or copy of that name) or as `pmkit perf COMMAND [ARGS]`,
- * the same commands take perf's defaults (cli/personality.h).
+ * the same commands take perf's defaults (cli/personality.h), and `perf
+ * probe` is `pmkit uprobe` (pmkit's probe is its machine probe).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,10 @@ int main(int argc, char **argv)
 	name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
+	/* perf's probe makes probes (pmkit's uprobe); pmkit's own probe
+	 * measures the machine */
+	if (cli_as_perf && !strcmp(name, "probe"))
+		name = "uprobe";
 	if (!strcmp(name, "--version") || !strcmp(name, "version") ||
 	    (cli_as_perf && !strcmp(name, "-v"))) {
 		if (cli_as_perf) /* perf's line, saying what answers it */
