@@ -1,5 +1,5 @@
 /*
- * cmd_bench.c: `pmkit bench lat|bw|os`: the microbenchmarks, with a table on
+ * cmd_bench.c: `pmkit bench lat|bw|os|sched`: the microbenchmarks, with a table on
  * stdout, lmbench-compatible output on stderr where asked, CSV, JSON and SVG.
  */
 /* pmkit-command: bench | latency, bandwidth and OS/IPC microbenchmarks */
@@ -11,6 +11,8 @@
 #include "cli/subcmd.h"
 #include "cli/opt.h"
 #include "lib/core/outfile.h"
+
+int cmd_bench_sched(int argc, char **argv); /* cli/bench_sched.c */
 
 struct common {
 	pmk_bench_cfg cfg;
@@ -849,6 +851,7 @@ int cmd_bench(int argc, char **argv)
 	    {"lat", cmd_lat},
 	    {"bw", cmd_bw},
 	    {"os", cmd_bench_os},
+	    {"sched", cmd_bench_sched}, /* perf bench sched: bench_sched.c */
 	    {NULL, NULL},
 	};
 	return cli_sub_run("bench", subs, argc, argv);
