@@ -85,7 +85,7 @@ struct pmk_sim {
 	pmk_sim_insn pend;
 	int have_pend, src_end;
 	uint16_t pend_flags;
-	int wrong, wp_stopped;
+	int wrong, wp_kernel; /* on a wrong path; its privilege mode */
 	uint64_t wp_pc;
 	uint64_t squash_at;
 	uint32_t misp_rob;
@@ -550,7 +550,6 @@ static void squash(pmk_sim *s)
 	}
 	s->fq_n = 0;
 	s->wrong = 0;
-	s->wp_stopped = 0;
 	s->squash_at = 0;
 	s->fetch_block_until = 0;
 	s->cur_line = s->cur_page = 0;
@@ -734,14 +733,29 @@ static uint64_t predict_train(pmk_sim *s, const pmk_sim_insn *in)
 	return pred;
 }
 
-/* The next wrong-path instruction from the PC map; 0 if unknown code. */
-static int wrong_next(pmk_sim *s, pmk_sim_insn *in)
+/*
+ * The next wrong-path instruction, from the PC map. Code the trace has not
+ * shown yet (or that the full map left out) is fetched all the same, as a
+ * real fetch unit fetches whatever lies at the predicted address: 4-byte
+ * one-cycle operations without registers or memory, in sequence, until a
+ * known PC; so the wrong path fills the window and misses in the I-TLB and
+ * L1I like any other fetch. (It used to stop there until the branch
+ * resolved, which left the ROB nearly empty behind a mispredicted branch
+ * in code not yet run: docs/cpistack.md, choice 14.)
+ */
+static void wrong_next(pmk_sim *s, pmk_sim_insn *in)
 {
 	pcm_e *e = pcm_find(s, s->wp_pc);
 	uint64_t fall, nx;
-	if (!e)
-		return 0;
 	memset(in, 0, sizeof *in);
+	if (!e) {
+		in->pc = s->wp_pc;
+		in->op = PMK_SIM_OP_OTHER;
+		in->len = 4;
+		in->kernel = (uint8_t)s->wp_kernel;
+		s->wp_pc += 4;
+		return;
+	}
 	in->pc = s->wp_pc;
 	in->op = e->op;
 	in->len = e->len;
@@ -773,7 +787,7 @@ static int wrong_next(pmk_sim *s, pmk_sim_insn *in)
 	}
 	in->taken = nx != fall;
 	s->wp_pc = nx;
-	return 1;
+	s->wp_kernel = e->kernel;
 }
 
 static void fetch(pmk_sim *s)
@@ -795,23 +809,15 @@ static void fetch(pmk_sim *s)
 			break;
 		}
 		if (s->wrong) {
-			if (s->wp_stopped) {
-				if (!n)
-					s->cyc.fe_cause = PMK_SIM_FE_WRONG_STOP;
-				break;
-			}
 			uint64_t save = s->wp_pc;
-			if (!wrong_next(s, &tmp)) {
-				s->wp_stopped = 1;
-				if (!n)
-					s->cyc.fe_cause = PMK_SIM_FE_WRONG_STOP;
-				break;
-			}
+			int save_k = s->wp_kernel;
+			wrong_next(s, &tmp);
 			in = &tmp;
 			wait = inst_access(s, in->pc, in->kernel, &fl, &walk);
 			if (wait) {
-				s->wp_pc =
-				    save; /* fetch it when the line comes */
+				/* fetch it when the line comes */
+				s->wp_pc = save;
+				s->wp_kernel = save_k;
 				s->pend_flags |= fl;
 				fetch_block(s, wait, walk);
 				if (!n)
@@ -883,7 +889,7 @@ static void fetch(pmk_sim *s)
 				f->flags |= PMK_SIM_F_MISPRED;
 				s->wrong = 1;
 				s->wp_pc = pred;
-				s->wp_stopped = 0;
+				s->wp_kernel = in->kernel;
 			}
 			f->pm = pm_tag(s, f);
 			emit_uop(s, PMK_SIM_UOP_FETCH, NULL, f, 0);
@@ -1008,7 +1014,7 @@ static uint64_t next_event(const pmk_sim *s)
 	}
 	if (s->fetch_block_until > now)
 		AT(s->fetch_block_until);
-	else if (s->fq_n < s->fq_cap && !(s->wrong && s->wp_stopped) &&
+	else if (s->fq_n < s->fq_cap &&
 		 (s->wrong || !s->src_end || s->have_pend))
 		AT(now); /* fetch would try this cycle */
 	for (int i = 0; i < s->pmu.n; i++)

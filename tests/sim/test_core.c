@@ -323,6 +323,10 @@ static void on_fe_cycle(void *arg, const pmk_sim_cycle *c)
 {
 	fe_runs *f = arg;
 	int ph = fe_phase_index(c->fe_cause);
+	/* a squash restarts fetch: a wrong-path fetch's wait ends there, and
+	 * the correct path's first fetch may miss at once */
+	if (c->squash)
+		fe_run_end(f, c->cycle);
 	if (ph < 0) {
 		fe_run_end(f, c->cycle);
 		return;
@@ -487,6 +491,90 @@ static void test_fast_forward_is_exact(void)
 	}
 }
 
+/*
+ * Straight-line code never run twice: 16-instruction blocks, each a load
+ * from a random address of 64 MB (an L2 miss), 14 independent integer ops,
+ * and a coin-flip branch on the loaded value that skips the next block when
+ * taken. A mispredicted branch's wrong path is code the trace has not shown.
+ */
+typedef struct fresh {
+	uint64_t k, rng, block;
+} fresh;
+
+static int fresh_next(void *arg, pmk_sim_insn *in)
+{
+	fresh *f = arg;
+	uint32_t i = (uint32_t)(f->k++ % 16);
+	if (f->k > 20000)
+		return 0;
+	memset(in, 0, sizeof *in);
+	in->pc = 0x400000 + f->block * 64 + i * 4;
+	in->len = 4;
+	f->rng = f->rng * 6364136223846793005ull + 1442695040888963407ull;
+	if (i == 0) {
+		in->op = PMK_SIM_OP_LOAD;
+		in->ndst = 1;
+		in->dst[0] = 10;
+		in->nmem = 1;
+		in->mem[0].addr = 0x10000000 + ((f->rng >> 20) % (64 << 20));
+		in->mem[0].size = 8;
+	} else if (i < 15) {
+		in->op = PMK_SIM_OP_INT;
+		in->nsrc = 1;
+		in->src[0] = (uint8_t)i;
+		in->ndst = 1;
+		in->dst[0] = (uint8_t)(20 + i);
+	} else {
+		in->op = PMK_SIM_OP_BCOND;
+		in->nsrc = 1;
+		in->src[0] = 10;
+		in->taken = (f->rng >> 40) & 1;
+		in->target = 0x400000 + (f->block + 2) * 64;
+		f->block += in->taken ? 2 : 1;
+	}
+	return 1;
+}
+
+typedef struct wp_fill {
+	uint64_t wrong, wrong_full, fetched_wrong;
+} wp_fill;
+
+static void on_wp_cycle(void *arg, const pmk_sim_cycle *c)
+{
+	wp_fill *w = arg;
+	w->wrong += c->wrong_path;
+	w->wrong_full += c->wrong_path && c->rob_full;
+	w->fetched_wrong += c->fetched_wrong;
+}
+
+/* The wrong path goes on in code the trace has not shown (a real fetch unit
+ * fetches whatever lies there), so it fills the window while the branch
+ * waits for its load; it used to stop at the first unknown PC. */
+static void test_wrong_path_fills_window(void)
+{
+	pmk_sim_config c;
+	pmk_sim *sim = NULL;
+	fresh f = {0, 99, 0};
+	wp_fill w = {0};
+	pmk_sim_observer o = {on_wp_cycle, NULL, &w};
+	pmk_diag d;
+	pmk_sim_config_default(&c);
+	c.perfect = PMK_SIM_PERFECT_L1I | PMK_SIM_PERFECT_L2I |
+		    PMK_SIM_PERFECT_ITLB;
+	T_ASSERT(pmk_sim_new(&sim, &c, fresh_next, &f, &d) == 0);
+	pmk_sim_set_observer(sim, &o);
+	T_EQ_INT(pmk_sim_run(sim, 0), 0);
+	T_CHECKF(w.wrong_full * 2 > w.wrong,
+		 "%llu wrong-path cycles, %llu with the ROB full, %llu "
+		 "wrong-path instructions fetched",
+		 (unsigned long long)w.wrong, (unsigned long long)w.wrong_full,
+		 (unsigned long long)w.fetched_wrong);
+	T_CHECK(w.fetched_wrong > 10000);
+	printf("# %llu wrong-path cycles, %llu with the ROB full\n",
+	       (unsigned long long)w.wrong, (unsigned long long)w.wrong_full);
+	pmk_sim_free(sim);
+}
+
 /* An empty source (a program traced from past its end, say) finishes at
  * once: the idle fast-forward used to run the clock to the end of time. */
 static int no_insn(void *src, pmk_sim_insn *out)
@@ -587,6 +675,7 @@ int main(void)
 	T_RUN(test_instruction_lifetimes);
 	T_RUN(test_fast_forward_is_exact);
 	T_RUN(test_fetch_stall_phases);
+	T_RUN(test_wrong_path_fills_window);
 	T_RUN(test_empty_source_finishes);
 	T_RUN(test_config_file);
 	T_RUN(test_counter_strings);
