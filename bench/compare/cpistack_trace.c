@@ -36,6 +36,9 @@
  * component; the column `ref` says in which classes of cycles the
  * reference finds them. FROM TO
  * prints the cycles in between, one line each, with both runs' progress.
+ * It also prints what fetch does in the mispredicted windows' cycles
+ * (win:*): fetching, waiting on an I-side miss (on the wrong path, before
+ * the resolution, or on the correct path), queue full.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +72,8 @@ struct tr {
 		uint8_t cls, iss, com, full, robn;
 	} * cy;
 	uint64_t ncyc, cap;
+	/* mispredicted windows' cycles by fetch state: [fe_cause][wrong] */
+	uint64_t winfe[8][2];
 	/* per committed instruction: its commit cycle */
 	uint64_t *commit;
 	uint64_t ncom, ccap;
@@ -194,6 +199,8 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 		k = K_FULLX;
 	else
 		k = K_BASE;
+	if (k == K_WIN || k == K_WINSH)
+		t->winfe[c->fe_cause & 7][c->wrong_path != 0]++;
 	if (t->new_win) {
 		t->win = 1;
 		t->new_win = 0;
@@ -387,6 +394,19 @@ int main(int argc, char **argv)
 		if (a)
 			printf(" %9.0f %7.4f", ref[c],
 			       ref[c] / (double)b->ncom);
+		printf("\n");
+	}
+	{
+		static const char *const fen[8] = {
+		    "fetching", "l1i", "l2i", "itlb", "queue-full",
+		    "stopped", "end", "?"};
+		printf("# mispredicted windows' cycles by fetch state:");
+		for (int f = 0; f < 8; f++)
+			for (int w = 0; w < 2; w++)
+				if (b->winfe[f][w])
+					printf(" %s%s %llu", w ? "wrong:" : "",
+					       fen[f],
+					       (unsigned long long)b->winfe[f][w]);
 		printf("\n");
 	}
 	tr_free(a);

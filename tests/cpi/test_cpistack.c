@@ -367,6 +367,50 @@ static void test_sim_inv_consistent(void)
 	T_CHECK(s.stack[PMK_CPI_FMT][PMK_CPI_LONGLAT] > 0.3 * s.cpi);
 }
 
+/*
+ * Seed 001's bar (4 % maximum, 2.5 % average component error, in % of total
+ * CPI) against the band between Sim and Sim inv, on the 12 presets as
+ * docs/cpistack.md reports them (200,000 instructions, default core). The
+ * floors are what is met today: the seed's FMT on 10 presets (not stream,
+ * branchy; docs/cpistack.md says why), sFMT on 10 (not stream, kernel-mix),
+ * fmt-ov on 8.
+ */
+static void test_presets_within_bar(void)
+{
+	static const char *const presets[] = {
+	    "pointer-chase", "random-load", "stream",	  "branchy",
+	    "fp-compute",    "icache",	    "int-mix",	  "int-memory",
+	    "int-compress",  "kernel-mix",  "miss-load", "ilp"};
+	static const int method[] = {PMK_CPI_FMT, PMK_CPI_SFMT, PMK_CPI_FMT_OV},
+			 floor[] = {10, 10, 8};
+	int met[3] = {0};
+	char out[3][200] = {"", "", ""};
+	for (int i = 0; i < 12; i++) {
+		pmk_sim_config c;
+		pmk_cpistack s;
+		pmk_diag d = {0};
+		pmk_sim_config_default(&c);
+		T_ASSERT(pmk_cpistack_run(&c, presets[i], 0, 1, 200000, &s,
+					  &d) == 0);
+		for (int m = 0; m < 3; m++) {
+			double avg, mx = pmk_cpistack_error_band(&s, method[m],
+								  &avg);
+			size_t l = strlen(out[m]);
+			if (mx <= 4 && avg <= 2.5)
+				met[m]++;
+			else
+				snprintf(out[m] + l, sizeof out[m] - l,
+					 " %s %.1f/%.1f", presets[i], mx, avg);
+		}
+	}
+	for (int m = 0; m < 3; m++) {
+		printf("# %s within the bar of the band on %d of 12; over:%s\n",
+		       pmk_cpi_method_name(method[m]), met[m], out[m]);
+		T_CHECKF(met[m] >= floor[m], "%s: %d presets within the bar",
+			 pmk_cpi_method_name(method[m]), met[m]);
+	}
+}
+
 static void test_deterministic(void)
 {
 	pmk_sim_config c;
@@ -434,6 +478,7 @@ int main(void)
 	T_RUN(test_fmt_shadow_of_long_misses);
 	T_RUN(test_stacks_add_up);
 	T_RUN(test_sim_inv_consistent);
+	T_RUN(test_presets_within_bar);
 	T_RUN(test_deterministic);
 	T_RUN(test_error_math);
 	T_RUN(test_orders);
