@@ -224,7 +224,7 @@ int stat_likwid_add(pmk_event *ev, int *nev, int max, const char *name)
 	pmk_diag d;
 	int added = 0, rc = 0;
 	if (!arch)
-		return 1;
+		return EXIT_USAGE;
 	snprintf(dir, sizeof dir, "%s/%s", groups_dir(), arch);
 	snprintf(path, sizeof path, "%s/%s.txt", dir, name);
 	if (access(path, F_OK) != 0) {
@@ -239,7 +239,7 @@ int stat_likwid_add(pmk_event *ev, int *nev, int max, const char *name)
 		free(g);
 		free(m);
 		cli_error("out of memory");
-		return 1;
+		return EXIT_USAGE;
 	}
 	if (pmk__lw_read(path, g, &d) < 0) {
 		cli_diag(&d);

@@ -18,7 +18,7 @@ const char *stat_likwid_name(const char *token);
  * (with the events that do not map and why). 0, or 1 after an error. */
 int stat_likwid_list(FILE *out);
 /* Add group `name`'s events and metrics at ev[*nev] (at most `max`): 0,
- * or EXIT_USAGE / 1 after an error was printed. */
+ * or EXIT_USAGE after an error was printed. */
 int stat_likwid_add(pmk_event *ev, int *nev, int max, const char *name);
 
 #endif

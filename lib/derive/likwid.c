@@ -14,7 +14,8 @@
  * The formula of a metric line is its last blank-separated word; where
  * that word closes more parentheses than it opens (a formula written with
  * blanks in it, as a few old groups do), earlier words join it until its
- * parentheses balance. Lines starting with '#' and blank lines are
+ * parentheses balance. A REQUIRE_WHAT line before EVENTSET is kept
+ * (REQUIRE_NOHT: SMT off). Lines starting with '#' and blank lines are
  * skipped outside LONG. Nothing here maps or evaluates (likwid_map.c).
  */
 #include <ctype.h>
@@ -75,7 +76,7 @@ static int parse_event(pmk__lw_group *g, char *s, int line, const char *input,
 		return bad(d, g, line, input, 1,
 			   "an EVENTSET line is 'COUNTER EVENT'", NULL);
 	if (g->nevent == PMK__LW_EVENTS_MAX)
-		return bad(d, g, line, input, 1, "more than 64 events", NULL);
+		return bad(d, g, line, input, 1, "more than 128 events", NULL);
 	e = &g->event[g->nevent];
 	memset(e, 0, sizeof *e);
 	if ((c = strchr(tok[0], ':')) != NULL) {
@@ -217,6 +218,11 @@ int pmk__lw_parse(const char *text, size_t len, const char *path,
 			for (s += 5; isspace((unsigned char)*s); s++)
 				;
 			snprintf(g->short_, sizeof g->short_, "%s", s);
+			continue;
+		}
+		if (sec == SEC_NONE && !strncmp(s, "REQUIRE_", 8)) {
+			/* REQUIRE_NOHT: the group wants SMT off */
+			snprintf(g->require, sizeof g->require, "%s", s + 8);
 			continue;
 		}
 		if (keyword(s, "EVENTSET")) {

@@ -22,7 +22,7 @@
 #include "pmkit/derive.h"
 #include "pmkit/event.h"
 
-#define PMK__LW_EVENTS_MAX 64
+#define PMK__LW_EVENTS_MAX 128
 #define PMK__LW_METRICS_MAX 64
 
 typedef struct pmk__lw_event {
@@ -42,6 +42,7 @@ typedef struct pmk__lw_group {
 	char name[64];	   /* the file's name without .txt */
 	char path[512];	   /* as given, for messages */
 	char short_[256];  /* the SHORT line's text */
+	char require[32];  /* "NOHT" of a REQUIRE_NOHT line, else "" */
 	int nevent, nmetric;
 	pmk__lw_event event[PMK__LW_EVENTS_MAX];
 	pmk__lw_metric metric[PMK__LW_METRICS_MAX];
