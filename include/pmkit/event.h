@@ -78,6 +78,10 @@ typedef struct pmk_attr {
 	unsigned pinned : 1, exclusive : 1;
 	unsigned precise_ip : 2;       /* 0..3: :p, :pp, :ppp */
 	unsigned freq : 1;             /* `sample` is a frequency in Hz */
+	/* sampling with a call chain of at most this many frames (perf's
+	 * max-stack=N and call-graph=fp event terms; sample_max_stack), or
+	 * 0: as the sampler's options say */
+	unsigned max_stack : 16;
 	uint64_t sample;               /* sampling period (or Hz), 0 = counting */
 } pmk_attr;
 

@@ -57,6 +57,10 @@ typedef struct pmk_rec_event {
 #define PMK_SAMPLE_GUEST    0x4u /* taken in a guest */
 /* the user registers and a copy of the user stack (for DWARF unwinding) */
 #define PMK_SAMPLE_HAS_USTACK 0x8u
+/* the event's raw record (a tracepoint's fields: PERF_SAMPLE_RAW), laid
+ * out as the event's format (PMK_REC_FORMAT) says */
+#define PMK_SAMPLE_HAS_RAW 0x10u
+#define PMK_REC_MAX_RAW	   65528u /* raw bytes kept per sample */
 
 #define PMK_REC_MAX_UREGS  40	  /* user registers kept per sample */
 #define PMK_REC_MAX_USTACK 65528u /* user stack bytes kept per sample */
@@ -78,6 +82,9 @@ typedef struct pmk_sample {
 	uint32_t uarch, nuregs, ustack_len;
 	const uint64_t *uregs;
 	const uint8_t *ustack;
+	/* with PMK_SAMPLE_HAS_RAW */
+	uint32_t raw_len;
+	const uint8_t *raw;
 } pmk_sample;
 
 /* An executable mapping of a process, with the identity of its file. */
@@ -123,6 +130,7 @@ typedef enum pmk_rec_kind {
 	PMK_REC_EXIT,
 	PMK_REC_LOST,
 	PMK_REC_FINISH,
+	PMK_REC_FORMAT, /* a tracepoint's format, after its EVENT */
 } pmk_rec_kind;
 
 /* One record as read; only the member of its kind is valid. Pointers in it
@@ -141,6 +149,10 @@ typedef struct pmk_rec_item {
 			uint64_t count;
 		} lost;
 		pmk_rec_finish finish;
+		struct {
+			uint32_t event;	  /* index of its pmk_rec_event */
+			const char *text; /* tracefs' format file, as read */
+		} format;
 	} u;
 } pmk_rec_item;
 
@@ -172,6 +184,10 @@ int pmk_rec_write_fork(pmk_rec_writer *w, const pmk_rec_task *t);
 int pmk_rec_write_exit(pmk_rec_writer *w, const pmk_rec_task *t);
 int pmk_rec_write_lost(pmk_rec_writer *w, uint32_t event, uint64_t count);
 int pmk_rec_write_finish(pmk_rec_writer *w, const pmk_rec_finish *f);
+/* The format of tracepoint event `event` (the text of tracefs'
+ * events/SUB/NAME/format), so that its samples' raw records can be read
+ * where the tracepoint is gone: after the event's EVENT record. */
+int pmk_rec_write_format(pmk_rec_writer *w, uint32_t event, const char *text);
 /* Push buffered records to the file (whole records only), so a crash after
  * this loses nothing written before it. */
 int pmk_rec_writer_flush(pmk_rec_writer *w);

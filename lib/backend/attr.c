@@ -28,4 +28,5 @@ void pmk__attr_to_perf(const pmk_attr *a, struct perf_event_attr *pa)
 	pa->freq = a->freq;
 	/* with freq, the same union is sample_freq */
 	pa->sample_period = a->sample;
+	pa->sample_max_stack = (uint16_t)a->max_stack;
 }

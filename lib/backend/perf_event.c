@@ -75,6 +75,7 @@ void pmk__perf_count_attr(const pmk_attr *a, const pmk_open_opts *o,
 	pmk__attr_to_perf(a, pa);
 	pa->freq = 0; /* counting: the sampling fields stay unset */
 	pa->sample_period = 0;
+	pa->sample_max_stack = 0;
 	pa->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			  PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (!o->inherit) /* the kernel refuses the group format inherited */

@@ -527,7 +527,64 @@ static int parse_perf_ns(const pmk_target *t, const char *str, pmk_event *ev,
 	return rc;
 }
 
-/* "SUB:NAME[:mods]": a tracepoint of the target's tracefs. */
+/* The terms of a tracepoint, perf's "SUB:NAME/terms/": period=N, freq=N,
+ * name=LABEL, and for sampling max-stack=N (a call chain of at most N
+ * frames) and call-graph=fp (a call chain). `col` is terms[0]'s column. */
+static int parse_tp_terms(const char *terms, size_t n, int col, pmk_attr *a,
+			  struct mods *m, pmk_diag *d)
+{
+	static const char hint[] =
+	    "a tracepoint takes period=N, freq=N, max-stack=N, "
+	    "call-graph=fp and name=LABEL";
+	size_t i = 0;
+	while (i < n) {
+		size_t start = i, kl, vl = 0;
+		const char *key = terms + i, *val = NULL, *eq;
+		uint64_t v = 0;
+		while (i < n && terms[i] != ',')
+			i++;
+		eq = memchr(key, '=', i - start);
+		kl = eq ? (size_t)(eq - key) : i - start;
+		if (eq) {
+			val = eq + 1;
+			vl = (size_t)(terms + i - val);
+		}
+#define IS(str) (kl == strlen(str) && !strncmp(key, str, kl))
+		if (IS("name")) {
+			/* a label only */
+		} else if (IS("call-graph") && vl == 2 &&
+			   !strncmp(val, "fp", 2)) {
+			if (!a->max_stack)
+				a->max_stack = 127; /* the kernel's default */
+		} else if (!val || pmk__parse_u64(val, vl, &v) != 0 ||
+			   !(IS("period") || IS("freq") || IS("max-stack"))) {
+			return pmk__diag_set(d, PMK_ESYNTAX, col + (int)start,
+					     (int)(i - start), hint,
+					     "unknown or bad tracepoint term "
+					     "'%.*s'",
+					     (int)(i - start), key);
+		} else if (IS("max-stack")) {
+			if (v == 0 || v > 65535)
+				return pmk__diag_set(
+				    d, PMK_ERANGE, col + (int)(val - terms),
+				    (int)vl, NULL,
+				    "max-stack is 1 to 65535 frames");
+			a->max_stack = (unsigned)v;
+		} else if (IS("period")) {
+			m->have_period = 1;
+			m->period = v;
+		} else {
+			m->have_freq = 1;
+			m->freq = v;
+		}
+#undef IS
+		if (i < n)
+			i++; /* the comma */
+	}
+	return 0;
+}
+
+/* "SUB:NAME[/terms/][:mods]": a tracepoint of the target's tracefs. */
 struct tp_count {
 	int n;
 	char first[160];
@@ -556,6 +613,8 @@ static int parse_tracepoint(const pmk_target *t, const char *str,
 		return PMK_ENOEVENT;
 	name = str + sl + 1;
 	nl = base_len(name);
+	if (memchr(name, '/', nl)) /* SUB:NAME/terms/ */
+		nl = (size_t)((const char *)memchr(name, '/', nl) - name);
 	if (memchr(name, '*', nl) || memchr(name, '?', nl) ||
 	    memchr(str, '*', sl) || memchr(str, '?', sl)) {
 		struct tp_count c = {0, "", 0};
@@ -586,6 +645,28 @@ static int parse_tracepoint(const pmk_target *t, const char *str,
 			     ? sl + 1 + nl
 			     : sizeof ev->leaf[0].name - 1] = 0;
 	memset(&m, 0, sizeof m);
+	if (name[nl] == '/') {
+		const char *close = strchr(name + nl + 1, '/');
+		if (!close)
+			return pmk__diag_set(d, PMK_ESYNTAX, (int)strlen(str) + 1,
+					     1, "close the terms: "
+						"sched:sched_switch/max-stack=4/",
+					     "missing '/' after the terms");
+		if ((rc = parse_tp_terms(name + nl + 1,
+					 (size_t)(close - name - nl - 1),
+					 (int)(sl + nl) + 3, &ev->leaf[0], &m,
+					 d)) != 0)
+			return rc;
+		nl = (size_t)(close + 1 - name);
+		/* perf writes SUB:NAME/terms/u; take :u too */
+		if (name[nl] && name[nl] != ':') {
+			char buf[64];
+			snprintf(buf, sizeof buf, ":%s", name + nl);
+			if ((rc = parse_mods(buf, (int)(sl + nl) + 1, &m, d)))
+				return rc;
+			nl = strlen(name);
+		}
+	}
 	if (name[nl] &&
 	    (rc = parse_mods(name + nl, (int)(sl + nl) + 2, &m, d)) != 0)
 		return rc;

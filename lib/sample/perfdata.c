@@ -22,6 +22,7 @@
 
 #include "sample/perfdata.h"
 #include "sample/rec_format.h"
+#include "sample/tpfmt.h"
 #include "sample/zstd.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ull /* "PERFILE2" little-endian */
@@ -423,6 +424,19 @@ static int convert_sample(struct pd *p, pmk_rec_writer *w,
 		}
 		s.chain = p->chain;
 	}
+	if (st & S_RAW) {
+		uint32_t n = 0;
+		if (c.end - c.p >= 4)
+			n = pmk__get32(c.p);
+		skip(&c, 4);
+		if (!c.bad && n <= PMK_REC_MAX_RAW &&
+		    (uint64_t)(c.end - c.p) >= n) {
+			s.flags |= PMK_SAMPLE_HAS_RAW;
+			s.raw = c.p;
+			s.raw_len = n;
+		}
+		skip(&c, n);
+	}
 	if (c.bad)
 		return -1;
 	if ((misc & 7) == 1) /* PERF_RECORD_MISC_KERNEL */
@@ -584,6 +598,9 @@ static int one_record(struct pd *p, pmk_rec_writer *w, uint32_t type,
 	return convert_record(p, w, type, misc, body, end);
 }
 
+static void read_tracing(const struct pd *p, pmk_rec_writer *w,
+			 const uint8_t *b, uint64_t len);
+
 /* Every record of the data section through one_record. */
 static int walk(struct pd *p, pmk_rec_writer *w)
 {
@@ -602,6 +619,8 @@ static int walk(struct pd *p, pmk_rec_writer *w)
 			break;
 		}
 		r = one_record(p, w, type, misc, h + 8, h + size);
+		if (type == R_TRACING_DATA && w)
+			read_tracing(p, w, h + size, more);
 		if (r == -2)
 			rc = PMK_EIO;
 		else if (r < 0)
@@ -609,6 +628,79 @@ static int walk(struct pd *p, pmk_rec_writer *w)
 		off += size + more;
 	}
 	return rc;
+}
+
+/* perf's tracing data (trace-event-info.c): its magic and version, the
+ * header files, ftrace's formats, then each subsystem's event formats.
+ * The format of each tracepoint attribute (type 2: its config is the
+ * format's ID) goes into the recording after the events. The kernel
+ * symbols, printk formats and command names after them are not needed. */
+static void read_tracing(const struct pd *p, pmk_rec_writer *w,
+			 const uint8_t *b, uint64_t len)
+{
+	struct cur c = {b, b + len, 0};
+	uint32_t n;
+	char *text;
+	if (len < 10 || memcmp(b, "\027\010\104tracing", 10))
+		return;
+	c.p += 10;
+	while (c.p < c.end && *c.p) /* the version */
+		c.p++;
+	skip(&c, 1 + 2 + 4);  /* NUL, endianness, long size, page size */
+	skip(&c, 12);	       /* "header_page" */
+	skip(&c, g64(&c));
+	skip(&c, 13); /* "header_event" */
+	skip(&c, g64(&c));
+	if (c.bad || c.end - c.p < 4)
+		return;
+	n = pmk__get32(c.p);
+	c.p += 4;
+	for (uint32_t i = 0; i < n && !c.bad; i++) /* ftrace's */
+		skip(&c, g64(&c));
+	if (c.bad || c.end - c.p < 4)
+		return;
+	n = pmk__get32(c.p);
+	c.p += 4;
+	for (uint32_t s = 0; s < n && !c.bad; s++) {
+		uint32_t k;
+		const uint8_t *z = memchr(c.p, 0, (size_t)(c.end - c.p));
+		if (!z || c.end - z < 5)
+			return;
+		c.p = z + 1;
+		k = pmk__get32(c.p);
+		c.p += 4;
+		for (uint32_t e = 0; e < k && !c.bad; e++) {
+			uint64_t sz = g64(&c);
+			const uint8_t *t = c.p;
+			uint64_t id;
+			skip(&c, sz);
+			if (c.bad || !(text = malloc(sz + 1)))
+				return;
+			memcpy(text, t, sz);
+			text[sz] = 0;
+			id = pmk__tpfmt_id(text);
+			for (int a = 0; a < p->na; a++)
+				if (p->a[a].type == 2 && p->a[a].config == id)
+					pmk_rec_write_format(w, (uint32_t)a,
+							     text);
+			free(text);
+		}
+	}
+}
+
+/* HEADER_TRACING_DATA (feature bit 1) of a file */
+static void read_tracing_feature(const struct pd *p, pmk_rec_writer *w)
+{
+	uint64_t sec = p->data_off + p->data_size, off, size;
+	if (p->pipe || !(p->feat[0] & 2))
+		return;
+	sec += p->feat[0] & 1 ? 16 : 0;
+	if (!in(p, sec, 16))
+		return;
+	off = pmk__get64(p->b + sec);
+	size = pmk__get64(p->b + sec + 8);
+	if (in(p, off, size))
+		read_tracing(p, w, p->b + off, size);
 }
 
 static void pd_free(struct pd *p)
@@ -688,6 +780,8 @@ int pmk__perfdata_convert(const void *buf, size_t len, int fd,
 		snprintf(e.name, sizeof e.name, "%s", p->a[i].name);
 		rc = pmk_rec_write_event(w, &e);
 	}
+	if (!rc)
+		read_tracing_feature(p, w);
 	if (!rc)
 		rc = walk(p, w);
 	if (w) {

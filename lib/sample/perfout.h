@@ -28,6 +28,7 @@ enum {
 	PMK__SF_DSO = 1u << 9,
 	PMK__SF_PERIOD = 1u << 10,
 	PMK__SF_ADDR = 1u << 11,
+	PMK__SF_TRACE = 1u << 12, /* a tracepoint's fields */
 };
 /* perf's default for a sampled event: comm,tid,cpu,time,event,ip,sym,
  * symoff,dso,period (cpu only where the file has it) */
@@ -35,9 +36,15 @@ enum {
 	(PMK__SF_COMM | PMK__SF_TID | PMK__SF_CPU | PMK__SF_TIME |             \
 	 PMK__SF_EVENT | PMK__SF_IP | PMK__SF_SYM | PMK__SF_SYMOFF |           \
 	 PMK__SF_DSO | PMK__SF_PERIOD)
+/* perf's default for a tracepoint: comm,tid,cpu,time,event,trace, and
+ * ip,sym,symoff,dso as a stack when it has a call chain */
+#define PMK__SF_TP_DEFAULT                                                     \
+	(PMK__SF_COMM | PMK__SF_TID | PMK__SF_CPU | PMK__SF_TIME |             \
+	 PMK__SF_EVENT | PMK__SF_TRACE)
 
 typedef struct pmk__script_opts {
 	unsigned fields;  /* PMK__SF_*: the set printed */
+	int fields_set;	  /* -F given: `fields` for every event type */
 	int explicit_cpu; /* cpu asked for by -F (else: when recorded) */
 	int mangled;	  /* --no-demangle */
 	int ns;		  /* --ns: time in nanoseconds */

@@ -56,6 +56,7 @@ enum { /* perf_event_attr.sample_type bits */
        S_ID = 1 << 6,
        S_CPU = 1 << 7,
        S_PERIOD = 1 << 8,
+       S_RAW = 1 << 10,
        S_REGS_USER = 1 << 12,
        S_STACK_USER = 1 << 13,
 };
@@ -68,6 +69,7 @@ enum { /* record types */
        R_SAMPLE = 9,
        R_MMAP2 = 10,
        R_HEADER_ATTR = 64,
+       R_TRACING_DATA = 66,
        R_FINISHED_ROUND = 68,
        R_COMPRESSED = 81,
 };
@@ -78,6 +80,7 @@ enum { /* header.misc */
        M_COMM_EXEC = 1 << 13,
 };
 enum { /* feature bits */
+       F_TRACING_DATA = 1,
        F_HOSTNAME = 3,
        F_OSRELEASE = 4,
        F_VERSION = 5,
@@ -173,6 +176,8 @@ struct pw {
 	struct ent *ent;
 	size_t nent, cap_ent;
 	uint64_t first_sample, last_sample;
+	char *format[PMK_REC_MAX_EVENTS]; /* tracepoints' formats, or NULL */
+	struct buf tracing;		  /* perf's tracing data, or empty */
 	int zlevel;		   /* zstd level, 0: not compressed */
 	uint64_t zin, zout, nzrec; /* bytes in and out, COMPRESSED records */
 };
@@ -223,12 +228,17 @@ static int scan(struct pw *w, const void *rec, size_t len, pmk_diag *d)
 	while ((rc = pmk_rec_next(r, &it, d)) > 0) {
 		if (it.kind == PMK_REC_EVENT && w->nev < PMK_REC_MAX_EVENTS)
 			w->ev[w->nev++] = it.u.event;
+		if (it.kind == PMK_REC_FORMAT && !w->format[it.u.format.event])
+			w->format[it.u.format.event] =
+			    strdup(it.u.format.text);
 		if (it.kind == PMK_REC_SAMPLE) {
 			const pmk_sample *s = &it.u.sample;
 			if (s->flags & PMK_SAMPLE_HAS_ADDR)
 				w->sample_type |= S_ADDR;
 			if (s->nchain)
 				w->sample_type |= S_CALLCHAIN;
+			if (s->flags & PMK_SAMPLE_HAS_RAW)
+				w->sample_type |= S_RAW;
 			if (s->flags & PMK_SAMPLE_HAS_USTACK) {
 				/* perf unwinds only files with call chains */
 				w->sample_type |=
@@ -325,6 +335,18 @@ static void put_sample(struct pw *w, struct buf *b, const pmk_sample *s,
 		}
 		if (!b->oom)
 			pmk__put64(b->p + nr_at, nr);
+	}
+	if (st & S_RAW) {
+		/* u32 size, the bytes, zeros up to a multiple of 8 with the
+		 * size, as the kernel pads them */
+		uint32_t n = s->flags & PMK_SAMPLE_HAS_RAW ? s->raw_len : 0;
+		uint32_t sz = ((n + 4 + 7) & ~7u) - 4;
+		uint8_t *q = grow(b, 4 + (size_t)sz);
+		if (q) {
+			pmk__put32(q, sz);
+			if (n)
+				memcpy(q + 4, s->raw, n);
+		}
 	}
 	if (st & S_REGS_USER) {
 		int ok =
@@ -630,6 +652,97 @@ static int ent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* A file of tracefs (header_page), read whole into `b` after its u64
+ * size; size 0 when it cannot be read (perf then takes the kernel's old
+ * page layout, which it does not need for samples). */
+static void put_tracefs_file(struct buf *b, const char *name)
+{
+	static const char *const dirs[] = {"/sys/kernel/tracing/events",
+					   "/sys/kernel/debug/tracing/events"};
+	size_t at = b->n, n = 0;
+	uint8_t *q;
+	put64(b, 0);
+	for (size_t i = 0; i < 2; i++) {
+		char path[128];
+		FILE *f;
+		snprintf(path, sizeof path, "%s/%s", dirs[i], name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		if ((q = grow(b, 65536)) != NULL)
+			n = fread(q, 1, 65536, f);
+		fclose(f);
+		b->n -= 65536 - n;
+		break;
+	}
+	if (!b->oom)
+		pmk__put64(b->p + at, n);
+}
+
+/* perf's tracing data (HEADER_TRACING_DATA, or the pipe's TRACING_DATA
+ * record: tools/perf/util/trace-event-info.c), version 0.6, with the
+ * format of each tracepoint event of the file grouped by subsystem (the
+ * part of its name before ':'), so that perf reads their raw records:
+ * no ftrace formats, kernel symbols, printk formats or command names. */
+static void tracing_data(struct pw *w)
+{
+	static const uint8_t magic[] = {23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n',
+					'g', '0', '.', '6', 0};
+	struct buf *b = &w->tracing;
+	uint8_t *q;
+	int done[PMK_REC_MAX_EVENTS] = {0}, nsys = 0, any = 0;
+	size_t nsys_at;
+	for (int i = 0; i < w->nev; i++)
+		any |= w->format[i] != NULL && strchr(w->ev[i].name, ':');
+	if (!any)
+		return;
+	if ((q = grow(b, sizeof magic + 6)) == NULL)
+		return;
+	memcpy(q, magic, sizeof magic);
+	q[sizeof magic] = 0; /* little-endian */
+	q[sizeof magic + 1] = (uint8_t)sizeof(long);
+	pmk__put32(q + sizeof magic + 2, (uint32_t)sysconf(_SC_PAGESIZE));
+	if ((q = grow(b, 12)) != NULL)
+		memcpy(q, "header_page", 12);
+	put_tracefs_file(b, "header_page");
+	if ((q = grow(b, 13)) != NULL)
+		memcpy(q, "header_event", 13);
+	put64(b, 0);
+	grow(b, 4); /* no ftrace formats */
+	nsys_at = b->n;
+	grow(b, 4);
+	for (int i = 0; i < w->nev; i++) {
+		const char *c = strchr(w->ev[i].name, ':');
+		size_t sl, cnt_at;
+		uint32_t cnt = 0;
+		if (done[i] || !w->format[i] || !c)
+			continue;
+		sl = (size_t)(c - w->ev[i].name);
+		if ((q = grow(b, sl + 1)) != NULL)
+			memcpy(q, w->ev[i].name, sl);
+		cnt_at = b->n;
+		grow(b, 4);
+		for (int j = i; j < w->nev; j++) {
+			size_t n;
+			if (done[j] || !w->format[j] ||
+			    strncmp(w->ev[j].name, w->ev[i].name, sl + 1))
+				continue;
+			done[j] = 1;
+			n = strlen(w->format[j]);
+			put64(b, n);
+			if ((q = grow(b, n)) != NULL)
+				memcpy(q, w->format[j], n);
+			cnt++;
+		}
+		if (!b->oom)
+			pmk__put32(b->p + cnt_at, cnt);
+		nsys++;
+	}
+	if (!b->oom)
+		pmk__put32(b->p + nsys_at, (uint32_t)nsys);
+	grow(b, 8); /* no kernel symbols, no printk formats */
+	put64(b, 0); /* no saved command names */
+}
+
 /* perf_event_attr for event `e` */
 static void put_attr(const struct pw *w, struct buf *b, const pmk_rec_event *e)
 {
@@ -676,6 +789,13 @@ static void put_features(const struct pw *w, struct buf *f, uint64_t sec[][2],
 	for (int bit = 0; bit < F_NFEAT; bit++) {
 		size_t at = f->n;
 		switch (bit) {
+		case F_TRACING_DATA: {
+			uint8_t *q;
+			if (!w->tracing.n || !(q = grow(f, w->tracing.n)))
+				continue;
+			memcpy(q, w->tracing.p, w->tracing.n);
+			break;
+		}
 		case F_HOSTNAME:
 			put_hstr(f, host);
 			break;
@@ -896,6 +1016,17 @@ static int write_pipe(struct pw *w, FILE *fp)
 			pmk__put32(h.p + at + 4, (uint32_t)(h.n - at) << 16);
 		}
 	}
+	if (w->tracing.n) {
+		/* the record, then the data outside its size, padded to 8 */
+		size_t pad = (w->tracing.n + 7) & ~(size_t)7;
+		uint8_t *t = grow(&h, 12 + pad);
+		if (t) {
+			pmk__put32(t, R_TRACING_DATA);
+			pmk__put32(t + 4, 12u << 16);
+			pmk__put32(t + 8, (uint32_t)pad);
+			memcpy(t + 12, w->tracing.p, w->tracing.n);
+		}
+	}
 	rc = h.oom ? PMK_ENOMEM : put_all(fp, h.p, h.n);
 	for (size_t i = 0; !rc && i < w->nent; i++)
 		rc = put_all(fp, w->data.p + w->ent[i].off, w->ent[i].len);
@@ -931,6 +1062,8 @@ int pmk_perfdata_write_mem(const void *rec, size_t len, const char *out,
 	}
 	rc = scan(w, rec, len, d);
 	if (!rc)
+		tracing_data(w);
+	if (!rc)
 		rc = translate_all(w, rec, len, d);
 	if (!rc) {
 		qsort(w->ent, w->nent, sizeof *w->ent, ent_cmp);
@@ -960,6 +1093,9 @@ int pmk_perfdata_write_mem(const void *rec, size_t len, const char *out,
 	free(w->times);
 	free(w->ent);
 	free(w->data.p);
+	free(w->tracing.p);
+	for (int i = 0; i < PMK_REC_MAX_EVENTS; i++)
+		free(w->format[i]);
 	free(w);
 	return rc;
 }

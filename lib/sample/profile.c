@@ -20,6 +20,7 @@
 #include "sample/perfdata.h"
 #include "sample/profile.h"
 #include "sample/rec_format.h"
+#include "sample/tpfmt.h"
 
 uint64_t pmk__hash64(uint64_t x)
 {
@@ -838,6 +839,11 @@ static int pass(pmk_profile *p, const void *buf, size_t len, int second,
 				if ((int)it.u.event.index >= p->nevents)
 					p->nevents = (int)it.u.event.index + 1;
 				break;
+			case PMK_REC_FORMAT:
+				if (!p->tpfmt[it.u.format.event])
+					p->tpfmt[it.u.format.event] =
+					    pmk__tpfmt_parse(it.u.format.text);
+				break;
 			case PMK_REC_MAP:
 				add_map(p, &it.u.map);
 				break;
@@ -1102,6 +1108,8 @@ void pmk_profile_free(pmk_profile *p)
 		pmk__symtab_free(p->dso[i].st);
 		pmk__ksyms_free(p->dso[i].jit);
 	}
+	for (int i = 0; i < PMK_REC_MAX_EVENTS; i++)
+		pmk__tpfmt_free(p->tpfmt[i]);
 	for (size_t i = 0; i < p->ndm; i++)
 		free(p->dm_to[i]);
 	free(p->dm_from);

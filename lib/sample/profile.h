@@ -115,6 +115,8 @@ struct pmk_profile {
 	size_t ipcap; /* entries of ipc, a power of 2 */
 	int nevents;
 	pmk_rec_event ev[PMK_REC_MAX_EVENTS];
+	/* tracepoint events' formats (their FORMAT records), or NULL */
+	struct pmk__tpfmt *tpfmt[PMK_REC_MAX_EVENTS];
 	pmk_profile_stats st;
 	struct pdso *dso;
 	int ndso, capdso;

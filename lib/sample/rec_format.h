@@ -30,6 +30,10 @@
 #define PMK__TASK_FIXED	  24u
 #define PMK__LOST_FIXED	  16u
 #define PMK__FINISH_FIXED 32u
+#define PMK__FORMAT_FIXED 8u /* then the text, NUL-terminated */
+/* With PMK_SAMPLE_HAS_RAW, after the chain (and the user stack): u32 size,
+ * u32 0, then the raw bytes padded to 8. */
+#define PMK__RAW_FIXED 8u
 
 static inline void pmk__put32(uint8_t *p, uint32_t v)
 {

@@ -232,7 +232,7 @@ static int plausible(const pmk_rec_reader *r, size_t off)
 		return 0;
 	kind = pmk__get32(h);
 	size = pmk__get32(h + 4);
-	if (kind < PMK_REC_EVENT || kind > PMK_REC_FINISH || size < 16 ||
+	if (kind < PMK_REC_EVENT || kind > PMK_REC_FORMAT || size < 16 ||
 	    size % 8 || size > PMK__REC_MAX_SIZE || size > r->len - off)
 		return 0;
 	if (kind == PMK_REC_SAMPLE) {
@@ -407,6 +407,21 @@ static int next_strict(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 				s->ustack =
 				    x + PMK__USTACK_FIXED + 8u * s->nuregs;
 			}
+			if (s->flags & PMK_SAMPLE_HAS_RAW) {
+				uint64_t at = PMK__SAMPLE_FIXED +
+					      8u * (uint64_t)s->nchain;
+				if (s->flags & PMK_SAMPLE_HAS_USTACK)
+					at += PMK__USTACK_FIXED +
+					      8u * (uint64_t)s->nuregs +
+					      ((s->ustack_len + 7u) & ~7u);
+				if (at + PMK__RAW_FIXED > n ||
+				    (s->raw_len = pmk__get32(p + at)) >
+					PMK_REC_MAX_RAW ||
+				    at + PMK__RAW_FIXED + s->raw_len > n)
+					return bad(d, PMK_EFORMAT, off,
+						   "bad raw record length");
+				s->raw = p + at + PMK__RAW_FIXED;
+			}
 			return 1;
 		}
 		case PMK_REC_MAP: {
@@ -466,6 +481,17 @@ static int next_strict(pmk_rec_reader *r, pmk_rec_item *it, pmk_diag *d)
 				goto short_rec;
 			it->u.lost.event = pmk__get32(p);
 			it->u.lost.count = pmk__get64(p + 8);
+			return 1;
+		case PMK_REC_FORMAT:
+			if (n < PMK__FORMAT_FIXED + 1)
+				goto short_rec;
+			it->u.format.event = pmk__get32(p);
+			it->u.format.text = (const char *)p + PMK__FORMAT_FIXED;
+			if (it->u.format.event >= PMK_REC_MAX_EVENTS ||
+			    !memchr(p + PMK__FORMAT_FIXED, 0,
+				    n - PMK__FORMAT_FIXED))
+				return bad(d, PMK_EFORMAT, off,
+					   "bad tracepoint format");
 			return 1;
 		case PMK_REC_FINISH:
 			if (n < PMK__FINISH_FIXED)

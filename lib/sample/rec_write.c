@@ -232,13 +232,17 @@ int pmk_rec_write_sample(pmk_rec_writer *w, const pmk_sample *s)
 	uint32_t n =
 	    s->nchain > PMK_REC_MAX_CHAIN ? PMK_REC_MAX_CHAIN : s->nchain;
 	int us = (s->flags & PMK_SAMPLE_HAS_USTACK) != 0;
+	int raw = (s->flags & PMK_SAMPLE_HAS_RAW) != 0;
 	uint32_t nr = us ? s->nuregs : 0, sl = us ? s->ustack_len : 0;
+	uint32_t rl = raw ? s->raw_len : 0;
 	size_t ext = us ? PMK__USTACK_FIXED + 8u * nr + round8(sl) : 0;
+	size_t rext = raw ? PMK__RAW_FIXED + round8(rl) : 0;
 	uint8_t *p, *x;
 	if (s->event >= PMK_REC_MAX_EVENTS || nr > PMK_REC_MAX_UREGS ||
-	    sl > PMK_REC_MAX_USTACK)
+	    sl > PMK_REC_MAX_USTACK || rl > PMK_REC_MAX_RAW)
 		return PMK_ERANGE;
-	p = reserve(w, PMK_REC_SAMPLE, 8 + PMK__SAMPLE_FIXED + 8u * n + ext);
+	p = reserve(w, PMK_REC_SAMPLE,
+		    8 + PMK__SAMPLE_FIXED + 8u * n + ext + rext);
 	if (!p)
 		return w->err ? w->err : PMK_ERANGE;
 	pmk__put32(p, s->event);
@@ -263,7 +267,28 @@ int pmk_rec_write_sample(pmk_rec_writer *w, const pmk_sample *s)
 		if (sl)
 			memcpy(x + PMK__USTACK_FIXED + 8u * nr, s->ustack, sl);
 	}
+	if (raw) {
+		x = p + PMK__SAMPLE_FIXED + 8u * n + ext;
+		pmk__put32(x, rl);
+		if (rl)
+			memcpy(x + PMK__RAW_FIXED, s->raw, rl);
+	}
 	w->samples++;
+	return 0;
+}
+
+int pmk_rec_write_format(pmk_rec_writer *w, uint32_t event, const char *text)
+{
+	size_t n = strlen(text);
+	uint8_t *p;
+	if (event >= PMK_REC_MAX_EVENTS ||
+	    n + 1 + PMK__FORMAT_FIXED + 8 > PMK__REC_MAX_SIZE)
+		return PMK_ERANGE;
+	p = reserve(w, PMK_REC_FORMAT, 8 + round8(PMK__FORMAT_FIXED + n + 1));
+	if (!p)
+		return w->err ? w->err : PMK_ERANGE;
+	pmk__put32(p, event);
+	memcpy(p + PMK__FORMAT_FIXED, text, n);
 	return 0;
 }
 

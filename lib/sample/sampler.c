@@ -42,7 +42,8 @@ struct pmk_sampler {
 	struct ring ring[MAX_RINGS];
 	struct pollfd pfd[MAX_RINGS];
 	uint64_t lost, samples;
-	int want_addr, want_chain, want_ustack;
+	int want_addr;
+	uint64_t stype[PMK_REC_MAX_EVENTS]; /* each event's sample_type */
 	uint8_t tmp[65536]; /* a wrapped record, reassembled */
 	uint64_t chain[PMK_REC_MAX_CHAIN];
 	uint64_t uregs[PMK_REC_MAX_UREGS];
@@ -77,14 +78,20 @@ void pmk__sampler_attr(struct perf_event_attr *pa, const pmk_attr *a,
 		       const pmk_sample_opts *o, int first, size_t ring_bytes)
 {
 	pmk__attr_to_perf(a, pa); /* period or frequency included */
-	if (a->sample == 0) {
+	if (a->sample == 0 && a->type == PERF_TYPE_TRACEPOINT) {
+		pa->sample_period = 1; /* every hit, as perf samples them */
+	} else if (a->sample == 0) {
 		pa->freq = 1;
 		pa->sample_freq = DEFAULT_HZ;
 	}
 	pa->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (o->callchain || o->callchain_dwarf)
+	if (o->callchain || o->callchain_dwarf || a->max_stack)
 		pa->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	/* a tracepoint's record (its fields, as its format file lays them
+	 * out) */
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		pa->sample_type |= PERF_SAMPLE_RAW;
 	if (o->callchain_dwarf) {
 		/* the kernel's chain for kernel frames only; user frames come
 		 * from unwinding the copied stack */
@@ -110,6 +117,37 @@ void pmk__sampler_attr(struct perf_event_attr *pa, const pmk_attr *a,
 		/* with data addresses, the data mappings too (anonymous
 		 * ones name heap allocations in the data report) */
 		pa->mmap_data = o->data_addr;
+	}
+}
+
+/* A tracepoint's format file (tracefs' events/SUB/NAME/format: its fields
+ * and how perf prints them) into the recording after its event, when it
+ * is the event's (its ID line names the recorded config). */
+static void tp_format(pmk_rec_writer *w, const pmk_rec_event *re)
+{
+	static const char *const dirs[] = {"/sys/kernel/tracing/events",
+					   "/sys/kernel/debug/tracing/events"};
+	const char *colon = strchr(re->name, ':');
+	char path[512], *text;
+	for (size_t i = 0; colon && i < 2; i++) {
+		FILE *f;
+		size_t n;
+		const char *id;
+		snprintf(path, sizeof path, "%s/%.*s/%s/format", dirs[i],
+			 (int)(colon - re->name), re->name, colon + 1);
+		if (!(f = fopen(path, "re")))
+			continue;
+		text = malloc(65536);
+		n = text ? fread(text, 1, 65535, f) : 0;
+		fclose(f);
+		if (!text)
+			return;
+		text[n] = 0;
+		id = strstr(text, "\nID: ");
+		if (id && strtoull(id + 5, NULL, 10) == re->config)
+			pmk_rec_write_format(w, re->index, text);
+		free(text);
+		return;
 	}
 }
 
@@ -150,8 +188,6 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		return PMK_ENOMEM;
 	s->w = w;
 	s->want_addr = o->data_addr;
-	s->want_chain = o->callchain || o->callchain_dwarf;
-	s->want_ustack = o->callchain_dwarf;
 	if (o->callchain_dwarf && (!UREGS_MASK || (o->stack_bytes & 7) ||
 				   o->stack_bytes > PMK_REC_MAX_USTACK)) {
 		free(s);
@@ -167,6 +203,7 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		int opened = 0, last_err = 0;
 		pmk_rec_event re;
 		pmk__sampler_attr(&pa, &attrs[e], o, e == 0, pages * psz);
+		s->stype[e] = pa.sample_type;
 		for (int t = 0; t < ntid; t++)
 		for (int c = 0; c < n; c++) {
 			struct ring *r = &s->ring[s->nring];
@@ -227,11 +264,18 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		re.index = (uint32_t)e;
 		re.type = attrs[e].type;
 		re.config = attrs[e].config;
-		re.freq = attrs[e].sample == 0 || attrs[e].freq;
-		re.period = attrs[e].sample ? attrs[e].sample : DEFAULT_HZ;
+		re.freq = pa.freq;
+		re.period = pa.sample_period;
 		re.precise = attrs[e].precise_ip;
 		snprintf(re.name, sizeof re.name, "%s", attrs[e].name);
-		pmk_rec_write_event(w, &re);
+		if (attrs[e].type == PERF_TYPE_TRACEPOINT) {
+			/* named SUB:NAME as perf names it, without terms */
+			re.name[strcspn(re.name, "/")] = 0;
+			pmk_rec_write_event(w, &re);
+			tp_format(w, &re);
+		} else {
+			pmk_rec_write_event(w, &re);
+		}
 	}
 	*sp = s;
 	return 0;
@@ -379,6 +423,7 @@ static void emit_sample(pmk_sampler *s, const struct ring *r,
 			const uint8_t *end)
 {
 	struct cur c = {body, end};
+	uint64_t st = s->stype[r->event];
 	pmk_sample sm;
 	memset(&sm, 0, sizeof sm);
 	sm.event = r->event;
@@ -402,7 +447,7 @@ static void emit_sample(pmk_sampler *s, const struct ring *r,
 	sm.cpu = take32(&c);
 	take32(&c);
 	sm.period = take64(&c);
-	if (s->want_chain) {
+	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = take64(&c);
 		for (uint64_t i = 0; i < nr && c.end - c.p >= 8; i++) {
 			uint64_t ip = take64(&c);
@@ -413,7 +458,16 @@ static void emit_sample(pmk_sampler *s, const struct ring *r,
 		}
 		sm.chain = s->chain;
 	}
-	if (s->want_ustack) {
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t n = take32(&c);
+		if (c.end - c.p >= (ptrdiff_t)n) {
+			sm.flags |= PMK_SAMPLE_HAS_RAW;
+			sm.raw = c.p;
+			sm.raw_len = n;
+		}
+		c.p += n;
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
 		/* REGS_USER: abi, then the masked registers when abi != 0;
 		 * STACK_USER: size, the bytes, and how many are valid */
 		uint64_t abi = take64(&c), size;

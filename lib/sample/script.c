@@ -9,14 +9,17 @@
  * perf does: stackcollapse-perf.pl reads a header only when it starts with
  * the command. Samples are formatted while the file loads, kept in
  * memory (their text and 32 bytes each) and printed sorted by time, as
- * perf does. Does not print: tracepoint fields, branch stacks, registers,
- * inlined frames.
+ * perf does. A tracepoint's sample prints its fields by the event's
+ * format (tpfmt.c) where period and frame were, as perf's defaults for
+ * tracepoints (comm, tid, cpu, time, event, trace, and the stack when it
+ * has one). Does not print: branch stacks, registers, inlined frames.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sample/perfout.h"
 #include "sample/profile.h"
+#include "sample/tpfmt.h"
 
 static const struct {
 	const char *name;
@@ -28,6 +31,7 @@ static const struct {
     {"ip", PMK__SF_IP},	    {"sym", PMK__SF_SYM},
     {"symoff", PMK__SF_SYMOFF}, {"dso", PMK__SF_DSO},
     {"period", PMK__SF_PERIOD}, {"addr", PMK__SF_ADDR},
+    {"trace", PMK__SF_TRACE},
 };
 #define NFIELDS (sizeof fields / sizeof *fields)
 
@@ -64,8 +68,8 @@ int pmk__script_fields_parse(const char *spec, pmk__script_opts *o,
 				snprintf(d->hint, sizeof d->hint,
 					 "fields: comm, tid, pid, time, cpu, "
 					 "event, ip, sym, symoff, dso, period, "
-					 "addr (-F f,f sets them, -F +f adds, "
-					 "-F -f removes)");
+					 "addr, trace (-F f,f sets them, -F +f "
+					 "adds, -F -f removes)");
 			}
 			return PMK_EINVAL;
 		}
@@ -80,6 +84,7 @@ int pmk__script_fields_parse(const char *spec, pmk__script_opts *o,
 			s++;
 	}
 	o->fields = set;
+	o->fields_set = 1;
 	return 0;
 }
 
@@ -152,8 +157,15 @@ static void script_hook(pmk_profile *p, const pmk_sample *s,
 	unsigned f = o->fields;
 	FILE *out = c->out;
 	const char *comm = pmk__comm(p, s->pid, s->tid);
-	int stack = chain && !o->hide_graph &&
-		    (f & (PMK__SF_IP | PMK__SF_SYM | PMK__SF_DSO));
+	const struct pmk__tpfmt *tp = p->tpfmt[s->event];
+	int stack;
+	if (p->ev[s->event].type == PMK_TYPE_TRACEPOINT && !o->fields_set)
+		f = PMK__SF_TP_DEFAULT |
+		    (chain ? PMK__SF_IP | PMK__SF_SYM | PMK__SF_SYMOFF |
+				 PMK__SF_DSO
+			   : 0);
+	stack = chain && !o->hide_graph &&
+		(f & (PMK__SF_IP | PMK__SF_SYM | PMK__SF_DSO));
 	if (c->evw < 0) /* every event is known before the first sample */
 		for (int e = c->evw = 0; e < p->nevents; e++) {
 			int w = (int)strlen(pmk_profile_event_name(p, e));
@@ -205,6 +217,8 @@ static void script_hook(pmk_profile *p, const pmk_sample *s,
 	if (f & PMK__SF_EVENT)
 		fprintf(out, "%*s: ", c->evw,
 			pmk_profile_event_name(p, (int)s->event));
+	if ((f & PMK__SF_TRACE) && tp && (s->flags & PMK_SAMPLE_HAS_RAW))
+		pmk__tpfmt_print(tp, s->raw, s->raw_len, out);
 	if ((f & PMK__SF_ADDR) && (s->flags & PMK_SAMPLE_HAS_ADDR))
 		fprintf(out, "%16llx ", (unsigned long long)s->addr);
 	if (!(f & (PMK__SF_IP | PMK__SF_SYM | PMK__SF_DSO))) {

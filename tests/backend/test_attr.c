@@ -78,6 +78,7 @@ static void set_exclusive(pmk_attr *a) { a->exclusive = 1; }
 static void set_precise_ip(pmk_attr *a) { a->precise_ip = 2; }
 static void set_freq(pmk_attr *a) { a->freq = 1; }
 static void set_sample(pmk_attr *a) { a->sample = 2000; }
+static void set_max_stack(pmk_attr *a) { a->max_stack = 3; }
 static void set_name(pmk_attr *a) { strcpy(a->name, "cycles:u"); }
 static void set_pmu(pmk_attr *a) { strcpy(a->pmu, "cpu"); }
 
@@ -110,6 +111,8 @@ static const struct row {
 	{"precise_ip", set_precise_ip, "precise_ip", 2, ANY, __LINE__},
 	{"freq", set_freq, "freq", 1, NOT_COUNTING, __LINE__},
 	{"sample", set_sample, "sample_period", 2000, NOT_COUNTING, __LINE__},
+	{"max_stack", set_max_stack, "sample_max_stack", 3, NOT_COUNTING,
+	 __LINE__},
 	{"name", set_name, NULL, 0, ANY, __LINE__},
 	{"pmu", set_pmu, NULL, 0, ANY, __LINE__},
 };
@@ -231,7 +234,7 @@ static void test_every_field_has_a_row(void)
 		 "sizeof(pmk_attr) is %zu, the table knows %zu: a new field "
 		 "needs a row here and a line in lib/backend/attr.c",
 		 sizeof(pmk_attr), known);
-	T_EQ_INT(NROW, 17);
+	T_EQ_INT(NROW, 18);
 }
 
 static void test_attr_to_perf_copies_each_field(void)
