@@ -79,6 +79,8 @@ static const struct {
     {"CPU_CLK_UNHALTED_REF",
      "CPU_CLK_UNHALTED.REF_TSC|CPU_CLK_UNHALTED:REF_TSC|ref-cycles"},
     {"TOPDOWN_SLOTS", "TOPDOWN.SLOTS|slots|TOPDOWN:SLOTS"},
+    /* on a general counter LIKWID counts the architectural ANY_P */
+    {"INST_RETIRED_ANY", "INST_RETIRED.ANY_P|INST_RETIRED:ANY_P|instructions"},
     /* AMD's core cycles and LIKWID's APERF/MPERF fixed counters */
     {"CPU_CLOCKS_UNHALTED", "ls_not_halted_cyc|CYCLES_NOT_IN_HALT|cycles"},
     {"ACTUAL_CPU_CLOCK", "msr/aperf/"},
@@ -110,6 +112,26 @@ static const struct {
     {"RETIRED_MISP_BRANCH_INSTR", "ex_ret_brn_misp"},
     {"RETIRED_UOPS", "ex_ret_ops"},
     {"RETIRED_SSE_AVX_FLOPS_ALL", "fp_ret_sse_avx_ops.all"},
+    /* ... and whose unit masks are libpfm4's named unit masks together
+     * (DATA_CACHE_REFILLS_ALL: LIKWID sets the reserved bits too) */
+    {"DATA_CACHE_REFILLS_LOCAL_ALL",
+     "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:"
+     "MEM_IO_LCL"},
+    {"DATA_CACHE_REFILLS_REMOTE_ALL",
+     "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_RMT:MEM_IO_RMT"},
+    {"DATA_CACHE_REFILLS_ALL",
+     "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:EXT_CACHE_LCL:"
+     "MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT"},
+    {"HWPREF_DATA_CACHE_FILLS_LOCAL_ALL",
+     "HARDWARE_PREFETCH_DATA_CACHE_FILLS:LCL_L2:INT_CACHE:EXT_CACHE_LCL:"
+     "MEM_IO_LCL"},
+    {"HWPREF_DATA_CACHE_FILLS_REMOTE_ALL",
+     "HARDWARE_PREFETCH_DATA_CACHE_FILLS:EXT_CACHE_RMT:MEM_IO_RMT"},
+    {"L1_DTLB_MISS_ANY_L2_HIT",
+     "LS_L1_D_TLB_MISS:TLB_RELOAD_4K_L2_HIT:TLB_RELOAD_COALESCED_PAGE_HIT:"
+     "TLB_RELOAD_2M_L2_HIT:TLB_RELOAD_1G_L2_HIT"},
+    {"L1_ITLB_MISS_L2_ITLB_MISS_ANY",
+     "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K"},
 };
 
 /* Top-down level 1 (TMAn): LIKWID's fraction of slots. */
