@@ -32,6 +32,15 @@ const char *stat_likwid_token(const char *name)
 	static char tok[16][160];
 	static int next;
 	char *s;
+	if (name[0] == '-') {
+		/* perf stat's -g/--group takes no argument */
+		cli_error("-g takes a LIKWID group name (likwid-perfctr's -g), "
+			  "not '%s'",
+			  name);
+		fprintf(stderr, "hint: perf's 'stat -g' (count the events as "
+				"one group) is written -e '{a,b}' in pmkit\n");
+		return NULL;
+	}
 	if (strchr(name, ',') || strchr(name, '/') || !*name ||
 	    strlen(name) > 100) {
 		cli_error("-g takes one LIKWID group name, not '%s'", name);

@@ -198,15 +198,17 @@ static int has_pmu(const pmk_target *t, const char *name)
 	return pmk__target_pmu(t, name) != NULL;
 }
 
-/* The sysfs scale of a PMU's event (1 when none is declared). */
+/* The sysfs scale of a power PMU event: its .scale file, else 2^-32 (the
+ * kernel's RAPL PMU counts energy in 2^-32 J whatever the hardware's unit;
+ * the fixtures were captured without the .scale files). */
 static double event_scale(const pmk_target *t, const char *pmu,
 			  const char *ev)
 {
 	char path[600], *text = NULL;
-	double v = 1;
+	double v = 0x1p-32;
 	pmk_diag d;
 	if (!t->sysfs[0])
-		return 1;
+		return v;
 	snprintf(path, sizeof path, "%s/bus/event_source/devices/%s/events/%s.scale",
 		 t->sysfs, pmu, ev);
 	if (pmk__infile_read(path, PMK__IN_PSEUDO, 256, &text, NULL, &d) == 0) {

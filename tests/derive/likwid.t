@@ -57,12 +57,28 @@ check "-g MEM1: the metrics that map are rows" sh -c 'printf "%s\n" "$1" | grep 
 PMK_SYSROOT=$zen3 run_pmkit stat -g TLB -- true
 check "-g TLB: complete on zen3, no warning" sh -c 'test "$1" = 0 && ! printf "%s\n" "$2" | grep -q warning' _ "$rc" "$err"
 
+# every group -g list calls evaluable runs with no event or metric left out
+for fx in $zen3 $icx; do
+	PMK_SYSROOT=$fx run_pmkit stat -g list
+	bad=
+	for g in $(printf '%s\n' "$out" | sed -n 's/^\([A-Za-z0-9_]*\)  *evaluable .*/\1/p'); do
+		PMK_SYSROOT=$fx run_pmkit stat -g "$g" -- true
+		if [ "$rc" != 0 ] || printf '%s\n' "$err" | grep -q 'left out'; then
+			bad="$bad $g(rc $rc)"
+		fi
+	done
+	check "every evaluable group of $fx runs whole:${bad:- yes}" test -z "$bad"
+done
+
 # unknown group, bad argument
 PMK_SYSROOT=$zen3 run_pmkit stat -g FLOPS -- true
 check "-g FLOPS: exit 2" test "$rc" = 2
 check "-g FLOPS: nearest names" sh -c 'printf "%s\n" "$1" | grep -q "did you mean.*FLOPS_DP, FLOPS_SP"' _ "$err"
 PMK_SYSROOT=$zen3 run_pmkit stat -g A,B -- true
 check "-g A,B: exit 2" test "$rc" = 2
+PMK_SYSROOT=$zen3 run_pmkit stat -g -e cycles -- true
+check "-g -e (perf's --group): exit 2" test "$rc" = 2
+check "-g -e: points to {a,b}" sh -c 'printf "%s\n" "$1" | grep -q "written -e .{a,b}."' _ "$err"
 
 # a bad group file: file:line
 mkdir -p "$T_TMP/g/zen3"
