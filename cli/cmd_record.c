@@ -31,6 +31,8 @@
 #include "cli/cli.h"
 #include "cli/personality.h"
 #include "cli/opt.h"
+#include "cli/rec_control.h"
+#include "cli/rec_switch.h"
 #include "cli/stop.h"
 #include "lib/core/outfile.h"
 
@@ -47,6 +49,8 @@ struct ropts {
 	long pid;
 	int tids[MAX_TIDS], ntids;
 	const char *out;
+	struct rec_ctl ctl;    /* --control */
+	struct rec_switch sw; /* --switch-output */
 };
 
 /* fp (frame pointers, the kernel walks them) or dwarf[,SIZE] (copy SIZE
@@ -150,7 +154,15 @@ static int add_events(const char *list, struct ropts *o)
 	return 0;
 }
 
-enum { OPT_NO_BACKUP = 256, OPT_ON_ERROR, OPT_CALL_GRAPH, OPT_FORMAT };
+enum {
+	OPT_NO_BACKUP = 256,
+	OPT_ON_ERROR,
+	OPT_CALL_GRAPH,
+	OPT_FORMAT,
+	OPT_CONTROL,
+	OPT_SWITCH,
+	OPT_SWITCH_MAX,
+};
 #define ZSTD_LEVEL_MAX 22
 
 static const struct cli_opt record_opts[] = {
@@ -170,6 +182,9 @@ static const struct cli_opt record_opts[] = {
 	{'d', "data", CLI_NOARG},
 	{'a', "all-cpus", CLI_NOARG},
 	{'q', "quiet", CLI_NOARG},
+	{OPT_CONTROL, "control", CLI_ARG},
+	{OPT_SWITCH, "switch-output", CLI_OPTARG},
+	{OPT_SWITCH_MAX, "switch-max-files", CLI_ARG},
 	{0},
 };
 
@@ -224,6 +239,36 @@ static int threads_alive(const struct ropts *o)
 	return 0;
 }
 
+/* -m PAGES (a power of two), or perf's -m SIZE with B, K, M or G: the
+ * pages it takes, rounded up to a power of two. */
+static int mmap_pages(const char *a, const char *val, struct ropts *o)
+{
+	size_t n = strlen(val);
+	char last = n ? (char)(val[n - 1] | 0x20) : 0;
+	unsigned long long v, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	char num[32];
+	int shift = last == 'b' ? 0 : last == 'k' ? 10 : last == 'm' ? 20
+		  : last == 'g' ? 30 : -1;
+	if (shift >= 0 && n > 1 && n < sizeof num) {
+		memcpy(num, val, n - 1);
+		num[n - 1] = 0;
+		if (cli_parse_u64(num, &v) == 0 && v && v <= (1ull << 36) >> shift) {
+			v <<= shift;
+			for (o->pages = 1; o->pages * page < v; o->pages <<= 1)
+				;
+			if (o->pages <= 65536)
+				return 0;
+		}
+	} else if (cli_parse_u64(val, &o->pages) == 0 && o->pages &&
+		   !(o->pages & (o->pages - 1)) && o->pages <= 65536) {
+		return 0;
+	}
+	cli_error("option '%s' needs pages (a power of two up to 65536) or a "
+		  "size with B, K, M or G, not '%s'",
+		  a, val);
+	return EXIT_USAGE;
+}
+
 static int on_opt(int key, const char *val, void *arg)
 {
 	struct ropts *o = arg;
@@ -249,14 +294,7 @@ static int on_opt(int key, const char *val, void *arg)
 		}
 		return 0;
 	case 'm':
-		if (cli_opt_u64(a, val, &o->pages) || !o->pages ||
-		    (o->pages & (o->pages - 1)) || o->pages > 65536) {
-			cli_error("option '%s' needs a power of two up to "
-				  "65536",
-				  a);
-			return EXIT_USAGE;
-		}
-		return 0;
+		return mmap_pages(a, val, o);
 	case 'o':
 		o->out = val;
 		return 0;
@@ -325,6 +363,12 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'q':
 		o->quiet = 1;
 		return 0;
+	case OPT_CONTROL:
+		return rec_ctl_open(&o->ctl, a, val);
+	case OPT_SWITCH:
+		return rec_switch_parse(&o->sw, a, val);
+	case OPT_SWITCH_MAX:
+		return rec_switch_max_files(&o->sw, a, val);
 	}
 	return EXIT_USAGE;
 }
@@ -391,6 +435,105 @@ static pid_t start_child(char **argv, int *go_fd, int *err_fd)
 	return pid;
 }
 
+/* SIGUSR2: a --switch-output cut (counted, so that none is lost while one
+ * is written); without --switch-output it is ignored, as perf does, rather
+ * than ending the recording. */
+static volatile sig_atomic_t usr2_seen;
+static void on_usr2(int sig)
+{
+	(void)sig;
+	usr2_seen++;
+}
+
+/* One --switch-output file: the records since the last cut, then the maps
+ * of what is recorded again, so that the next file has them too. */
+static int switch_cut(struct ropts *o, pmk_rec_writer *w, pmk_sampler *s,
+		      pid_t pid, int last, char *name, size_t size)
+{
+	pmk_perfdata_opts po;
+	pmk_diag d;
+	memset(&po, 0, sizeof po);
+	po.flags = PMK_PERFDATA_NO_BACKUP;
+	po.argc = g_argc;
+	po.argv = g_argv;
+	po.zstd_level = o->zstd_level;
+	if (!last && pmk_rec_writer_flush(w) < 0)
+		return -1;
+	if (rec_switch_cut(&o->sw, o->out, o->perf_format, &po, name, size,
+			   &d) < 0) {
+		cli_diag(&d);
+		return -1;
+	}
+	if (!o->quiet && cli_as_perf)
+		fprintf(stderr, "[ perf record: dump data: Woken up 0 times ]\n"
+				"[ perf record: Dump %s ]\n", name);
+	else if (!o->quiet)
+		fprintf(stderr, "pmkit record: %s written\n", name);
+	if (!last) {
+		if (o->all)
+			pmk_sampler_synthesize(s, 0);
+		else if (pid > 0 || o->pid)
+			pmk_sampler_synthesize(s, pid > 0 ? (int)pid
+							  : (int)o->pid);
+	}
+	return 0;
+}
+
+/* Carry out the commands waiting on --control. */
+static void control(struct ropts *o, pmk_rec_writer *w, pmk_sampler *s,
+		    pid_t pid)
+{
+	char arg[256];
+	enum rec_ctl_cmd c;
+	while ((c = rec_ctl_next(&o->ctl, arg, sizeof arg)) != REC_CTL_NONE) {
+		switch (c) {
+		case REC_CTL_ENABLE:
+		case REC_CTL_DISABLE:
+			if (arg[0]) {
+				cli_warn("--control: '%s %s': pmkit enables "
+					 "and disables all events at once; "
+					 "ignored",
+					 c == REC_CTL_ENABLE ? "enable"
+							     : "disable",
+					 arg);
+				continue;
+			}
+			if (c == REC_CTL_ENABLE)
+				pmk_sampler_enable(s);
+			else
+				pmk_sampler_disable(s);
+			break;
+		case REC_CTL_STOP: /* as SIGTERM */
+			if (!cli_stop_sig)
+				cli_stop_sig = SIGTERM;
+			if (pid > 0)
+				kill(pid, SIGTERM);
+			break;
+		case REC_CTL_SNAPSHOT:
+			if (o->sw.on) {
+				char name[4096];
+				if (switch_cut(o, w, s, pid, 0, name,
+					       sizeof name) < 0)
+					continue; /* said; not carried out */
+			} else
+				cli_warn("--control: snapshot cuts a "
+					 "--switch-output file; there is none");
+			break;
+		case REC_CTL_EVLIST:
+			for (int i = 0; i < o->nev; i++)
+				printf("%s\n", o->ev[i].name);
+			fflush(stdout);
+			break;
+		case REC_CTL_UNKNOWN:
+			cli_warn("--control: unknown command '%s'", arg);
+			continue;
+		default:
+			break;
+		}
+		rec_ctl_ack(&o->ctl);
+	}
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -398,87 +541,83 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int cmd_record(int argc, char **argv)
+/* The recording of cmd_record, its options parsed. */
+static int record_run(struct ropts *o, char **cmd)
 {
-	struct ropts o;
-	char **cmd = NULL;
 	pmk_rec_writer *w = NULL;
 	pmk_sampler *s = NULL;
 	pmk_sample_opts so;
 	pmk_diag d;
 	pid_t pid = -1;
-	int go_fd = -1, err_fd = -1, status = 0, rc, exit_code = 0, i;
+	int go_fd = -1, err_fd = -1, status = 0, rc, exit_code = 0;
 	int write_failed = 0;
 	uint64_t t0, stop_t = 0;
 	int killed = 0;
+	sig_atomic_t usr2_done = 0;
+	int cut_failed = 0;
+	char last_name[4096]; /* --switch-output: the last file written */
 	pmk_rec_finish fin;
-	FILE *tmp = NULL; /* --format perf: the records until the end */
+	FILE *tmp = NULL; /* --format perf, --switch-output: the records */
 
-	memset(&o, 0, sizeof o);
-	o.out = NULL;
-	o.perf_format = cli_as_perf;
-	g_argc = argc;
-	g_argv = argv;
-	i = cli_opt_parse("record", argc, argv, record_opts, on_opt, &o);
-	if (i < 0)
-		return -i;
-	if (i < argc)
-		cmd = argv + i;
-	if (!o.out)
-		o.out = o.perf_format ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
-	if (o.zstd_level && !o.perf_format) {
+	if (!o->out)
+		o->out = o->perf_format ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
+	if (o->zstd_level && !o->perf_format) {
 		cli_error("-z compresses perf.data: add --format perf");
 		return EXIT_USAGE;
 	}
-	if (o.dwarf && o.callchain) {
+	if (o->dwarf && o->callchain) {
 		cli_error("-g (frame pointers) and --call-graph dwarf exclude "
 			  "each other");
 		return EXIT_USAGE;
 	}
-	if (o.dwarf && !pmk_sampler_can_unwind()) {
+	if (o->dwarf && !pmk_sampler_can_unwind()) {
 		cli_error("--call-graph dwarf is not supported on this "
 			  "architecture (x86-64 and arm64 only); use -g");
 		return EXIT_USAGE;
 	}
-	if (o.period && o.freq) {
+	if (o->period && o->freq) {
 		cli_error("-c and -F exclude each other");
 		return EXIT_USAGE;
 	}
-	if ((o.pid != 0) + (o.ntids != 0) + o.all > 1) {
+	if ((o->pid != 0) + (o->ntids != 0) + o->all > 1) {
 		cli_error("-p, -t and -a exclude each other");
 		return EXIT_USAGE;
 	}
-	if ((o.pid || o.ntids) && cmd) {
+	if ((o->pid || o->ntids) && cmd) {
 		cli_error("give either -p PID, -t TID or a command, not both");
 		return EXIT_USAGE;
 	}
-	if (!cmd && !o.pid && !o.ntids && !o.all) {
+	if (!cmd && !o->pid && !o->ntids && !o->all) {
 		cli_error("nothing to record");
 		fprintf(stderr, "hint: pmkit record -- COMMAND [ARGS], or -p "
 				"PID, or -t TID, or -a\n");
 		return EXIT_USAGE;
 	}
-	if (o.nev == 0 && add_events("cpu-clock", &o))
+	if (o->nev == 0 && add_events("cpu-clock", o))
 		return 1;
-	for (int e = 0; e < o.nev; e++) {
-		if (o.period)
-			o.ev[e].sample = o.period;
-		else if (o.freq) {
-			o.ev[e].sample = o.freq;
-			o.ev[e].freq = 1;
+	for (int e = 0; e < o->nev; e++) {
+		if (o->period)
+			o->ev[e].sample = o->period;
+		else if (o->freq) {
+			o->ev[e].sample = o->freq;
+			o->ev[e].freq = 1;
 		}
 	}
-	rc = probe_events(&o);
+	rc = probe_events(o);
 	if (rc)
 		return rc;
 
 	/* the new file, and whether FILE can become FILE.old, before the
 	 * command is started: a refusal costs no run */
-	if (o.perf_format) {
+	if (o->sw.on && !strcmp(o->out, "-")) {
+		cli_error("--switch-output writes files: not with -o -");
+		return EXIT_USAGE;
+	}
+	if (o->perf_format || o->sw.on) {
 		int fd;
-		if (pmk__outfile_check(o.out,
+		if (pmk__outfile_check(o->out,
 				       PMK__OUT_PRIVATE | PMK__OUT_DASH |
-					   (o.no_backup ? PMK__OUT_NO_BACKUP
+					   (o->no_backup ? PMK__OUT_NO_BACKUP
 							: 0),
 				       &d) < 0) {
 			cli_diag(&d);
@@ -496,14 +635,21 @@ int cmd_record(int argc, char **argv)
 			fclose(tmp);
 			return 1;
 		}
-	} else if (pmk_rec_writer_open_ex(&w, o.out, "pmkit record",
-					  o.no_backup ? PMK_REC_NO_BACKUP : 0,
+	} else if (pmk_rec_writer_open_ex(&w, o->out, "pmkit record",
+					  o->no_backup ? PMK_REC_NO_BACKUP : 0,
 					  &d) < 0) {
 		cli_diag(&d);
 		return 1;
 	}
 	cli_stop_catch(); /* docs/files.md */
 	signal(SIGPIPE, SIG_IGN);
+	{
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_usr2;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 	if (cmd) {
 		pid = start_child(cmd, &go_fd, &err_fd);
 		if (pid < 0) {
@@ -515,43 +661,50 @@ int cmd_record(int argc, char **argv)
 		cli_stop_child = pid;
 	}
 	memset(&so, 0, sizeof so);
-	so.all_cpus = o.all;
-	so.pid = o.all ? -1 : cmd ? (int)pid : (int)o.pid;
-	so.callchain = (unsigned)o.callchain;
-	so.callchain_dwarf = (unsigned)o.dwarf;
-	so.stack_bytes = (unsigned)o.stack_bytes;
-	so.data_addr = (unsigned)o.data;
-	so.inherit = !o.all;
-	so.threads = o.pid != 0; /* -p: every thread the process has now */
-	if (o.ntids) { /* -t: those threads only (and what they start) */
-		so.pid = o.tids[0];
-		so.tids = o.tids;
-		so.ntids = o.ntids;
+	so.all_cpus = o->all;
+	so.pid = o->all ? -1 : cmd ? (int)pid : (int)o->pid;
+	so.callchain = (unsigned)o->callchain;
+	so.callchain_dwarf = (unsigned)o->dwarf;
+	so.stack_bytes = (unsigned)o->stack_bytes;
+	so.data_addr = (unsigned)o->data;
+	so.inherit = !o->all;
+	so.threads = o->pid != 0; /* -p: every thread the process has now */
+	if (o->ntids) { /* -t: those threads only (and what they start) */
+		so.pid = o->tids[0];
+		so.tids = o->tids;
+		so.ntids = o->ntids;
 	}
-	so.enable_on_exec = cmd && !o.all;
-	so.ring_pages = (unsigned)o.pages;
+	so.enable_on_exec = cmd && !o->all;
+	so.ring_pages = (unsigned)o->pages;
 	/* a stack copy per sample fills the default rings in milliseconds */
-	if (o.dwarf && !o.pages)
+	if (o->dwarf && !o->pages)
 		so.ring_pages = 1024;
-	if (pmk_sampler_open(&s, o.ev, o.nev, &so, w, &d) < 0) {
+	if (pmk_sampler_open(&s, o->ev, o->nev, &so, w, &d) < 0) {
 		cli_error("%s", d.message[0] ? d.message : "cannot sample");
 		if (d.hint[0])
 			fprintf(stderr, "hint: %s\n", d.hint);
 		exit_code = 1;
 		goto out_kill;
 	}
-	if (o.pid)
-		pmk_sampler_synthesize(s, (int)o.pid);
-	for (int t = 0; t < o.ntids; t++) {
+	if (o->pid)
+		pmk_sampler_synthesize(s, (int)o->pid);
+	for (int t = 0; t < o->ntids; t++) {
 		/* the maps of each thread's process, once */
-		int tg = pmk_task_tgid(o.tids[t]), seen = 0;
+		int tg = pmk_task_tgid(o->tids[t]), seen = 0;
 		for (int u = 0; u < t; u++)
-			seen |= pmk_task_tgid(o.tids[u]) == tg;
+			seen |= pmk_task_tgid(o->tids[u]) == tg;
 		if (!seen)
 			pmk_sampler_synthesize(s, tg);
 	}
-	if (o.all)
+	if (o->all)
 		pmk_sampler_synthesize(s, 0);
+	if (o->sw.on) { /* every file starts with what is written so far */
+		struct stat st;
+		pmk_rec_writer_flush(w);
+		rec_switch_start(&o->sw, fileno(tmp),
+				 fstat(fileno(tmp), &st) ? 0
+							 : (uint64_t)st.st_size);
+	}
 	if (!so.enable_on_exec)
 		pmk_sampler_enable(s);
 	t0 = now_ns();
@@ -602,19 +755,32 @@ int cmd_record(int argc, char **argv)
 		goto out_kill;
 	}
 	for (;;) {
-		if (!write_failed && pmk_sampler_poll(s, 100) < 0) {
+		if (!write_failed && o->ctl.ctl_fd >= 0)
+			control(o, w, s, pid);
+		if (!write_failed && o->sw.on &&
+		    (usr2_done != usr2_seen || rec_switch_due(&o->sw))) {
+			if (usr2_done != usr2_seen) /* a file a signal */
+				usr2_done++;
+			if (switch_cut(o, w, s, pid, 0, last_name,
+				       sizeof last_name) < 0)
+				cut_failed = 1; /* said; recording goes on */
+		}
+		if (!write_failed &&
+		    pmk_sampler_poll(s, o->ctl.ctl_fd >= 0 || o->sw.on ? 50
+									: 100) <
+			0) {
 			/* said once; sampling stops, the file keeps the whole
 			 * records written before the error */
 			int e = pmk_rec_writer_errno(w);
 			write_failed = 1;
 			pmk_sampler_disable(s);
 			cli_error("cannot write '%s': %s; recording stopped",
-				  o.out, strerror(e ? e : EIO));
+				  o->out, strerror(e ? e : EIO));
 			if (!cmd)
 				break;
-			if (o.kill_on_error) {
+			if (o->kill_on_error) {
 				kill(pid, SIGTERM);
-			} else if (!o.quiet) {
+			} else if (!o->quiet) {
 				fprintf(stderr,
 					"pmkit record: waiting for '%s' (pid "
 					"%d) to finish; --on-error=kill stops "
@@ -647,15 +813,22 @@ int cmd_record(int argc, char **argv)
 			}
 		} else if (cli_stop_sig) {
 			break;
-		} else if (o.pid && kill((pid_t)o.pid, 0) != 0 &&
+		} else if (o->pid && kill((pid_t)o->pid, 0) != 0 &&
 			   errno == ESRCH) {
 			break;
-		} else if (o.ntids && !threads_alive(&o)) {
+		} else if (o->ntids && !threads_alive(o)) {
 			break;
 		}
 	}
 	pmk_sampler_disable(s);
 	pmk_sampler_poll(s, 0);
+	/* signals that came as the command ended still get their files */
+	while (o->sw.on && !write_failed && !cut_failed &&
+	       usr2_done != usr2_seen) {
+		usr2_done++;
+		if (switch_cut(o, w, s, -1, 0, last_name, sizeof last_name) < 0)
+			cut_failed = 1;
+	}
 	memset(&fin, 0, sizeof fin);
 	fin.status = exit_code;
 	fin.samples = pmk_sampler_samples(s);
@@ -668,44 +841,51 @@ int cmd_record(int argc, char **argv)
 		exit_code = 128 + cli_stop_sig;
 	if (pmk_rec_writer_close(w) < 0 || write_failed) {
 		if (!write_failed)
-			cli_error("cannot write '%s': %s", o.out,
+			cli_error("cannot write '%s': %s", o->out,
 				  strerror(errno ? errno : EIO));
 		/* pmkit's own failure, whatever the workload's status */
 		if (tmp)
 			fclose(tmp);
 		return 1;
 	}
-	if (tmp) { /* the recording, written out as perf.data */
+	if (o->sw.on) { /* the last --switch-output file */
+		rc = switch_cut(o, NULL, NULL, pid, 1, last_name,
+				sizeof last_name);
+		fclose(tmp);
+		if (rc < 0 || cut_failed)
+			return 1;
+	} else if (tmp) { /* the recording, written out as perf.data */
 		pmk_perfdata_opts po;
 		memset(&po, 0, sizeof po);
-		po.flags = o.no_backup ? PMK_PERFDATA_NO_BACKUP : 0;
+		po.flags = o->no_backup ? PMK_PERFDATA_NO_BACKUP : 0;
 		po.argc = g_argc;
 		po.argv = g_argv;
-		po.zstd_level = o.zstd_level;
-		rc = pmk_perfdata_write_fd(fileno(tmp), o.out, &po, &d);
+		po.zstd_level = o->zstd_level;
+		rc = pmk_perfdata_write_fd(fileno(tmp), o->out, &po, &d);
 		fclose(tmp);
 		if (rc < 0) {
 			cli_diag(&d);
 			return 1;
 		}
 	}
-	if (!o.quiet) {
+	if (!o->quiet) {
 		struct stat st;
 		double mb = 0;
-		if (strcmp(o.out, "-") && stat(o.out, &st) == 0)
+		const char *out = o->sw.on ? last_name : o->out;
+		if (strcmp(out, "-") && stat(out, &st) == 0)
 			mb = (double)st.st_size / 1e6;
 		if (cli_as_perf) /* perf's two lines; wakeups not counted */
 			fprintf(stderr,
 				"[ perf record: Woken up 0 times to write data ]\n"
 				"[ perf record: Captured and wrote %.3f MB %s "
 				"(%llu samples) ]\n",
-				mb, o.out, (unsigned long long)fin.samples);
+				mb, out, (unsigned long long)fin.samples);
 		else
 			fprintf(stderr,
 				"pmkit record: %llu samples, %llu lost, %.2f MB "
 				"written to %s\n",
 				(unsigned long long)fin.samples,
-				(unsigned long long)fin.lost, mb, o.out);
+				(unsigned long long)fin.lost, mb, out);
 	}
 	if (fin.lost)
 		cli_warn("%llu records were lost (ring buffer full)",
@@ -724,4 +904,27 @@ out_kill:
 	if (tmp)
 		fclose(tmp);
 	return exit_code ? exit_code : 1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct ropts o;
+	int i, rc;
+
+	memset(&o, 0, sizeof o);
+	o.out = NULL;
+	o.ctl.ctl_fd = o.ctl.ack_fd = -1;
+	o.sw.fd = -1;
+	o.perf_format = cli_as_perf;
+	g_argc = argc;
+	g_argv = argv;
+	i = cli_opt_parse("record", argc, argv, record_opts, on_opt, &o);
+	if (i < 0) {
+		rec_ctl_close(&o.ctl);
+		return -i;
+	}
+	rc = record_run(&o, i < argc ? argv + i : NULL);
+	rec_ctl_close(&o.ctl);
+	rec_switch_release(&o.sw);
+	return rc;
 }
