@@ -269,8 +269,12 @@ int pmk_sampler_open(pmk_sampler **sp, const pmk_attr *attrs, int nattr,
 		re.precise = attrs[e].precise_ip;
 		snprintf(re.name, sizeof re.name, "%s", attrs[e].name);
 		if (attrs[e].type == PERF_TYPE_TRACEPOINT) {
-			/* named SUB:NAME as perf names it, without terms */
+			/* named SUB:NAME as perf names it, without terms
+			 * or modifiers */
+			char *c = strchr(re.name, ':');
 			re.name[strcspn(re.name, "/")] = 0;
+			if (c)
+				c[1 + strcspn(c + 1, ":")] = 0;
 			pmk_rec_write_event(w, &re);
 			tp_format(w, &re);
 		} else {
