@@ -169,9 +169,10 @@ static int grow_hash(pmk_lockstat *ls)
 	return 0;
 }
 
-/* The entry of a keyed chain, made on first sight; -1: no memory. */
+/* The entry of a keyed chain, made on first sight when `make` (a begin;
+ * an end finds one or none); -1: no memory, -2: none. */
 static long entry_of(pmk_lockstat *ls, const char *type, const uint64_t *c,
-		     uint32_t n)
+		     uint32_t n, int make)
 {
 	size_t j;
 	pmk_lock_entry *e;
@@ -184,6 +185,8 @@ static long entry_of(pmk_lockstat *ls, const char *type, const uint64_t *c,
 		    !memcmp(e->chain, c, n * sizeof *c))
 			return (long)ls->hash[j] - 1;
 	}
+	if (!make)
+		return -2;
 	if (ls->n == ls->cap) {
 		size_t cap = ls->cap ? ls->cap * 2 : 256;
 		pmk_lock_entry *v = realloc(ls->e, cap * sizeof *v);
@@ -230,7 +233,11 @@ static int add_sample(pmk_lockstat *ls, const pmk_sample *s, int end,
 	for (uint32_t i = (uint32_t)o->stack_skip; i < depth; i++)
 		if (!is_lock_fn(ls, s->chain[i]))
 			key[n++] = s->chain[i];
-	if ((ei = entry_of(ls, type, key, n)) < 0)
+	if ((ei = entry_of(ls, type, key, n, !end)) == -2) {
+		ls->tot.unpaired++; /* no begin on that path at all */
+		return 0;
+	}
+	if (ei < 0)
 		return PMK_ENOMEM;
 	if (ls->ntp == ls->tpcap) {
 		size_t cap = ls->tpcap ? ls->tpcap * 2 : 4096;
