@@ -63,7 +63,8 @@ const char *stat_likwid_name(const char *token)
 static const char *target_arch(const char **model_out)
 {
 	const pmk_target *t = pmk_target_host();
-	const char *model = pmk_target_model(t), *env = getenv("PMKIT_LIKWID_ARCH");
+	const char *model = pmk_target_model(t),
+		   *env = getenv("PMKIT_LIKWID_ARCH");
 	char path[600];
 	*model_out = model;
 	if (access(groups_dir(), R_OK) != 0) {
@@ -85,9 +86,10 @@ static const char *target_arch(const char **model_out)
 		return NULL;
 	}
 	if (!pmk__lw_arch(model)) {
-		cli_error("LIKWID's groups (%s) have no directory for CPU model "
-			  "'%s'",
-			  groups_dir(), model);
+		cli_error(
+		    "LIKWID's groups (%s) have no directory for CPU model "
+		    "'%s'",
+		    groups_dir(), model);
 		fprintf(stderr, "hint: PMKIT_LIKWID_ARCH=DIR uses another "
 				"arch's groups (Debian's likwid 5.2 has none "
 				"for Sapphire Rapids or Zen 4)\n");
@@ -194,8 +196,9 @@ int stat_likwid_list(FILE *out)
 				fprintf(out, "    metric '%s' left out: %s\n",
 					g->metric[k].name, m->mwhy[k]);
 	}
-	fprintf(out, "\n%d of %d groups evaluable on %s; -g GROUP counts a "
-		     "partial one without what does not map\n",
+	fprintf(out,
+		"\n%d of %d groups evaluable on %s; -g GROUP counts a "
+		"partial one without what does not map\n",
 		ok, n, *model ? model : arch);
 	free(g);
 	free(m);
@@ -212,7 +215,8 @@ static void nearest(const char *dir, const char *name)
 		for (int i = 0; i < n; i++)
 			if (pmk__edit_distance(names[i], name) == pass ||
 			    (pass == 3 && strcasestr(names[i], name))) {
-				fprintf(stderr, "%s%s", shown ? ", " : "hint: did you mean ",
+				fprintf(stderr, "%s%s",
+					shown ? ", " : "hint: did you mean ",
 					names[i]);
 				shown++;
 			}

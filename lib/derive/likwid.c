@@ -48,11 +48,12 @@ static void name_from_path(const char *path, char *out, size_t size)
 static int keyword(const char *s, const char *kw)
 {
 	size_t n = strlen(kw);
-	return !strncmp(s, kw, n) && (s[n] == 0 || isspace((unsigned char)s[n]));
+	return !strncmp(s, kw, n) &&
+	       (s[n] == 0 || isspace((unsigned char)s[n]));
 }
 
-static int bad(pmk_diag *d, const pmk__lw_group *g, int line,
-	       const char *input, int col, const char *msg, const char *arg)
+static int bad(pmk_diag *d, const pmk__lw_group *g, int line, const char *input,
+	       int col, const char *msg, const char *arg)
 {
 	return pmk__diag_at(d, PMK_EFORMAT, g->path, line, input, col, 1, NULL,
 			    "%s%s%s%s", msg, arg ? " '" : "", arg ? arg : "",

@@ -22,7 +22,7 @@
 #include "pmkit/derive.h"
 #include "pmkit/event.h"
 
-#define PMK__LW_EVENTS_MAX 128
+#define PMK__LW_EVENTS_MAX  128
 #define PMK__LW_METRICS_MAX 64
 
 typedef struct pmk__lw_event {
@@ -39,10 +39,10 @@ typedef struct pmk__lw_metric {
 } pmk__lw_metric;
 
 typedef struct pmk__lw_group {
-	char name[64];	   /* the file's name without .txt */
-	char path[512];	   /* as given, for messages */
-	char short_[256];  /* the SHORT line's text */
-	char require[32];  /* "NOHT" of a REQUIRE_NOHT line, else "" */
+	char name[64];	  /* the file's name without .txt */
+	char path[512];	  /* as given, for messages */
+	char short_[256]; /* the SHORT line's text */
+	char require[32]; /* "NOHT" of a REQUIRE_NOHT line, else "" */
 	int nevent, nmetric;
 	pmk__lw_event event[PMK__LW_EVENTS_MAX];
 	pmk__lw_metric metric[PMK__LW_METRICS_MAX];
@@ -94,8 +94,8 @@ void pmk__lw_map(const pmk_target *t, const pmk__lw_group *g,
  * reason in `why`. The text is malloc'd.
  */
 int pmk__lw_metric_text(const pmk_target *t, const pmk__lw_group *g,
-			const pmk__lw_mapped *m, int k, char **text,
-			char *why, size_t size);
+			const pmk__lw_mapped *m, int k, char **text, char *why,
+			size_t size);
 /* Metric k compiled on `t` (pmk_defs_parse_string over the text above);
  * *index is its user event in *out. 0, or -1 with `why`. */
 int pmk__lw_metric_defs(const pmk_target *t, const pmk__lw_group *g,

@@ -36,23 +36,37 @@
 static const struct {
 	const char *model, *arch;
 } archs[] = {
-    {"amd64_fam17h_zen1", "zen"}, {"amd64_fam17h_zen2", "zen2"},
-    {"amd64_fam19h_zen3", "zen3"}, {"amd64_fam15h_interlagos", "interlagos"},
-    {"amd64_fam16h", "kabini"},	  {"amd64_k8_revg", "k8"},
+    {"amd64_fam17h_zen1", "zen"},
+    {"amd64_fam17h_zen2", "zen2"},
+    {"amd64_fam19h_zen3", "zen3"},
+    {"amd64_fam15h_interlagos", "interlagos"},
+    {"amd64_fam16h", "kabini"},
+    {"amd64_k8_revg", "k8"},
     {"amd64_fam10h_barcelona", "k10"},
-    {"icx", "ICX"},		  {"icl", "ICL"},
-    {"clx", "CLX"},		  {"skx", "skylakeX"},
-    {"skl", "skylake"},		  {"bdw_ep", "broadwellEP"},
-    {"bdw", "broadwell"},	  {"hsw_ep", "haswellEP"},
-    {"hsw", "haswell"},		  {"ivb_ep", "ivybridgeEP"},
-    {"ivb", "ivybridge"},	  {"snb_ep", "sandybridgeEP"},
-    {"snb", "sandybridge"},	  {"nhm", "nehalem"},
-    {"nhm_ex", "nehalemEX"},	  {"wsm", "westmere"},
-    {"wsm_dp", "westmere"},	  {"knl", "knl"},
-    {"slm", "silvermont"},	  {"glm", "goldmont"},
-    {"core", "core2"},		  {"tgl", "TGL"},
-    {"rkl", "RKL"},		  {"arm_n1", "arm8_n1"},
-    {"arm_a64fx", "arm64fx"},	  {"arm_thunderx2", "arm8_tx2"},
+    {"icx", "ICX"},
+    {"icl", "ICL"},
+    {"clx", "CLX"},
+    {"skx", "skylakeX"},
+    {"skl", "skylake"},
+    {"bdw_ep", "broadwellEP"},
+    {"bdw", "broadwell"},
+    {"hsw_ep", "haswellEP"},
+    {"hsw", "haswell"},
+    {"ivb_ep", "ivybridgeEP"},
+    {"ivb", "ivybridge"},
+    {"snb_ep", "sandybridgeEP"},
+    {"snb", "sandybridge"},
+    {"nhm", "nehalem"},
+    {"nhm_ex", "nehalemEX"},
+    {"wsm", "westmere"},
+    {"wsm_dp", "westmere"},
+    {"knl", "knl"},
+    {"slm", "silvermont"},
+    {"glm", "goldmont"},
+    {"core", "core2"},
+    {"arm_n1", "arm8_n1"},
+    {"arm_a64fx", "arm64fx"},
+    {"arm_thunderx2", "arm8_tx2"},
 };
 
 const char *pmk__lw_arch(const char *model)
@@ -201,16 +215,16 @@ static int has_pmu(const pmk_target *t, const char *name)
 /* The sysfs scale of a power PMU event: its .scale file, else 2^-32 (the
  * kernel's RAPL PMU counts energy in 2^-32 J whatever the hardware's unit;
  * the fixtures were captured without the .scale files). */
-static double event_scale(const pmk_target *t, const char *pmu,
-			  const char *ev)
+static double event_scale(const pmk_target *t, const char *pmu, const char *ev)
 {
 	char path[600], *text = NULL;
 	double v = 0x1p-32;
 	pmk_diag d;
 	if (!t->sysfs[0])
 		return v;
-	snprintf(path, sizeof path, "%s/bus/event_source/devices/%s/events/%s.scale",
-		 t->sysfs, pmu, ev);
+	snprintf(path, sizeof path,
+		 "%s/bus/event_source/devices/%s/events/%s.scale", t->sysfs,
+		 pmu, ev);
 	if (pmk__infile_read(path, PMK__IN_PSEUDO, 256, &text, NULL, &d) == 0) {
 		char *end;
 		double s = strtod(text, &end);
@@ -312,8 +326,8 @@ int pmk__lw_map_event(const pmk_target *t, const pmk__lw_event *e, int *skip,
 		for (size_t i = 0; i < sizeof topdown / sizeof topdown[0]; i++)
 			if (!strcmp(e->name, topdown[i].likwid)) {
 				char a[200], b[200];
-				snprintf(a, sizeof a, "%s/%s/", core ? core : "cpu",
-					 topdown[i].perf);
+				snprintf(a, sizeof a, "%s/%s/",
+					 core ? core : "cpu", topdown[i].perf);
 				snprintf(b, sizeof b, "%s/slots/",
 					 core ? core : "cpu");
 				if (!parses(t, a) || !parses(t, b)) {
@@ -343,9 +357,9 @@ int pmk__lw_map_event(const pmk_target *t, const pmk__lw_event *e, int *skip,
 						 energy[i].perf);
 					return -1;
 				}
-				snprintf(expr, size, "(\"%s\" * %.17g)", a,
-					 event_scale(t, "power",
-						     energy[i].perf));
+				snprintf(
+				    expr, size, "(\"%s\" * %.17g)", a,
+				    event_scale(t, "power", energy[i].perf));
 				return 0;
 			}
 		snprintf(expr, size, "no perf energy event for it");
@@ -399,8 +413,10 @@ int pmk__lw_map_event(const pmk_target *t, const pmk__lw_event *e, int *skip,
 				 unmapped_units[i].prefix);
 			return -1;
 		}
-	snprintf(expr, size, "LIKWID's counter kind of '%s': no mapping in "
-			     "pmkit", c);
+	snprintf(expr, size,
+		 "LIKWID's counter kind of '%s': no mapping in "
+		 "pmkit",
+		 c);
 	return -1;
 }
 
@@ -562,8 +578,8 @@ static int translate(const pmk_target *t, const pmk__lw_group *g,
 }
 
 int pmk__lw_metric_text(const pmk_target *t, const pmk__lw_group *g,
-			const pmk__lw_mapped *m, int k, char **text,
-			char *why, size_t size)
+			const pmk__lw_mapped *m, int k, char **text, char *why,
+			size_t size)
 {
 	struct out o = {0};
 	char head[32];
@@ -622,13 +638,13 @@ int pmk__lw_metric_defs(const pmk_target *t, const pmk__lw_group *g,
 	return 0;
 }
 
-void pmk__lw_map(const pmk_target *t, const pmk__lw_group *g,
-		 pmk__lw_mapped *m)
+void pmk__lw_map(const pmk_target *t, const pmk__lw_group *g, pmk__lw_mapped *m)
 {
 	memset(m, 0, sizeof *m);
 	for (int i = 0; i < g->nevent; i++) {
-		m->ok[i] = pmk__lw_map_event(t, &g->event[i], &m->skip[i],
-					     m->expr[i], sizeof m->expr[i]) == 0;
+		m->ok[i] =
+		    pmk__lw_map_event(t, &g->event[i], &m->skip[i], m->expr[i],
+				      sizeof m->expr[i]) == 0;
 		m->nunmapped += !m->ok[i];
 	}
 	for (int k = 0; k < g->nmetric; k++) {
@@ -672,8 +688,8 @@ int pmk__lw_event_compile(const pmk_target *t, const pmk__lw_group *g,
 	pmk_diag d;
 	int idx;
 	if (!m->ok[i] || m->skip[i]) {
-		snprintf(why, size, "%s", m->ok[i] ? "not an event to count"
-						   : m->expr[i]);
+		snprintf(why, size, "%s",
+			 m->ok[i] ? "not an event to count" : m->expr[i]);
 		return -1;
 	}
 	snprintf(text, sizeof text, "lw_event = %s\n", m->expr[i]);

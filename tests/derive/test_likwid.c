@@ -28,12 +28,16 @@ static const struct {
 	int ok, nevent, nmetric, err_line;
 	const char *what; /* the last metric's formula, or the error */
 } cases[] = {
-    {__LINE__, "SHORT s\nEVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nIPC [x] FIXC0/time\n",
+    {__LINE__,
+     "SHORT s\nEVENTSET\nFIXC0 INSTR_RETIRED_ANY\nMETRICS\nIPC [x] "
+     "FIXC0/time\n",
      1, 1, 1, 0, "FIXC0/time"},
-    {__LINE__, "SHORT s\r\nEVENTSET\r\nPMC0:EDGEDETECT A_B\r\nMETRICS\r\n\r\nA  1.E-06*(PMC0 + 2)/time\r\nLONG\r\nx ( y\n",
+    {__LINE__,
+     "SHORT s\r\nEVENTSET\r\nPMC0:EDGEDETECT A_B\r\nMETRICS\r\n\r\nA  "
+     "1.E-06*(PMC0 + 2)/time\r\nLONG\r\nx ( y\n",
      1, 1, 1, 0, "1.E-06*(PMC0+2)/time"},
-    {__LINE__, "# c\nEVENTSET\nPMC0 A\nPMC1 B\nMETRICS\nr PMC0/PMC1\ns PMC1\n", 1, 2,
-     2, 0, "PMC1"},
+    {__LINE__, "# c\nEVENTSET\nPMC0 A\nPMC1 B\nMETRICS\nr PMC0/PMC1\ns PMC1\n",
+     1, 2, 2, 0, "PMC1"},
     {__LINE__, "EVENTSET\nPMC0 A\n", 0, 0, 0, 2, "no METRICS section"},
     {__LINE__, "METRICS\nx PMC0\n", 0, 0, 0, 2, "no EVENTSET with events"},
     {__LINE__, "EVENTSET\nPMC0\nMETRICS\n", 0, 0, 0, 2,
@@ -124,8 +128,7 @@ static void test_translate(void)
 	T_CHECKF(strstr(m.mwhy[1], "NO_SUCH_EVENT (PMC0)") != NULL, "%s",
 		 m.mwhy[1]);
 	T_CHECK(!m.mok[2]);
-	T_CHECKF(strstr(m.mwhy[2], "'frequency' is neither a counter") !=
-		     NULL,
+	T_CHECKF(strstr(m.mwhy[2], "'frequency' is neither a counter") != NULL,
 		 "%s", m.mwhy[2]);
 	/* no sysfs, no TSC, no msr PMU: the clock is refused with why */
 	T_CHECK(!m.mok[3]);
