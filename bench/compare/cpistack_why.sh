@@ -1,11 +1,13 @@
 #!/bin/sh
-# cpistack_why.sh: the per-cycle evidence of docs/cpistack.md, "Where the
-# bar is missed, and why": for the three presets where FMT misses seed
-# 001's bar against the band (int-mix, kernel-mix, stream), the classes of
-# the real run's cycles (build/bench/cpistack_trace) beside the reference
-# steps that disagree with the accountants, and the interaction of
-# mispredictions with L2D misses (four runs of the core with and without
-# each idealized, everything else real).
+# cpistack_why.sh: the per-cycle evidence of docs/cpistack.md, "Where FMT
+# misses the bar against the band, and why": for the two presets where the
+# seed's FMT misses seed 001's bar against the band (branchy, stream) and
+# the two it used to miss (int-mix, kernel-mix), the classes of the real
+# run's cycles and what fetch does in the mispredicted windows
+# (build/bench/cpistack_trace) beside the reference steps that disagree
+# with the accountants, and the interaction of mispredictions with L2D
+# misses (four runs of the core with and without each idealized,
+# everything else real).
 #   bench/compare/cpistack_why.sh [BUILD]     (default BUILD: build)
 # One core, about 20 s here; the output goes to stdout.
 set -u
@@ -14,10 +16,12 @@ tr=$b/bench/cpistack_trace
 pmkit=$b/pmkit
 n=${N:-200000}
 [ -x "$tr" ] && [ -x "$pmkit" ] || { echo "build first: make O=$b" >&2; exit 1; }
-for w in int-mix kernel-mix stream; do
+for w in branchy stream int-mix kernel-mix; do
 	echo "## $w: the real run's cycles, and where each reference step finds its cycles"
 	"$tr" -n "$n" "$w"
 	case $w in
+	branchy)
+		steps="sim:branch sim-inv:branch sim:l2i sim-inv:l2i last:l2i" ;;
 	stream)
 		steps="sim:l2d sim-inv:l2d last:l2d sim-inv:longlat" ;;
 	*)

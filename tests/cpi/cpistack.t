@@ -215,7 +215,7 @@ tr=$PMK_BUILD/bench/cpistack_trace
 if [ -x "$tr" ]; then
 	"$tr" -n 20000 int-mix last l2d >"$T_TMP/tr" 2>&1; rc=$?
 	if [ $rc = 0 ] && awk '
-		/^# / { gsub(",", ""); insns = $3; cycles = $5
+		/^# .* instructions,/ { gsub(",", ""); insns = $3; cycles = $5
 			for (i = 1; i <= NF; i++) if ($i == "before") before = $(i + 1) }
 		/^[a-z]/ && $1 != "class" { c += $2; r += $7; n++ }
 		END { d = r - (cycles - before); if (d < 0) d = -d
