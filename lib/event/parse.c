@@ -254,24 +254,44 @@ static void leaf_init(pmk_attr *a, const char *pmu, uint32_t type,
 	a->config = config;
 }
 
+/* One term of a list "k=v,k,...": where it starts in the list, its
+ * length, its key and its value (NULL when it has none). */
+struct term {
+	size_t start, len, kl, vl;
+	const char *key, *val;
+};
+
+/* The term at terms[*i], *i moved past it and its comma; 0 at the end. */
+static int term_next(const char *terms, size_t n, size_t *i, struct term *t)
+{
+	const char *eq;
+	if (*i >= n)
+		return 0;
+	t->start = *i;
+	t->key = terms + *i;
+	while (*i < n && terms[*i] != ',')
+		(*i)++;
+	t->len = *i - t->start;
+	eq = memchr(t->key, '=', t->len);
+	t->kl = eq ? (size_t)(eq - t->key) : t->len;
+	t->val = eq ? eq + 1 : NULL;
+	t->vl = eq ? (size_t)(terms + *i - t->val) : 0;
+	if (*i < n)
+		(*i)++; /* the comma */
+	return 1;
+}
+
 /* Parse the terms of pmu/terms/ into `a`. `col` is the column of terms[0]. */
 static int parse_terms(const pmk_target *t, const struct pmk__pmu *p,
 		       const char *terms, size_t n, int col, pmk_attr *a,
 		       struct mods *m, int depth, pmk_diag *d)
 {
 	size_t i = 0;
-	while (i < n) {
-		size_t start = i, kl, vl = 0;
-		const char *key = terms + i, *val = NULL, *eq;
+	struct term tm;
+	while (term_next(terms, n, &i, &tm)) {
+		size_t start = tm.start, kl = tm.kl, vl = tm.vl;
+		const char *key = tm.key, *val = tm.val;
 		uint64_t v = 1;
-		while (i < n && terms[i] != ',')
-			i++;
-		eq = memchr(key, '=', i - start);
-		kl = eq ? (size_t)(eq - key) : i - start;
-		if (eq) {
-			val = eq + 1;
-			vl = (size_t)(terms + i - val);
-		}
 		if (kl == 0)
 			return pmk__diag_set(d, PMK_ESYNTAX, col + (int)start,
 					     1, "terms look like event=0x3c,umask=1",
@@ -342,8 +362,6 @@ static int parse_terms(const pmk_target *t, const struct pmk__pmu *p,
 			}
 		}
 #undef IS
-		if (i < n)
-			i++; /* the comma */
 	}
 	return 0;
 }
@@ -537,18 +555,11 @@ static int parse_tp_terms(const char *terms, size_t n, int col, pmk_attr *a,
 	    "a tracepoint takes period=N, freq=N, max-stack=N, "
 	    "call-graph=fp and name=LABEL";
 	size_t i = 0;
-	while (i < n) {
-		size_t start = i, kl, vl = 0;
-		const char *key = terms + i, *val = NULL, *eq;
+	struct term tm;
+	while (term_next(terms, n, &i, &tm)) {
+		size_t kl = tm.kl, vl = tm.vl;
+		const char *key = tm.key, *val = tm.val;
 		uint64_t v = 0;
-		while (i < n && terms[i] != ',')
-			i++;
-		eq = memchr(key, '=', i - start);
-		kl = eq ? (size_t)(eq - key) : i - start;
-		if (eq) {
-			val = eq + 1;
-			vl = (size_t)(terms + i - val);
-		}
 #define IS(str) (kl == strlen(str) && !strncmp(key, str, kl))
 		if (IS("name")) {
 			/* a label only */
@@ -558,11 +569,12 @@ static int parse_tp_terms(const char *terms, size_t n, int col, pmk_attr *a,
 				a->max_stack = 127; /* the kernel's default */
 		} else if (!val || pmk__parse_u64(val, vl, &v) != 0 ||
 			   !(IS("period") || IS("freq") || IS("max-stack"))) {
-			return pmk__diag_set(d, PMK_ESYNTAX, col + (int)start,
-					     (int)(i - start), hint,
+			return pmk__diag_set(d, PMK_ESYNTAX,
+					     col + (int)tm.start, (int)tm.len,
+					     hint,
 					     "unknown or bad tracepoint term "
 					     "'%.*s'",
-					     (int)(i - start), key);
+					     (int)tm.len, key);
 		} else if (IS("max-stack")) {
 			if (v == 0 || v > 65535)
 				return pmk__diag_set(
@@ -578,8 +590,6 @@ static int parse_tp_terms(const char *terms, size_t n, int col, pmk_attr *a,
 			m->freq = v;
 		}
 #undef IS
-		if (i < n)
-			i++; /* the comma */
 	}
 	return 0;
 }
