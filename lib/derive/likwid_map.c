@@ -125,7 +125,8 @@ static const struct {
     {"RETIRED_BRANCH_INSTR", "ex_ret_brn"},
     {"RETIRED_MISP_BRANCH_INSTR", "ex_ret_brn_misp"},
     {"RETIRED_UOPS", "ex_ret_ops"},
-    {"RETIRED_SSE_AVX_FLOPS_ALL", "fp_ret_sse_avx_ops.all"},
+    {"RETIRED_SSE_AVX_FLOPS_ALL",
+     "RETIRED_SSE_AVX_FLOPS:ANY|fp_ret_sse_avx_ops.all"},
     /* ... and whose unit masks are libpfm4's named unit masks together
      * (DATA_CACHE_REFILLS_ALL: LIKWID sets the reserved bits too) */
     {"DATA_CACHE_REFILLS_LOCAL_ALL",

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/derive/likwid.h"
+#include "lib/event/perf_dirs.h"
 #include "pmkit.h"
 #include "tests/support/t.h"
 
@@ -221,7 +222,7 @@ static int check_arch(const char *fx, const char *arch, int *total)
 
 static void test_fixtures(void)
 {
-	int total, ok;
+	int total, ok, perf;
 	char dir[512];
 	snprintf(dir, sizeof dir, "%s/zen3", groups_dir());
 	if (access(dir, R_OK) != 0)
@@ -230,15 +231,18 @@ static void test_fixtures(void)
 	if (!strcmp(pmk_model_source("icx") ? "y" : "", ""))
 		T_SKIP("pmkit is built without libpfm4 (Debian package "
 		       "libpfm4-dev)");
-	/* what -g list counts on each, at least the groups named here */
+	/* what -g list counts on each, at least what was measured
+	 * (docs/metrics.md); Zen's names need perf's JSON for 5 of them */
+	perf =
+	    pmk__pmu_events_dir() && access(pmk__pmu_events_dir(), R_OK) == 0;
 	ok = check_arch("amd-zen3", "zen3", &total);
-	T_CHECKF(ok >= 8 && total >= 18, "zen3 %d/%d", ok, total);
+	T_CHECKF(ok >= (perf ? 13 : 8) && total >= 18, "zen3 %d/%d", ok, total);
 	ok = check_arch("intel-icx", "ICX", &total);
-	T_CHECKF(ok >= 8 && total >= 19, "icx %d/%d", ok, total);
+	T_CHECKF(ok >= 9 && total >= 19, "icx %d/%d", ok, total);
 	/* LIKWID 5.2 has no SPR directory: ICX's groups on the spr fixture */
 	T_CHECK(pmk__lw_arch("spr") == NULL);
 	ok = check_arch("intel-spr", "ICX", &total);
-	T_CHECKF(ok >= 1, "spr with ICX's groups %d/%d", ok, total);
+	T_CHECKF(ok >= 7, "spr with ICX's groups %d/%d", ok, total);
 	check_arch("intel-skx", "skylakeX", &total);
 	check_arch("intel-clx", "CLX", &total);
 	check_arch("intel-bdx", "broadwellEP", &total);
@@ -259,7 +263,8 @@ static void test_encodings(void)
 	     0x80c7},
 	    {"intel-icx", "PMC0", "BR_MISP_RETIRED_ALL_BRANCHES", 0x00c5},
 	    {"amd-zen3", "PMC0", "RETIRED_INSTRUCTIONS", 0xc0},
-	    {"amd-zen3", "PMC0", "RETIRED_SSE_AVX_FLOPS_ALL", 0xff03},
+	    {"amd-zen3", "PMC0", "RETIRED_SSE_AVX_FLOPS_ALL", 0x0f03},
+	    /* by perf's Zen 3 name l2_request_g1.all_no_prefetch */
 	    {"amd-zen3", "PMC0", "REQUESTS_TO_L2_GRP1_ALL_NO_PF", 0xf960},
 	};
 	char dir[512];
@@ -267,8 +272,13 @@ static void test_encodings(void)
 	if (!pmk_model_source("icx"))
 		T_SKIP("pmkit is built without libpfm4 (Debian package "
 		       "libpfm4-dev)");
+	int perf =
+	    pmk__pmu_events_dir() && access(pmk__pmu_events_dir(), R_OK) == 0;
 	for (size_t i = 0; i < sizeof enc / sizeof enc[0]; i++) {
 		pmk__lw_event e = {0};
+		if (!perf &&
+		    !strcmp(enc[i].name, "REQUESTS_TO_L2_GRP1_ALL_NO_PF"))
+			continue; /* perf's name only */
 		pmk_target *t = fixture(enc[i].fx);
 		char expr[256], s[256];
 		int skip;
