@@ -140,6 +140,13 @@ void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
 
 /* A wrapper's cache held another site: what it counted goes to the table,
  * and it holds this one from now on. */
+/* A send's time, when its site's cache holds another site (counted
+ * before the call: pmk__mpi_exact_first found no room for it) */
+void pmk__mpi_site_ticks(int fn, const void *addr, uint64_t ticks)
+{
+	site_add(fn, addr, 0, ticks);
+}
+
 void pmk__mpi_site_miss(struct pmk__mpi_site1 *s, int fn, const void *addr,
 			uint64_t ticks)
 {

@@ -169,6 +169,7 @@ void pmk__mpi_lastword(const char *why)
 		done = 1;
 		/* stop counting: the record is this moment's */
 		pmk__mpi_on = 0;
+		pmk__mpi_gate = 0;
 		n = pmk__mpi_record_now(rec, sizeof rec, why);
 		/* rank 0 says where the records are; a rank that ended the
 		 * job itself says so too */

@@ -180,6 +180,30 @@ static void events_read(double *out)
 			 : NAN;
 }
 
+/* The wrappers' other way out (rank.h): exact timing on clock_gettime,
+ * sampling, or several threads. */
+void pmk__mpi_leave_other(int fn, int is_local, int on, uint64_t t0,
+			  uint64_t sent, uint64_t recv, int idle,
+			  struct pmk__mpi_site1 *site, const void *addr)
+{
+	if (pmk__mpi_mode == PMK__MPI_EXACT) {
+		uint64_t d;
+		if (idle)
+			pmk__mpi_poll_arm();
+		d = pmk__mpi_now() - t0;
+		pmk__mpi_in_t0 = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		pmk__mpi_exact_add(fn, d, sent, recv, site, addr);
+		if (idle)
+			pmk__mpi_poll_idle(fn, t0 + d);
+	} else {
+		uint64_t d = on == 1 ? pmk__mpi_now() - t0 : UINT64_MAX;
+		pmk__mpi_leave(fn, is_local, on, t0, sent, recv);
+		pmk__mpi_comm_call(fn, d, sent, recv, addr);
+	}
+	pmk__mpi_depth = 0;
+}
+
 void pmk__mpi_start(int rank, int size, const char *host)
 {
 	char path[64];
@@ -198,6 +222,7 @@ void pmk__mpi_start(int rank, int size, const char *host)
 	S.t0_ns = pmk__mpi_mono_ns();
 	S.t0 = pmk__mpi_now();
 	pmk__mpi_on = 1;
+	pmk__mpi_gate_update();
 }
 
 static void region_open(const char *name)
@@ -341,6 +366,7 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 	pmk__mpi_timing_finish(S.t1, &tm);
 	events_read(S.ev_end);
 	pmk__mpi_on = 0;
+	pmk__mpi_gate_update();
 	/* ticks to ns over the whole run (1 without the TSC) */
 	{
 		k = pmk__mpi_tsc && S.t1 > S.t0

@@ -229,6 +229,8 @@ struct pmk__mpi_site1 {
 };
 void pmk__mpi_site_miss(struct pmk__mpi_site1 *s, int fn, const void *addr,
 			uint64_t ticks) PMK__MPI_HIDDEN;
+void pmk__mpi_site_ticks(int fn, const void *addr, uint64_t ticks)
+	PMK__MPI_HIDDEN;
 static inline void pmk__mpi_comm_fast(int fn, uint64_t d, uint64_t sb,
 				      uint64_t rb, struct pmk__mpi_site1 *s,
 				      const void *addr)
@@ -267,70 +269,157 @@ void pmk__mpi_comm_call(int fn, uint64_t ticks, uint64_t sent, uint64_t recv,
 void pmk__mpi_comm_send(int dest, uint64_t bytes) PMK__MPI_HIDDEN;
 int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k) PMK__MPI_HIDDEN;
 
-/* Enter and leave the wrapper of `fn`: `on` is 1 for a timed call, 2 for a
- * counted one, 0 when not measured (before MPI_Init, or inside another
- * wrapper). By default (PMK__MPI_EXACT) every call is timed here, inline:
- * the bytes are counted before the second clock read, so that the
- * wrapper's own work falls inside the call's time, as it would in a
- * program timing its own calls. */
+/*
+ * The wrappers' gate, one load on their way in: 1 while measuring with
+ * exact timing on the CPU's counter (one thread in MPI at a time) and no
+ * wrapper in progress, 0 while one is (a Fortran wrapper calling the C
+ * one, an MPI function calling another) or when not measuring; 2 for the
+ * other ways (sampling, several threads, clock_gettime), decided out of
+ * line with the thread's `pmk__mpi_depth`. Set by pmk__mpi_gate_update
+ * (timing.c) whenever pmk__mpi_on or pmk__mpi_mode changes; a wrapper on
+ * the first way closes it on its way in and opens it again, to
+ * pmk__mpi_on, on its way out (0 if a signal's record stopped counting
+ * while the call ran).
+ */
+extern int pmk__mpi_gate PMK__MPI_HIDDEN;
+void pmk__mpi_gate_update(void) PMK__MPI_HIDDEN;
+static inline uint64_t pmk__mpi_counter(void)
+{
+#if defined(__x86_64__)
+	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	return pmk__mpi_mono_ns();
+#endif
+}
+/* Exact timing: what a timed call of `d` ticks adds, after its end was
+ * read (inline on the first way; pmk__mpi_leave_other on clock_gettime). */
+static inline void pmk__mpi_exact_add(int fn, uint64_t d, uint64_t sb,
+				      uint64_t rb, struct pmk__mpi_site1 *site,
+				      const void *addr)
+{
+	struct pmk__mpi_fstat *s = &pmk__mpi_fs[fn];
+	s->calls++;
+	s->sent += sb;
+	s->recv += rb;
+	s->ns += d;
+	pmk__mpi_total_ns += d;
+	pmk__mpi_comm_fast(fn, d, sb, rb, site, addr);
+}
+/* The same in two parts, for a send whose bytes and destination are known
+ * before its call: its counts then (after its start was read), its time
+ * after its end. A ping-pong's round trip on this VM grows with the work
+ * between a send's return and the receive after it, and not with the work
+ * between a receive's return and the next send (docs/mpi.md). */
+static inline void pmk__mpi_exact_first(int fn, uint64_t sb,
+					struct pmk__mpi_site1 *site,
+					const void *addr)
+{
+	struct pmk__mpi_fstat *s = &pmk__mpi_fs[fn];
+	s->calls++;
+	s->sent += sb;
+	pmk__mpi_cfn[fn].hist[pmk__mpi_bucket(sb)]++;
+	if (__builtin_expect(site->addr == addr, 1))
+		site->calls++;
+	else
+		pmk__mpi_site_miss(site, fn, addr, 0);
+}
+static inline void pmk__mpi_exact_time(int fn, uint64_t d,
+				       struct pmk__mpi_site1 *site,
+				       const void *addr)
+{
+	struct pmk__mpi_cfn *c = &pmk__mpi_cfn[fn];
+	pmk__mpi_fs[fn].ns += d;
+	pmk__mpi_total_ns += d;
+	if (d < c->min)
+		c->min = d;
+	if (d > c->max)
+		c->max = d;
+	if (__builtin_expect(site->addr == addr, 1))
+		site->ticks += d;
+	else
+		pmk__mpi_site_ticks(fn, addr, d);
+}
+/* The other ways out (0 for `on` that entered through the gate's 2) */
+void pmk__mpi_leave_other(int fn, int local, int on, uint64_t t0,
+			  uint64_t sent, uint64_t recv, int idle,
+			  struct pmk__mpi_site1 *site, const void *addr)
+	PMK__MPI_HIDDEN;
+
+/* Enter and leave the wrapper of `fn`: `pmk_on_` is 3 for a call timed
+ * inline (the gate's first way), 1 for one timed out of line, 2 for one
+ * counted only, 0 when not measured (before MPI_Init, or inside another
+ * wrapper). On the first way, the default, every call costs the gate's
+ * load and two stores, two reads of the counter, and the counts after
+ * the second; the sums of bytes are taken before it, so that the
+ * wrapper's own calls (a communicator's rank or size) fall inside the
+ * call's time, as they would in a program timing its own calls. */
 #define PMK__MPI_ENTER(fn)                                                     \
-	int pmk_on_ = pmk__mpi_on && pmk__mpi_depth == 0;                      \
+	int pmk_on_ = 0;                                                       \
 	uint64_t pmk_t0_ = 0;                                                  \
-	if (pmk_on_) {                                                         \
-		pmk__mpi_depth = 1;                                            \
-		if (pmk__mpi_mode == PMK__MPI_EXACT) {                         \
-			pmk__mpi_in_t0 = pmk_t0_ = pmk__mpi_now();             \
-			if (pmk__mpi_poll_end)                                 \
-				pmk__mpi_poll_gap(PMK__MPI_##fn, pmk_t0_);     \
-		} else                                                         \
-			pmk_on_ = pmk__mpi_enter(PMK__MPI_##fn,                \
-						 PMK__MPI_LOCAL_##fn,          \
-						 &pmk_t0_);                    \
-	}
+	if (__builtin_expect(pmk__mpi_gate == 1, 1)) {                         \
+		pmk__mpi_gate = 0;                                             \
+		pmk_on_ = 3;                                                   \
+		pmk__mpi_in_t0 = pmk_t0_ = pmk__mpi_counter();                 \
+		if (__builtin_expect(pmk__mpi_poll_end != 0, 0))               \
+			pmk__mpi_poll_gap(PMK__MPI_##fn, pmk_t0_);             \
+	} else if (pmk__mpi_gate == 2 && pmk__mpi_depth == 0)                  \
+		pmk_on_ = pmk__mpi_enter(PMK__MPI_##fn, PMK__MPI_LOCAL_##fn,   \
+					 &pmk_t0_);
 #define PMK__MPI_LEAVE(fn, sent_bytes, recv_bytes)                             \
 	PMK__MPI_LEAVE_POLL(fn, sent_bytes, recv_bytes, 0)
 /* The same for a poll (MPI_Iprobe, MPI_Test...): `idle` when it found
  * nothing (timing.c: a tight loop of such polls is waiting). */
 #define PMK__MPI_LEAVE_POLL(fn, sent_bytes, recv_bytes, idle)                  \
 	if (pmk_on_) {                                                         \
+		static struct pmk__mpi_site1 pmk_st_;                          \
 		uint64_t pmk_sb_ = (uint64_t)(sent_bytes);                     \
 		uint64_t pmk_rb_ = (uint64_t)(recv_bytes);                     \
-		if (pmk__mpi_mode == PMK__MPI_EXACT) {                         \
-			struct pmk__mpi_fstat *pmk_s_ =                        \
-				&pmk__mpi_fs[PMK__MPI_##fn];                   \
+		if (__builtin_expect(pmk_on_ == 3, 1)) {                       \
 			uint64_t pmk_d_;                                       \
-			pmk_s_->calls++;                                       \
-			pmk_s_->sent += pmk_sb_;                               \
-			pmk_s_->recv += pmk_rb_;                               \
 			if (idle)                                              \
 				pmk__mpi_poll_arm();                           \
-			pmk_d_ = pmk__mpi_now() - pmk_t0_;                     \
+			pmk_d_ = pmk__mpi_counter() - pmk_t0_;                 \
 			pmk__mpi_in_t0 = 0;                                    \
 			__atomic_signal_fence(__ATOMIC_SEQ_CST);               \
-			pmk_s_->ns += pmk_d_;                                  \
-			pmk__mpi_total_ns += pmk_d_;                           \
+			pmk__mpi_exact_add(PMK__MPI_##fn, pmk_d_, pmk_sb_,     \
+					   pmk_rb_, &pmk_st_,                  \
+					   __builtin_return_address(0));       \
 			if (idle)                                              \
 				pmk__mpi_poll_idle(PMK__MPI_##fn,              \
 						   pmk_t0_ + pmk_d_);          \
-			{                                                      \
-				static struct pmk__mpi_site1 pmk_st_;          \
-				pmk__mpi_comm_fast(                            \
-					PMK__MPI_##fn, pmk_d_, pmk_sb_,        \
-					pmk_rb_, &pmk_st_,                     \
-					__builtin_return_address(0));          \
-			}                                                      \
-		} else {                                                       \
-			uint64_t pmk_d_ = pmk_on_ == 1                         \
-						  ? pmk__mpi_now() - pmk_t0_   \
-						  : UINT64_MAX;                \
-			pmk__mpi_leave(PMK__MPI_##fn, PMK__MPI_LOCAL_##fn,     \
-				       pmk_on_, pmk_t0_, pmk_sb_, pmk_rb_);    \
-			pmk__mpi_comm_call(PMK__MPI_##fn, pmk_d_, pmk_sb_,     \
-					   pmk_rb_,                            \
-					   __builtin_return_address(0));       \
-		}                                                              \
-		pmk__mpi_depth = 0;                                            \
+			pmk__mpi_gate = pmk__mpi_on;                           \
+		} else                                                         \
+			pmk__mpi_leave_other(PMK__MPI_##fn,                    \
+					     PMK__MPI_LOCAL_##fn, pmk_on_,     \
+					     pmk_t0_, pmk_sb_, pmk_rb_,        \
+					     idle, &pmk_st_,                   \
+					     __builtin_return_address(0));     \
 	}
+
+/* A send's way out in two parts (pmpi.c: after PMK__MPI_ENTER, the first
+ * before its call, the rest after it; pmk__mpi_exact_first) */
+#define PMK__MPI_SEND_FIRST(fn, sent_bytes)                                    \
+	static struct pmk__mpi_site1 pmk_st_;                                  \
+	uint64_t pmk_sb_ = (uint64_t)(sent_bytes);                             \
+	if (__builtin_expect(pmk_on_ == 3, 1))                                 \
+		pmk__mpi_exact_first(PMK__MPI_##fn, pmk_sb_, &pmk_st_,         \
+				     __builtin_return_address(0));
+#define PMK__MPI_SEND_REST(fn)                                                 \
+	if (__builtin_expect(pmk_on_ == 3, 1)) {                               \
+		uint64_t pmk_d_ = pmk__mpi_counter() - pmk_t0_;                \
+		pmk__mpi_in_t0 = 0;                                            \
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);                       \
+		pmk__mpi_exact_time(PMK__MPI_##fn, pmk_d_, &pmk_st_,           \
+				    __builtin_return_address(0));              \
+		pmk__mpi_gate = pmk__mpi_on;                                   \
+	} else if (pmk_on_)                                                    \
+		pmk__mpi_leave_other(PMK__MPI_##fn, PMK__MPI_LOCAL_##fn,       \
+				     pmk_on_, pmk_t0_, pmk_sb_, 0, 0,          \
+				     &pmk_st_, __builtin_return_address(0));
 
 /* After a successful PMPI_Init: start counting. */
 void pmk__mpi_start(int rank, int size, const char *host);

@@ -57,6 +57,7 @@
 #include "mpi/rank.h"
 
 int pmk__mpi_on;
+int pmk__mpi_gate;
 __thread int pmk__mpi_depth __attribute__((tls_model("initial-exec")));
 struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS];
 uint64_t pmk__mpi_total_ns;
@@ -212,6 +213,7 @@ void pmk__mpi_timing_start(int exact)
 	T.exact = exact || !env ||
 		  (strcmp(env, "sample") && strcmp(env, "auto"));
 	pmk__mpi_mode = T.exact ? PMK__MPI_EXACT : PMK__MPI_SAMPLE;
+	pmk__mpi_gate_update();
 	T.short_ticks = SHORT_NS;
 	if (pmk__mpi_tsc) {
 		/* ticks per ns, roughly (the threshold needs no precision;
@@ -364,6 +366,7 @@ void pmk__mpi_timing_exact(void)
 	}
 	T.exact = 1;
 	pmk__mpi_mode = PMK__MPI_THREADS;
+	pmk__mpi_gate_update();
 }
 
 /*
@@ -407,9 +410,24 @@ void pmk__mpi_poll_gap(int fn, uint64_t t0)
 	pmk__mpi_total_ns += gap;
 }
 
-/* The wrappers' slow path: sampling, or several threads. */
+void pmk__mpi_gate_update(void)
+{
+	pmk__mpi_gate = !pmk__mpi_on ? 0
+			: pmk__mpi_mode == PMK__MPI_EXACT && pmk__mpi_tsc ? 1
+									  : 2;
+}
+
+/* The wrappers' other way in (the gate's 2): exact timing on
+ * clock_gettime, sampling, or several threads. */
 int pmk__mpi_enter(int fn, int is_local, uint64_t *t0)
 {
+	pmk__mpi_depth = 1;
+	if (pmk__mpi_mode == PMK__MPI_EXACT) {
+		pmk__mpi_in_t0 = *t0 = pmk__mpi_now();
+		if (pmk__mpi_poll_end)
+			pmk__mpi_poll_gap(fn, *t0);
+		return 1;
+	}
 	if (pmk__mpi_mode == PMK__MPI_THREADS) {
 		uint64_t t = pmk__mpi_now();
 		pthread_mutex_lock(&lock);
