@@ -68,19 +68,6 @@ static int legacy_sort(const char *s, pmk_sort *out)
 	return 0;
 }
 
-static int order_arg(const char *v, int *callee)
-{
-	if (!strcmp(v, "caller")) {
-		*callee = 0;
-		return 1;
-	}
-	if (!strcmp(v, "callee")) {
-		*callee = 1;
-		return 1;
-	}
-	return 0;
-}
-
 static int report_error(const char *in, int rc, pmk_diag *d)
 {
 	if (!d->message[0])
@@ -96,7 +83,8 @@ enum {
 	OPT_DIFF, OPT_JSON, OPT_NO_DEMANGLE, OPT_FOLDED, OPT_STDIO,
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH,
 	OPT_INLINE, OPT_NO_INLINE, OPT_HEADER_ONLY, OPT_COMMS, OPT_PIDS,
-	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS, OPT_TASK, OPT_STATS, OPT_HEADER
+	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS, OPT_TASK, OPT_STATS, OPT_HEADER,
+	OPT_MAX_STACK
 };
 
 static const struct cli_opt report_opts[] = {
@@ -120,6 +108,7 @@ static const struct cli_opt report_opts[] = {
 	{OPT_CALL_GRAPH, "call-graph", CLI_OPTARG},
 	{'G', "inverted", CLI_NOARG},
 	{OPT_PLIMIT, "percent-limit", CLI_ARG},
+	{OPT_MAX_STACK, "max-stack", CLI_ARG},
 	{'e', "event", CLI_ARG},
 	{'a', "annotate", CLI_ARG},
 	{'n', "show-nr-samples", CLI_NOARG},
@@ -153,9 +142,14 @@ struct rep {
 	pmk__perf_report_opts po;
 };
 
-static int is_order(const char *v)
+/* whether the word after -g is perf's call-graph argument (a file name
+ * is not) */
+static int is_cg(const char *v)
 {
-	return !strcmp(v, "caller") || !strcmp(v, "callee");
+	pmk__cg_opts o;
+	char err[8];
+	pmk__cg_opts_init(&o);
+	return v[0] != '-' && pmk__cg_parse(v, &o, err, sizeof err) == 0;
 }
 
 /* perf's -F FIELDS: its sort keys become --sort's (the overhead, sample
@@ -285,18 +279,38 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case 'g':
 	case OPT_CALL_GRAPH:
-		/* -g [caller|callee], --call-graph[=| ]caller|callee */
+		/* -g [TYPE,MIN,LIMIT,ORDER,KEY,VALUE], --call-graph[=| ]...:
+		 * perf's items in any order (lib/sample/cgraph.h) */
 		r->children = r->graph = 1;
 		if (!val)
 			val = cli_opt_take(r->argc, r->argv,
-					   key == 'g' ? is_order : NULL);
-		if (val && !order_arg(val, &r->callee)) {
-			cli_error("--call-graph takes caller or callee, not "
-				  "'%s'",
+					   key == 'g' ? is_cg : NULL);
+		if (val) {
+			char err[200];
+			if (pmk__cg_parse(val, &r->po.cg, err, sizeof err) < 0) {
+				cli_error("%s: %s",
+					  key == 'g' ? "-g" : "--call-graph",
+					  err);
+				return EXIT_USAGE;
+			}
+			if (r->po.cg.order >= 0)
+				r->callee = r->po.cg.order;
+			if (r->po.cg.mode == PMK_CG_NONE)
+				r->graph = 0;
+		}
+		break;
+	case OPT_MAX_STACK: {
+		char *end;
+		unsigned long v = strtoul(val, &end, 10);
+		if (end == val || *end || v == 0 || v > 100000) {
+			cli_error("--max-stack takes a number of frames 1-100000, "
+				  "not '%s'",
 				  val);
 			return EXIT_USAGE;
 		}
+		r->po.max_stack = (unsigned)v;
 		break;
+	}
 	case 'G':
 		r->children = r->graph = 1;
 		r->callee = 0;
@@ -310,6 +324,8 @@ static int on_opt(int key, const char *val, void *arg)
 				  val);
 			return EXIT_USAGE;
 		}
+		/* as perf: the call chains under it are left out too */
+		r->po.cg.min_percent = r->plimit;
 		break;
 	}
 	case 'e':
@@ -376,7 +392,7 @@ static int perf_report(struct rep *r, const char *in, const char *sort_arg,
 	r->po.sort = sort_arg;
 	r->po.event = event;
 	r->po.children = no_children ? 0 : children ? 1 : -1;
-	r->po.graph = graph ? 1 : -1;
+	r->po.graph = r->po.cg.mode == PMK_CG_NONE ? 0 : graph ? 1 : -1;
 	/* --no-children: who calls each entry, as perf draws it */
 	r->po.callee = callee < 0 ? no_children : callee;
 	r->po.percent_limit = plimit;
@@ -414,6 +430,7 @@ int cmd_report(int argc, char **argv)
 	r.argv = argv;
 	r.in = cli_as_perf ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
 	r.callee = -1;
+	pmk__cg_opts_init(&r.po.cg);
 	first = cli_opt_parse_mixed("report", argc, argv, report_opts, on_opt,
 				    &r);
 	if (first < 0)
@@ -576,6 +593,7 @@ int cmd_report(int argc, char **argv)
 		o.graph = graph;
 		o.callee = callee < 0 ? 0 : callee;
 		o.percent_limit = plimit;
+		o.tree_limit = r.po.cg.min_percent;
 		o.no_inline = r.no_inline;
 		rc = pmk_profile_view(p, &o, stdout, &d);
 	} else if (folded)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pmkit/sample.h"
+#include "sample/cgraph.h"
 
 /* perf script's -F fields, by perf's names */
 enum {
@@ -78,6 +79,9 @@ typedef struct pmk__perf_report_opts {
 			      call-graph files) */
 	int callee;	   /* tree order */
 	int no_inline;
+	pmk__cg_opts cg;   /* -g's drawing: graph, 0.5, ... (cgraph.h);
+			      its order is `callee` above */
+	unsigned max_stack; /* --max-stack: frames of a chain used, 0 all */
 	double percent_limit;
 	const char *comms, *pids, *tids, *dsos, *symbols; /* filters */
 } pmk__perf_report_opts;

@@ -73,6 +73,7 @@ struct vrow {
 	char *key; /* the columns joined by '\x1f' */
 	int dso;   /* the DSO of the location that made it (filters) */
 	uint64_t self, children, samples;
+	int shown; /* a sample perf's --dsos/--symbols name passes it */
 	const char *func; /* a frame's function (for the tree's root) */
 };
 
@@ -272,6 +273,40 @@ static int stack_kept(struct view *v, const struct stack *s)
 	       pmk__list_has_u(v->f->tids, s->tid);
 }
 
+/* perf report's --dsos and --symbols: whether the place a sample was
+ * taken is one named. As in perf, they choose which entries are shown
+ * (those of the samples named: where each was taken and the functions on
+ * its chain), not what the entries count: an entry shown counts every
+ * sample of its thread that passes through it. */
+static int leaf_named(struct view *v, const struct stack *s)
+{
+	struct loc *l;
+	if (!v->f || (!v->f->dsos && !v->f->symbols))
+		return 1;
+	l = &v->p->loc[s->leaf];
+	pmk__loc_resolve(v->p, l, v->lines);
+	return (!v->f->dsos ||
+		pmk__list_has(v->f->dsos, pmk__dso_perf_name(v->p, l->dso, 0))) &&
+	       (!v->f->symbols || pmk__list_has(v->f->symbols, l->func));
+}
+
+/* The frames of a stack in use, [lo, hi): all, or perf's --max-stack
+ * frames in the order the chains are drawn (callee order: the innermost;
+ * caller order: the outermost). */
+static void span(const struct view *v, const struct stack *s, uint32_t *lo,
+		 uint32_t *hi)
+{
+	unsigned m = v->f ? v->f->max_stack : 0;
+	*lo = 0;
+	*hi = s->n;
+	if (m && m < s->n) {
+		if (v->f->callee)
+			*hi = m;
+		else
+			*lo = s->n - m;
+	}
+}
+
 static int build(struct view *v)
 {
 	pmk_profile *p = v->p;
@@ -281,6 +316,7 @@ static int build(struct view *v)
 		return -1;
 	for (size_t i = 0; i < p->nstk; i++) {
 		const struct stack *s = &p->stk[i];
+		uint32_t lo, hi;
 		int r;
 		if (!s->samples[v->ev] || !stack_kept(v, s))
 			continue;
@@ -290,7 +326,8 @@ static int build(struct view *v)
 		v->leafrow[i] = (uint32_t)r;
 		v->row[r].self += s->period[v->ev];
 		v->row[r].samples += s->samples[v->ev];
-		for (uint32_t k = 0; k < s->n; k++) {
+		span(v, s, &lo, &hi);
+		for (uint32_t k = lo; k < hi; k++) {
 			r = row_of(v, s, p->frames[s->first + k]);
 			if (r < 0)
 				return -1;
@@ -303,15 +340,20 @@ static int build(struct view *v)
 		return -1;
 	for (size_t i = 0; i < p->nstk; i++) {
 		const struct stack *s = &p->stk[i];
-		uint32_t st = (uint32_t)i + 1;
+		uint32_t st = (uint32_t)i + 1, lo, hi;
+		int named;
 		if (!s->samples[v->ev] || !stack_kept(v, s))
 			continue;
+		named = leaf_named(v, s);
 		v->stamp[v->leafrow[i]] = st;
 		v->row[v->leafrow[i]].children += s->period[v->ev];
-		for (uint32_t k = 0; k < s->n; k++) {
+		v->row[v->leafrow[i]].shown |= named;
+		span(v, s, &lo, &hi);
+		for (uint32_t k = lo; k < hi; k++) {
 			uint32_t r = v->rowof[s->first + k];
 			if (v->stamp[r] == st)
 				continue;
+			v->row[r].shown |= named;
 			v->stamp[r] = st;
 			v->row[r].children += s->period[v->ev];
 		}
@@ -492,6 +534,81 @@ static int entry_tree(struct view *v, uint32_t r, int callee, int self_only,
 	}
 	free(t.n);
 	return 0;
+}
+
+/* The chains under row `r` in perf's layout (cgraph.h), as perf puts
+ * them under an entry: in caller order, a sample's whole chain from the
+ * root where the row is the sampled location, else the chain from the
+ * row's outermost frame toward the sampled one; in callee order from the
+ * row's innermost frame toward the root. Without children, only the
+ * samples taken in the row. */
+static int perf_tree(struct view *v, uint32_t r, int callee, int self_only,
+		     uint64_t total, uint64_t entry, FILE *out)
+{
+	pmk_profile *p = v->p;
+	pmk__cg *t = pmk__cg_new();
+	pmk__cg_frame *nm = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < p->nstk && !rc; i++) {
+		const struct stack *s = &p->stk[i];
+		uint64_t val = s->period[v->ev];
+		uint32_t lo, hi, nn = 0;
+		int at = -1, self = v->leafrow[i] == r;
+		span(v, s, &lo, &hi);
+		if (!val || !s->samples[v->ev] || lo >= hi ||
+		    !stack_kept(v, s) || (self_only && !self))
+			continue;
+		if (self)
+			at = callee ? (int)lo : (int)hi - 1;
+		else
+			for (uint32_t k = lo; k < hi; k++)
+				if (v->rowof[s->first + k] == r) {
+					at = (int)k;
+					if (callee)
+						break;
+				}
+		if (at < 0)
+			continue;
+		for (int k = at; k >= (int)lo && (uint32_t)k < hi;
+		     k += callee ? 1 : -1) {
+			uint32_t li = p->frames[s->first + k];
+			const struct vinl *x = v->no_inline ? NULL : inl_of(v, li);
+			size_t need = nn + 1 + (x ? (size_t)x->n : 0);
+			if (need > cap) {
+				pmk__cg_frame *nv;
+				cap = need * 2 + 64;
+				nv = realloc(nm, cap * sizeof *nv);
+				if (!nv) {
+					rc = -1;
+					break;
+				}
+				nm = nv;
+			}
+			/* callee order: what is inlined at a caller's call
+			 * site (innermost first), then the caller; caller
+			 * order: the function, then what is inlined into it */
+			if (callee && k != at)
+				for (int j = 0; x && j < x->n; j++)
+					nm[nn++] = (pmk__cg_frame){
+					    x->name[j], p->loc[li].dso, 0, 1};
+			nm[nn++] = (pmk__cg_frame){p->loc[li].func, p->loc[li].dso,
+						   p->loc[li].fstart, 0};
+			if (!callee)
+				for (int j = x ? x->n - 1 : -1; j >= 0; j--)
+					nm[nn++] = (pmk__cg_frame){
+					    x->name[j], p->loc[li].dso, 0, 1};
+		}
+		if (!rc && pmk__cg_add(t, nm, nn, val, s->samples[v->ev]) < 0)
+			rc = -1;
+	}
+	if (!rc)
+		pmk__cg_print(t, &v->f->cg, total, entry, out);
+	free(nm);
+	pmk__cg_free(t);
+	return rc;
 }
 
 static void view_free(struct view *v)
@@ -690,14 +807,6 @@ static int lastshown(const int *show, int n)
 
 /* Whether --dsos or --symbols leaves row `x` out. perf leaves such rows
  * out of the column widths too (rows under --percent-limit still count). */
-static int filtered_out(pmk_profile *p, const pmk__perf_report_opts *o,
-			const struct vrow *x)
-{
-	return (o->dsos &&
-		!pmk__list_has(o->dsos, pmk__dso_perf_name(p, x->dso, 0))) ||
-	       (o->symbols && !pmk__list_has(o->symbols, x->func));
-}
-
 static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			int ev, FILE *out, pmk_diag *d)
 {
@@ -743,8 +852,12 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 	for (int i = 0; i < v.nkeys; i++)
 		w[i] = (int)strlen(perf_heads[v.keys[i]]);
 	for (size_t r = 0; r < v.nrow; r++) {
-		const char *k = v.row[order[r]].key;
-		if (filtered_out(p, o, &v.row[order[r]]))
+		const struct vrow *x = &v.row[order[r]];
+		const char *k = x->key;
+		/* the widths of the rows perf has: a row under
+		 * --percent-limit counts, one without Self under
+		 * --no-children does not exist there */
+		if (!x->shown || (!children && !x->self))
 			continue;
 		for (int i = 0; i < v.nkeys; i++) {
 			int l = (int)strcspn(k, "\x1f");
@@ -798,9 +911,7 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 		const char *k = x->key;
 		if ((children ? pc : ps) < o->percent_limit)
 			continue;
-		if (!children && !x->self)
-			continue;
-		if (filtered_out(p, o, x))
+		if (!x->shown || (!children && !x->self))
 			continue;
 		if (children)
 			fprintf(out, "  %7.2f%%  %7.2f%%", pc, ps);
@@ -821,9 +932,9 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 		}
 		fputc('\n', out);
 		if (graph) {
-			uint64_t min = (uint64_t)((double)total * 0.5 / 100.0);
-			if (entry_tree(&v, r, o->callee, !children, total, min,
-				       out) < 0) {
+			if (perf_tree(&v, r, o->callee, !children, total,
+				      children ? x->children : x->self,
+				      out) < 0) {
 				rc = PMK_ENOMEM;
 				break;
 			}

@@ -64,7 +64,7 @@ check "report -g caller as -gi FILE --call-graph=caller" sh -c '[ "$1" = 0 ] && 
 run_pmkit report -g sideways -i g.rec
 check "report -g sideways: not an order, an operand (2)" [ "$rc" = 2 ]
 run_pmkit report --call-graph=up -i g.rec
-check "report --call-graph=up (2)" sh -c '[ "$1" = 2 ] && echo "$2" | grep -q "caller or callee"' _ "$rc" "$err"
+check "report --call-graph=up (2)" sh -c '[ "$1" = 2 ] && echo "$2" | grep -q "'up'.*caller, callee"' _ "$rc" "$err"
 run_pmkit report --percent-limit=101 -i a.rec
 check "report --percent-limit=101 (2)" [ "$rc" = 2 ]
 run_pmkit report --json -- a.rec
