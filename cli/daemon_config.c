@@ -66,6 +66,13 @@ static int section(const char *p, const char *end, int line, struct dcfg *c,
 	while (ne < q && !isspace((unsigned char)*ne))
 		ne++;
 	if (ne < q) { /* [section "subsection"]: never ours */
+		const char *sub = ne;
+		while (sub < q && isspace((unsigned char)*sub))
+			sub++;
+		if (*sub != '"' || q - sub < 2 || q[-1] != '"')
+			return fail(e, line,
+				    "bad section header: '[NAME]' or '[NAME "
+				    "\"SUBSECTION\"]'");
 		*sec = SEC_OTHER;
 		return 0;
 	}

@@ -86,6 +86,7 @@ left() { # a process still working in the base (a session's workload)
 check "stop: no process left in the base" wait_for left
 check "stop: the last --switch-output file is written" \
 	test "$(ls "$B"/session-a/ | grep -c '^pmkit\.rec\.[0-9]*$')" -ge 2
+check "the logs hold no sanitizer report" sh -c '! cat "$1"/output "$1"/session-*/output | grep -q "Sanitizer\|runtime error"' _ "$B"
 run_pmkit daemon --config "$cfg"
 check "no daemon: list fails" sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q "no daemon on"' _ "$rc" "$err"
 
