@@ -16,12 +16,14 @@ import json
 import sys
 
 ROW = [("sim-inv", "sim"), ("fmt", "sim"), ("fmt", "sim-inv"),
-       ("fmt-ov", "sim"), ("fmt-ov", "sim-inv"), ("sfmt", "sim"),
+       ("fmt-ov", "sim"), ("fmt-ov", "sim-inv"), ("fmt-wp", "sim"),
+       ("fmt-wp", "sim-inv"), ("sfmt", "sim"),
        ("naive", "sim"), ("naive-nonspec", "sim"), ("power5", "sim")]
 NAMES = {"sim": "Sim", "sim-inv": "Sim inv", "fmt": "FMT", "fmt-ov": "FMT-ov",
-         "sfmt": "sFMT", "naive": "naive", "naive-nonspec": "naive-nonspec",
+         "sfmt": "sFMT", "fmt-wp": "FMT-wp", "naive": "naive",
+         "naive-nonspec": "naive-nonspec",
          "power5": "POWER5"}
-METHODS = ["sim", "sim-inv", "fmt", "sfmt", "fmt-ov", "naive",
+METHODS = ["sim", "sim-inv", "fmt", "sfmt", "fmt-ov", "fmt-wp", "naive",
            "naive-nonspec", "power5"]
 REFS = ["sim", "sim-inv", "band"]
 
@@ -57,18 +59,19 @@ def main(path):
                       "%.2f" % (sum(av) / len(av))]
         print("| " + " | ".join(cells) + " |")
     print()
-    print("| workload | FMT vs band | FMT-ov vs band | sFMT vs band |")
-    print("|---|---|---|---|")
+    print("| workload | FMT vs band | FMT-ov vs band | sFMT vs band "
+          "| FMT-wp vs band |")
+    print("|---|---|---|---|---|")
     for w in ws:
         cells = [short(w["name"])]
-        for m in ["fmt", "fmt-ov", "sfmt"]:
+        for m in ["fmt", "fmt-ov", "sfmt", "fmt-wp"]:
             e = w["methods"][m]["error"]["band"]
             ok = e["max_pct"] <= 4.0 and e["avg_pct"] <= 2.5
             cells.append("%.1f / %.1f%s" % (e["max_pct"], e["avg_pct"],
                                              "" if ok else " (over)"))
         print("| " + " | ".join(cells) + " |")
     print()
-    for m in ["fmt", "fmt-ov"]:
+    for m in ["fmt", "fmt-ov", "fmt-wp"]:
         for r in REFS:
             ok = [short(w["name"]) for w in ws
                   if w["methods"][m]["error"][r]["max_pct"] <= 4.0 and

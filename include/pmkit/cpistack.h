@@ -58,6 +58,9 @@ enum pmk_cpi_method {
 	PMK_CPI_SFMT,	 /* its space-efficient (shared) variant */
 	PMK_CPI_FMT_OV,	 /* FMT, a misprediction in a long miss's shadow
 			  * charged to the miss (docs/cpistack.md) */
+	PMK_CPI_FMT_WP,	 /* FMT, wrong-path I-misses whose lines the
+			  * correct path then fetches charged to the I side
+			  * (docs/cpistack.md) */
 	PMK_CPI_NAIVE,
 	PMK_CPI_NAIVE_NONSPEC,
 	PMK_CPI_POWER5,

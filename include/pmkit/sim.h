@@ -340,6 +340,8 @@ typedef struct pmk_sim_cycle {
 	uint8_t wrong_path; /* fetch is on a wrong path this cycle */
 	uint8_t fq_empty;   /* nothing ready to dispatch in the front end */
 	uint8_t squash;	    /* a misprediction was repaired this cycle */
+	uint64_t fe_pc;	    /* an I-side stall: the instruction whose fetch
+			     * waits (0 otherwise) */
 } pmk_sim_cycle;
 
 /* An instruction's lifetime events (pmk_sim_uop.what). */

@@ -90,6 +90,7 @@ struct pmk_sim {
 	uint64_t squash_at;
 	uint32_t misp_rob;
 	uint64_t fetch_block_until;
+	uint64_t fetch_block_pc; /* the instruction whose fetch waits */
 	/* the phases of the wait (fe_phase): I-TLB walk until walk_end, the
 	 * L2's latency until l1_end, beyond L2 after */
 	uint64_t fetch_walk_end, fetch_l1_end;
@@ -336,8 +337,10 @@ static uint64_t inst_access(pmk_sim *s, uint64_t pc, int kernel,
 
 /* Fetch is blocked for `wait` cycles from now, `walk` of them on an I-TLB
  * walk. */
-static void fetch_block(pmk_sim *s, uint64_t wait, uint64_t walk)
+static void fetch_block(pmk_sim *s, uint64_t wait, uint64_t walk,
+			uint64_t pc)
 {
+	s->fetch_block_pc = pc;
 	s->fetch_block_until = s->now + wait;
 	s->fetch_walk_end = s->now + walk;
 	s->fetch_l1_end = s->fetch_walk_end + s->cfg.l2.latency;
@@ -819,7 +822,7 @@ static void fetch(pmk_sim *s)
 				s->wp_pc = save;
 				s->wp_kernel = save_k;
 				s->pend_flags |= fl;
-				fetch_block(s, wait, walk);
+				fetch_block(s, wait, walk, in->pc);
 				if (!n)
 					s->cyc.fe_cause = fe_phase(s);
 				break;
@@ -851,7 +854,7 @@ static void fetch(pmk_sim *s)
 			wait = inst_access(s, in->pc, in->kernel, &fl, &walk);
 			if (wait) {
 				s->pend_flags |= fl;
-				fetch_block(s, wait, walk);
+				fetch_block(s, wait, walk, in->pc);
 				if (!n)
 					s->cyc.fe_cause = fe_phase(s);
 				break;
@@ -901,6 +904,10 @@ static void fetch(pmk_sim *s)
 		emit_uop(s, PMK_SIM_UOP_FETCH, NULL, f, 0);
 	}
 out:
+	s->cyc.fe_pc = s->cyc.fe_cause >= PMK_SIM_FE_L1I &&
+			       s->cyc.fe_cause <= PMK_SIM_FE_ITLB
+			   ? s->fetch_block_pc
+			   : 0;
 	s->cyc.fetched = (uint16_t)n;
 	s->cyc.fetched_wrong = (uint16_t)nw;
 	s->st.fetched += n;
@@ -1038,6 +1045,9 @@ static void idle_cycles(pmk_sim *s, uint64_t k)
 				      s->fetch_block_until > s->now
 				  ? fe_phase(s)
 				  : fe;
+		if (c->fe_cause >= PMK_SIM_FE_L1I &&
+		    c->fe_cause <= PMK_SIM_FE_ITLB)
+			c->fe_pc = s->fetch_block_pc;
 		cycle_end(s);
 		k--;
 		if (!k || !bulk)

@@ -35,6 +35,12 @@
  * Branch counters are kept as a stamp of a running count of chargeable
  * cycles, which gives each entry exactly the value of a per-entry counter
  * incremented every such cycle.
+ *
+ * fmt-wp, an extension (docs/cpistack.md, "fmt-wp"): the wrong-path I-side
+ * stall cycles of a mispredicted branch's window are kept per line at the
+ * resolution instead of being dropped; when the correct path later fetches
+ * that line (the wrong path brought it, or is bringing it), they move from
+ * the branch to the I side. The rest of FMT is unchanged.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +56,22 @@ typedef struct fmt_e {
 	/* a mispredicted branch's penalty, once known: [BRANCH] its own,
 	 * [other] the shadowed cycles going to that back-end component */
 	uint64_t pen[PMK_CPI_NCOMP], pen2[PMK_CPI_NCOMP];
+	uint64_t disp_cycle;
 	uint32_t rob_id;
 	uint8_t mispred, wrong, dispatched, bp_known;
 } fmt_e;
+
+/* fmt-wp: a run of wrong-path I-side stall cycles on one line */
+typedef struct wp_run {
+	uint64_t line, first, n;
+	int comp;
+} wp_run;
+
+/* fmt-wp: cycles waiting for a line on a wrong path, by component */
+typedef struct wp_line {
+	uint64_t tag; /* line + 1; 0 free */
+	uint64_t c[3];
+} wp_line;
 
 struct pmk_cpi_acct {
 	pmk_sim_config cfg;
@@ -90,6 +109,15 @@ struct pmk_cpi_acct {
 	uint64_t ll_pen[2];
 	int spec_override;
 	uint64_t spec_ev[PMK_CPI_NCOMP];
+	/* fmt-wp: the current wrong path's stall runs; lines waiting for
+	 * the correct path (as many as the L1I has lines); the cycles moved
+	 * from the branch to the I side */
+	wp_run *wr;
+	uint64_t nwr, wrcap;
+	wp_line *wl;
+	uint64_t nwl;
+	uint32_t line_shift;
+	uint64_t wp_moved[PMK_CPI_NCOMP];
 };
 
 static fmt_e *ent(pmk_cpi_acct *a, uint64_t abs)
@@ -124,6 +152,20 @@ int pmk_cpi_acct_new(pmk_cpi_acct **out, const pmk_sim_config *cfg)
 		free(a);
 		return PMK_ENOMEM;
 	}
+	a->nwl = cfg->l1i.line_bytes ? cfg->l1i.size_bytes / cfg->l1i.line_bytes
+				      : 0;
+	if (!a->nwl)
+		a->nwl = 1;
+	while ((1u << a->line_shift) < cfg->l1i.line_bytes &&
+	       a->line_shift < 20)
+		a->line_shift++;
+	a->wl = calloc(a->nwl, sizeof *a->wl);
+	if (!a->wl) {
+		free(a->rob);
+		free(a->t);
+		free(a);
+		return PMK_ENOMEM;
+	}
 	a->p5_reason = PMK_CPI_BASE;
 	*out = a;
 	return 0;
@@ -135,7 +177,63 @@ void pmk_cpi_acct_free(pmk_cpi_acct *a)
 		return;
 	free(a->t);
 	free(a->rob);
+	free(a->wr);
+	free(a->wl);
 	free(a);
+}
+
+/* fmt-wp: one more wrong-path I-side stall cycle, on the line of `pc` */
+static void wp_note(pmk_cpi_acct *a, uint64_t pc, uint64_t cycle, int comp)
+{
+	uint64_t line = pc >> a->line_shift;
+	wp_run *r = a->nwr ? &a->wr[a->nwr - 1] : NULL;
+	if (r && r->line == line && r->comp == comp &&
+	    r->first + r->n == cycle) {
+		r->n++;
+		return;
+	}
+	if (a->nwr == a->wrcap) {
+		uint64_t c = a->wrcap ? a->wrcap * 2 : 64;
+		wp_run *n = realloc(a->wr, c * sizeof *n);
+		if (!n)
+			return; /* out of memory: the cycle stays the branch's */
+		a->wr = n;
+		a->wrcap = c;
+	}
+	a->wr[a->nwr++] = (wp_run){line, cycle, 1, comp};
+}
+
+/* fmt-wp: a mispredicted branch dispatched in cycle `disp` resolved: its
+ * window's wrong-path stall cycles (from the cycle after its dispatch) wait,
+ * per line, for the correct path to fetch that line. */
+static void wp_resolve(pmk_cpi_acct *a, uint64_t disp)
+{
+	for (uint64_t i = 0; i < a->nwr; i++) {
+		wp_run *r = &a->wr[i];
+		uint64_t last = r->first + r->n - 1, n;
+		wp_line *l = &a->wl[r->line % a->nwl];
+		if (last <= disp)
+			continue;
+		n = r->first > disp ? r->n : last - disp;
+		if (l->tag != r->line + 1) {
+			memset(l, 0, sizeof *l);
+			l->tag = r->line + 1;
+		}
+		l->c[r->comp - PMK_CPI_L1I] += n;
+	}
+	a->nwr = 0;
+}
+
+/* fmt-wp: the correct path fetches from the line of `pc` */
+static void wp_use(pmk_cpi_acct *a, uint64_t pc)
+{
+	uint64_t line = pc >> a->line_shift;
+	wp_line *l = &a->wl[line % a->nwl];
+	if (l->tag != line + 1)
+		return;
+	for (int k = 0; k < 3; k++)
+		a->wp_moved[PMK_CPI_L1I + k] += l->c[k];
+	memset(l, 0, sizeof *l);
 }
 
 static int is_longlat(int op)
@@ -235,6 +333,7 @@ static void fmt_resolve(pmk_cpi_acct *a, const pmk_sim_uop *u)
 	if (a->rf)
 		refill_end(a); /* cannot happen: see struct pmk_cpi_acct */
 	e->mispred = 1;
+	wp_resolve(a, e->disp_cycle);
 	a->rf = 1;
 	a->rf_abs = i;
 	a->rf_snap = e->snap;
@@ -255,6 +354,8 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 	fmt_e *e;
 	switch (u->what) {
 	case PMK_SIM_UOP_FETCH:
+		if (!wrong)
+			wp_use(a, u->pc);
 		if (!br)
 			return;
 		if (a->open - a->head + 1 >= a->cap)
@@ -278,6 +379,7 @@ static void on_uop(void *arg, const pmk_sim_uop *u)
 		if (e->seq != u->seq)
 			return; /* not ours (cannot happen) */
 		e->dispatched = 1;
+		e->disp_cycle = u->cycle;
 		e->rob_id = u->rob_id;
 		/* between the dispatch head and tail from the next cycle on:
 		 * the stamps are taken at this cycle's end */
@@ -465,6 +567,8 @@ static void on_cycle(void *arg, const pmk_sim_cycle *c)
 		a->sfmt[be]++;
 	} else {
 		fmt_count_fe(a, fe, fe_right, shadow(a, c));
+		if (fe != PMK_CPI_BASE && c->wrong_path)
+			wp_note(a, c->fe_pc, c->cycle, fe);
 	}
 	/* stamps of the branches dispatched this cycle (the youngest
 	 * dispatched entries) */
@@ -580,6 +684,14 @@ void pmk_cpi_acct_finish(pmk_cpi_acct *a, pmk_cpi_counts *out)
 				? (double)a->ll_pen[m]
 				: (double)out->events[m][k] * out->penalty[k];
 		}
+	}
+	/* fmt-wp: the seed's FMT, with the wrong-path I-side cycles the
+	 * correct path used moved from the branch to the I side */
+	for (int k = 1; k < PMK_CPI_NCOMP; k++) {
+		out->comp[PMK_CPI_FMT_WP][k] =
+		    out->comp[PMK_CPI_FMT][k] + (double)a->wp_moved[k];
+		out->comp[PMK_CPI_FMT_WP][PMK_CPI_BRANCH] -=
+		    (double)a->wp_moved[k];
 	}
 	if (out->events[1][PMK_CPI_LONGLAT])
 		out->penalty[PMK_CPI_LONGLAT] =

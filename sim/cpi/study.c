@@ -25,8 +25,8 @@ static const char *const comp_names[PMK_CPI_NCOMP] = {
     "base", "branch", "l1i", "l2i", "itlb", "l1d", "l2d", "dtlb", "longlat",
 };
 static const char *const method_names[PMK_CPI_NMETHOD] = {
-    "sim",    "sim-inv", "fmt",		  "sfmt",
-    "fmt-ov", "naive",	 "naive-nonspec", "power5",
+    "sim",    "sim-inv", "fmt",	  "sfmt",	   "fmt-ov",
+    "fmt-wp", "naive",	 "naive-nonspec", "power5",
 };
 
 const char *pmk_cpi_comp_name(int comp)

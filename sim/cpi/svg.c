@@ -20,8 +20,8 @@ static const char *const colors[PMK_CPI_NCOMP] = {
     "#f28e2b", "#b04a00", "#edc948", "#59a14f",
 };
 static const char *const mcolors[PMK_CPI_NMETHOD] = {
-    "#4e4e4e", "#8c8c8c", "#4e79a7", "#76b7b2",
-    "#b07aa1", "#e15759", "#f28e2b", "#59a14f",
+    "#4e4e4e", "#8c8c8c", "#4e79a7", "#76b7b2", "#b07aa1",
+    "#9c755f", "#e15759", "#f28e2b", "#59a14f",
 };
 
 static int nmeth(const pmk_cpistack *s, int n, unsigned mask, int *list)
