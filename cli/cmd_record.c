@@ -647,6 +647,7 @@ static int record_run(struct ropts *o, char **cmd)
 		struct sigaction sa;
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_usr2;
+		sa.sa_flags = SA_RESTART; /* a cut's reads and writes go on */
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGUSR2, &sa, NULL);
 	}

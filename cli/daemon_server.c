@@ -27,7 +27,7 @@
 #include "cli/daemon_proto.h"
 #include "cli/daemon_session.h"
 
-#define STOP_GRACE_MS 10000 /* a record's time to write its file */
+#define STOP_GRACE_MS 30000 /* a record's time to write its file */
 #define PING_WAIT_MS  3000
 
 struct server {
