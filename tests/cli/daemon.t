@@ -6,6 +6,8 @@
 # control FIFO; signal makes a --switch-output session write a file that
 # report reads; a second daemon on the same base is refused; stop leaves
 # no process behind; a bad config is refused with its file and line.
+# First, record's --control (ping, snapshot, stop through FIFOs, each acked)
+# and --switch-output (a file a cut, one at the end), which it runs on.
 . tests/support/t.sh
 require sample
 B=$T_TMP/base
@@ -33,6 +35,33 @@ wait_for() {
 pings_ok() {
 	[ "$("$PMKIT" daemon ping --config "$cfg" | awk '$1 == "OK"' | wc -l)" = 2 ]
 }
+
+# record's --control and --switch-output, on which the daemon stands
+mkfifo "$T_TMP/ctl" "$T_TMP/ack"
+"$PMKIT" record -q --switch-output --control=fifo:"$T_TMP/ctl","$T_TMP/ack" \
+	-o "$T_TMP/r.rec" -e cpu-clock -- sleep 120 2>"$T_TMP/r.err" &
+rp=$!
+send() { # a command, and its answer (20 s at most: the record may be gone)
+	timeout 20 sh -c 'printf "%s\n" "$1" >"$2" && head -n 1 <"$3"' _ "$1" "$T_TMP/ctl" "$T_TMP/ack"
+}
+check "record --control: ping is acked" test "$(send ping)" = ack
+check "record --control: snapshot is acked" test "$(send snapshot)" = ack
+check "record --control: snapshot wrote a --switch-output file" \
+	test "$(ls "$T_TMP" | grep -c '^r\.rec\.[0-9]*$')" = 1
+if [ "$(send stop)" = ack ]; then
+	ok "record --control: stop is acked"
+else
+	nok "record --control: stop is acked" "$(cat "$T_TMP/r.err")"
+	kill $rp
+fi
+wait $rp
+check "record --control: stop ends it as SIGTERM (143)" test "$?" = 143
+check "record --switch-output: the last file at the end" \
+	test "$(ls "$T_TMP" | grep -c '^r\.rec\.[0-9]*$')" = 2
+check "record --switch-output: no FILE itself" test ! -e "$T_TMP/r.rec"
+run_pmkit record --switch-output=3x -- true
+check "record --switch-output=3x: usage error" \
+	sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "option .--switch-output. takes signal"' _ "$rc" "$err"
 
 # a bad config: the file and the line
 printf '[daemon]\nbase = %s\n[session-x]\nrun = true\ncolour = red\n' "$B" >"$T_TMP/bad.cfg"
