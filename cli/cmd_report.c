@@ -109,6 +109,7 @@ static const struct cli_opt report_opts[] = {
 	{'G', "inverted", CLI_NOARG},
 	{OPT_PLIMIT, "percent-limit", CLI_ARG},
 	{OPT_MAX_STACK, "max-stack", CLI_ARG},
+	{'t', "field-separator", CLI_ARG},
 	{'e', "event", CLI_ARG},
 	{'a', "annotate", CLI_ARG},
 	{'n', "show-nr-samples", CLI_NOARG},
@@ -133,6 +134,7 @@ struct rep {
 	int script, asm_view, json, folded, mangled, children, graph;
 	int callee, no_children, in_given, no_inline;
 	char fields[256]; /* -F's sort keys */
+	int fields_given; /* -F: perf's field order, not a sort order */
 	int task;	  /* --task: the task tree instead */
 	int stats;  /* --stats: the records by type instead */
 	int header; /* --header: the file's description, then the report */
@@ -177,6 +179,7 @@ static int fields_opt(struct rep *r, const char *val)
 		p += l + (p[l] == ',');
 	}
 	r->stdio = 1;
+	r->fields_given = 1;
 	if (n)
 		r->sort_arg = r->fields;
 	return 0;
@@ -299,6 +302,14 @@ static int on_opt(int key, const char *val, void *arg)
 				r->graph = 0;
 		}
 		break;
+	case 't': /* perf's layout, its columns joined by SEP */
+		if (!*val) {
+			cli_error("-t takes a separator, not an empty word");
+			return EXIT_USAGE;
+		}
+		r->stdio = 1;
+		r->po.field_sep = val;
+		break;
 	case OPT_MAX_STACK: {
 		char *end;
 		unsigned long v = strtoul(val, &end, 10);
@@ -390,6 +401,10 @@ static int perf_report(struct rep *r, const char *in, const char *sort_arg,
 		cli_warn("%s: %llu damaged record(s) skipped", in,
 			 (unsigned long long)st.damaged);
 	r->po.sort = sort_arg;
+	/* perf leaves out a chain's first frame when --sort begins with the
+	 * symbol: it is the entry's own */
+	r->po.cg.skip_first =
+	    sort_arg && !r->fields_given && !strncmp(sort_arg, "sym", 3);
 	r->po.event = event;
 	r->po.children = no_children ? 0 : children ? 1 : -1;
 	r->po.graph = r->po.cg.mode == PMK_CG_NONE ? 0 : graph ? 1 : -1;

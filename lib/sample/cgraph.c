@@ -358,10 +358,15 @@ static void draw_graph(struct draw *d, uint64_t total, uint64_t entry)
 	if (nk == 1 && t->n[k[0]].cumul == entry) {
 		/* one chain start holding all of the entry: its first node's
 		 * frames under "---", without a percentage */
-		int a = k[0], e = run_end(t, a);
+		int a = k[0], e = run_end(t, a), printed = 0;
 		unsigned n = 0;
 		for (int f = a;; f = t->n[f].child) {
-			if (f == a) {
+			if (f == a && d->o->skip_first) {
+				if (f == e)
+					break;
+				continue;
+			}
+			if (!printed++) {
 				margin(d);
 				fputs("|\n", d->out);
 				margin(d);

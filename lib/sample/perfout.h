@@ -82,6 +82,7 @@ typedef struct pmk__perf_report_opts {
 	pmk__cg_opts cg;   /* -g's drawing: graph, 0.5, ... (cgraph.h);
 			      its order is `callee` above */
 	unsigned max_stack; /* --max-stack: frames of a chain used, 0 all */
+	const char *field_sep; /* -t: columns joined by it, or NULL */
 	double percent_limit;
 	const char *comms, *pids, *tids, *dsos, *symbols; /* filters */
 } pmk__perf_report_opts;

@@ -815,6 +815,7 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 	int w[MAXKEYS], show[MAXKEYS], rc = 0, children, graph;
 	uint32_t *order;
 	char dots[256];
+	const char *sep = o->field_sep && *o->field_sep ? o->field_sep : NULL;
 	memset(&v, 0, sizeof v);
 	v.p = p;
 	v.perf = 1;
@@ -884,7 +885,7 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			(unsigned long long)total);
 		memset(dots, '.', sizeof dots - 1);
 		dots[sizeof dots - 1] = 0;
-		for (int pass = 0; pass < 2; pass++) {
+		for (int pass = 0; pass < 2 && !sep; pass++) {
 			fputs(children ? (pass ? "# ........  ........"
 					       : "# Children      Self")
 				       : (pass ? "# ........" : "# Overhead"),
@@ -892,15 +893,34 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			if (o->samples)
 				fprintf(out, "  %12s", pass ? "............"
 							    : "Samples");
+			/* perf right-aligns the Pid:Command heading */
 			for (int i = 0; i < v.nkeys; i++)
 				if (show[i])
-					fprintf(out, "  %-*.*s", w[i],
-						pass ? w[i] : 200,
+					fprintf(out,
+						v.keys[i] == K_PID && !pass
+						    ? "  %*.*s"
+						    : "  %-*.*s",
+						w[i], pass ? w[i] : 200,
 						pass ? dots
 						     : perf_heads[v.keys[i]]);
 			fputc('\n', out);
 		}
-		fputs("#\n", out);
+		if (sep) { /* -t: one header line, the columns as wide */
+			fprintf(out, "# %s", children ? "Children" : "Overhead");
+			if (children)
+				fprintf(out, "%s%8s", sep, "Self");
+			if (o->samples)
+				fprintf(out, "%s%12s", sep, "Samples");
+			for (int i = 0; i < v.nkeys; i++)
+				if (show[i])
+					fprintf(out,
+						v.keys[i] == K_PID ? "%s%*s"
+								   : "%s%-*s",
+						sep, w[i],
+						perf_heads[v.keys[i]]);
+			fputc('\n', out);
+		} else
+			fputs("#\n", out);
 	}
 	for (size_t i = 0; i < v.nrow; i++) {
 		uint32_t r = order[i];
@@ -913,21 +933,38 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			continue;
 		if (!x->shown || (!children && !x->self))
 			continue;
-		if (children)
+		if (sep) {
+			/* -t: each number after a space, left-aligned in its
+			 * column's width, the columns joined by SEP, SEP in a
+			 * value printed as '.', as perf 6.1 prints them */
+			char num[32];
+			snprintf(num, sizeof num, "%.2f%%", children ? pc : ps);
+			fprintf(out, " %-7s", num);
+			if (children) {
+				snprintf(num, sizeof num, "%.2f%%", ps);
+				fprintf(out, "%s %-7s", sep, num);
+			}
+			if (o->samples)
+				fprintf(out, "%s %-11llu", sep,
+					(unsigned long long)x->samples);
+		} else if (children)
 			fprintf(out, "  %7.2f%%  %7.2f%%", pc, ps);
 		else
 			fprintf(out, "  %7.2f%%", ps);
-		if (o->samples)
+		if (o->samples && !sep)
 			fprintf(out, "  %12llu", (unsigned long long)x->samples);
 		for (int c = 0, last = lastshown(show, v.nkeys); c < v.nkeys;
 		     c++) {
 			int l = (int)strcspn(k, "\x1f");
-			if (show[c]) /* perf pads every column but a last
-					symbol */
-				fprintf(out, "  %-*.*s",
-					c == last && v.keys[c] == K_SYM ? 0
-									: w[c],
-					l, k);
+			/* perf pads every column but a last symbol */
+			int wc = c == last && v.keys[c] == K_SYM ? 0 : w[c];
+			if (show[c] && sep) {
+				fputs(sep, out);
+				for (int j = 0; j < l; j++)
+					fputc(k[j] == sep[0] ? '.' : k[j], out);
+				fprintf(out, "%*s", wc > l ? wc - l : 0, "");
+			} else if (show[c])
+				fprintf(out, "  %-*.*s", wc, l, k);
 			k += l + (k[l] ? 1 : 0);
 		}
 		fputc('\n', out);

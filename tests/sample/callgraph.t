@@ -2,7 +2,8 @@
 # perf 6.1 on the SAME perf.data: perf's -g argument (graph, fractal, flat,
 # folded, none; caller, callee; a minimum percentage and a print limit;
 # percent, period, count), --max-stack, --percent-limit pruning the trees,
-# with and without --no-children. The program's chains have a known shape
+# with and without --no-children; --sort beginning with the symbol (the
+# chain's first frame left out); -t SEP's columns. The program's chains have a known shape
 # (tests/sample/prog/cg_tree.c: one leaf under five paths, a recursion).
 # Entries of equal overhead may come in another order (perf orders such
 # ties by symbol address): each entry with its tree is compared as a block.
@@ -28,7 +29,7 @@ blocks() {
 		sed -E 's/@@?GLIBC_[0-9.]+//g; s/\[\.\.\.\] \(inlined\)$/[...]/' | awk '
 		/^#/ { gsub(/ +/, " "); gsub(/\.+/, "."); print "H " $0; next }
 		/^$/ { next }
-		/^ +[0-9.]+%  / { if (b != "") print b; b = "B " $0; next }
+		/^ +[0-9.]+%[ ,;]/ { if (b != "") print b; b = "B " $0; next }
 		{ b = b "\\n" $0 }
 		END { if (b != "") print b }' | sort
 }
@@ -40,7 +41,9 @@ for args in "" "-g caller" "-g callee" "-g fractal" "-g flat" "-g folded" \
 	"-g none" "-g graph,5,callee" "-g fractal,1,caller" "-g graph,0.5,2" \
 	"-g period" "-g count" "--no-children" "--no-children -g caller" \
 	"--no-children -g folded" "--max-stack 3" "--max-stack 2 -g callee" \
-	"--percent-limit 20" "-n --percent-limit 10 -g fractal"; do
+	"--percent-limit 20" "-n --percent-limit 10 -g fractal" \
+	"--sort sym,dso --no-children" "--sort sym -g caller" "--sort pid" \
+	"-t , --no-children" "-t ; -n" "-t , --sort pid,sym"; do
 	perf report --stdio -i cg.data $S $args 2>/dev/null | blocks > p.txt
 	"$PMKIT" report --stdio -i cg.data $S $args 2>q.err | blocks > q.txt
 	check "report --stdio $args: perf's entries and trees ($(grep -c '^B' q.txt) entries, $(wc -c < q.txt) bytes)" \
