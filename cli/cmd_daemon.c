@@ -25,13 +25,13 @@
 enum { OPT_CONFIG = 256, OPT_BASE, OPT_SESSION };
 
 static const struct cli_opt daemon_opts[] = {
-	{OPT_CONFIG, "config", CLI_ARG},
-	{OPT_BASE, "base", CLI_ARG},
-	{'x', "field-separator", CLI_ARG},
-	{'v', "verbose", CLI_NOARG},
-	{OPT_SESSION, "session", CLI_ARG},
-	{'f', "foreground", CLI_NOARG},
-	{0},
+    {OPT_CONFIG, "config", CLI_ARG},
+    {OPT_BASE, "base", CLI_ARG},
+    {'x', "field-separator", CLI_ARG},
+    {'v', "verbose", CLI_NOARG},
+    {OPT_SESSION, "session", CLI_ARG},
+    {'f', "foreground", CLI_NOARG},
+    {0},
 };
 
 struct dargs {
@@ -50,7 +50,8 @@ static int on_opt(int key, const char *val, void *arg)
 		a->base = val;
 		break;
 	case 'x':
-		if (!val[0] || strlen(val) >= sizeof ((struct dproto_req *)0)->sep) {
+		if (!val[0] ||
+		    strlen(val) >= sizeof((struct dproto_req *)0)->sep) {
 			cli_error("option '%s' takes a separator of 1 to 15 "
 				  "characters",
 				  cli_opt_current());
@@ -102,8 +103,8 @@ static int find_config(const char *given, char *out, size_t size)
 	out[0] = 0;
 	if (given)
 		return absolute(given, out, size);
-	if (home && snprintf(p, sizeof p, "%s/.perfconfig", home) <
-			(int)sizeof p &&
+	if (home &&
+	    snprintf(p, sizeof p, "%s/.perfconfig", home) < (int)sizeof p &&
 	    access(p, F_OK) == 0)
 		return absolute(p, out, size);
 	if (access("/etc/perfconfig", F_OK) == 0)
@@ -133,7 +134,8 @@ int cmd_daemon(int argc, char **argv)
 	rc = cli_opt_parse_only("daemon", argc, argv, daemon_opts, on_opt, &a);
 	if (rc)
 		return rc;
-	if (a.session && (!sub || (strcmp(sub, "signal") && strcmp(sub, "ping")))) {
+	if (a.session &&
+	    (!sub || (strcmp(sub, "signal") && strcmp(sub, "ping")))) {
 		cli_error("--session goes with signal and ping");
 		return EXIT_USAGE;
 	}
@@ -160,7 +162,8 @@ int cmd_daemon(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (absolute(a.base ? a.base : cfg.base, base, DCFG_BASE_MAX) < 0) {
-		cli_error("base path '%s' is too long", a.base ? a.base : cfg.base);
+		cli_error("base path '%s' is too long",
+			  a.base ? a.base : cfg.base);
 		return EXIT_USAGE;
 	}
 	if (sub && !strcmp(sub, "start"))
@@ -168,10 +171,10 @@ int cmd_daemon(int argc, char **argv)
 				    a.foreground);
 	memset(&r, 0, sizeof r);
 	memcpy(r.magic, DPROTO_MAGIC, sizeof DPROTO_MAGIC);
-	r.cmd = !sub ? DPROTO_LIST
-	      : !strcmp(sub, "stop") ? DPROTO_STOP
-	      : !strcmp(sub, "signal") ? DPROTO_SIGNAL
-				     : DPROTO_PING;
+	r.cmd = !sub			 ? DPROTO_LIST
+		: !strcmp(sub, "stop")	 ? DPROTO_STOP
+		: !strcmp(sub, "signal") ? DPROTO_SIGNAL
+					 : DPROTO_PING;
 	r.verbose = a.verbose;
 	r.as_perf = cli_as_perf;
 	if (a.sep)

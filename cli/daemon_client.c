@@ -32,8 +32,9 @@ int dclient_request(const char *base, const struct dproto_req *r)
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
-		fprintf(stderr, "%s: no daemon on '%s': cannot connect to "
-				"'%s': %s\n",
+		fprintf(stderr,
+			"%s: no daemon on '%s': cannot connect to "
+			"'%s': %s\n",
 			r->as_perf ? "failed" : "error", base, a.sun_path,
 			strerror(errno));
 		if (fd >= 0)

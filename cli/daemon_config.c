@@ -25,7 +25,7 @@
 enum { SEC_NONE, SEC_OTHER, SEC_DAEMON, SEC_SESSION };
 
 static int fail(struct dcfg_err *e, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int fail(struct dcfg_err *e, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -133,15 +133,25 @@ static int value(const char *p, const char *end, int line, char *out,
 		if (ch == '\\') {
 			lit = 1;
 			if (++p == end)
-				return fail(e, line, "'\\' at the end of the line");
+				return fail(e, line,
+					    "'\\' at the end of the line");
 			switch (*p) {
-			case '"': ch = '"'; break;
-			case '\\': ch = '\\'; break;
-			case 'n': ch = '\n'; break;
-			case 't': ch = '\t'; break;
+			case '"':
+				ch = '"';
+				break;
+			case '\\':
+				ch = '\\';
+				break;
+			case 'n':
+				ch = '\n';
+				break;
+			case 't':
+				ch = '\t';
+				break;
 			default:
 				return fail(e, line, "unknown escape '\\%c'",
-					    isprint((unsigned char)*p) ? *p : '?');
+					    isprint((unsigned char)*p) ? *p
+								       : '?');
 			}
 		}
 		if (n + 1 >= size)
@@ -207,12 +217,12 @@ static int keyval(const char *p, const char *end, int line, struct dcfg *c,
 		return fail(e, line, "base must be an absolute path, not '%s'",
 			    c->base);
 	if (!dst[0])
-		return fail(e, line, "empty %s", dst == c->base ? "base" : "run");
+		return fail(e, line, "empty %s",
+			    dst == c->base ? "base" : "run");
 	return 0;
 }
 
-int dcfg_parse(const char *text, size_t len, struct dcfg *c,
-	       struct dcfg_err *e)
+int dcfg_parse(const char *text, size_t len, struct dcfg *c, struct dcfg_err *e)
 {
 	const char *p = text, *end = text + len;
 	int line = 0, sec = SEC_NONE, cur = -1;
@@ -280,8 +290,8 @@ int dcfg_load(const char *path, struct dcfg *c, struct dcfg_err *e)
 		got += (size_t)n;
 	}
 	close(fd);
-	rc = dcfg_parse(buf, got > (size_t)st.st_size ? (size_t)st.st_size : got,
-			c, e);
+	rc = dcfg_parse(
+	    buf, got > (size_t)st.st_size ? (size_t)st.st_size : got, c, e);
 	free(buf);
 	return rc;
 }

@@ -12,10 +12,10 @@
 #include <stddef.h>
 
 #define DCFG_MAX_SESSIONS 32
-#define DCFG_NAME_MAX	  64	 /* a session's name, with its NUL */
-#define DCFG_RUN_MAX	  1024	 /* a session's run line, with its NUL */
+#define DCFG_NAME_MAX	  64   /* a session's name, with its NUL */
+#define DCFG_RUN_MAX	  1024 /* a session's run line, with its NUL */
 #define DCFG_BASE_MAX	  (PATH_MAX - 128) /* room for session paths */
-#define DCFG_FILE_MAX	  (1 << 20) /* a config file larger is refused */
+#define DCFG_FILE_MAX	  (1 << 20)	   /* a config file larger is refused */
 
 struct dcfg_session {
 	char name[DCFG_NAME_MAX];

@@ -15,12 +15,12 @@
 enum dproto_cmd { DPROTO_LIST = 1, DPROTO_STOP, DPROTO_SIGNAL, DPROTO_PING };
 
 struct dproto_req {
-	char magic[16];	 /* DPROTO_MAGIC */
-	int cmd;	 /* enum dproto_cmd */
-	int verbose;	 /* list -v */
-	char sep[16];	 /* list -x SEP, "" for the bracketed layout */
+	char magic[16]; /* DPROTO_MAGIC */
+	int cmd;	/* enum dproto_cmd */
+	int verbose;	/* list -v */
+	char sep[16];	/* list -x SEP, "" for the bracketed layout */
 	char session[DCFG_NAME_MAX]; /* signal, ping: one session, "" all */
-	int as_perf;	 /* the client runs as perf: perf's words */
+	int as_perf;		     /* the client runs as perf: perf's words */
 };
 
 #endif

@@ -40,7 +40,7 @@ struct server {
 };
 
 static void say(struct server *sv, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void say(struct server *sv, const char *fmt, ...)
 {
 	struct timeval tv;
@@ -125,8 +125,9 @@ static void reload(struct server *sv)
 		return;
 	}
 	if (cfg.base[0] && strcmp(cfg.base, sv->o->base))
-		say(sv, "reconfig: the base changes at a restart only; still "
-			"%s",
+		say(sv,
+		    "reconfig: the base changes at a restart only; still "
+		    "%s",
 		    sv->o->base);
 	reconfig(sv, &cfg);
 }
@@ -155,7 +156,8 @@ static void reap(struct server *sv)
 static struct dsess *find(struct server *sv, const char *name)
 {
 	for (int i = 0; i < sv->n; i++)
-		if (dsess_alive(&sv->sess[i]) && !strcmp(sv->sess[i].name, name))
+		if (dsess_alive(&sv->sess[i]) &&
+		    !strcmp(sv->sess[i].name, name))
 			return &sv->sess[i];
 	return NULL;
 }
@@ -176,8 +178,9 @@ static void list(struct server *sv, const struct dproto_req *r, FILE *f)
 	else
 		fprintf(f, "[%d:daemon] base: %s\n", (int)getpid(), b);
 	if (!x[0] && r->verbose)
-		fprintf(f, "  output:  %s/output\n  lock:    %s/lock\n"
-			   "  up:      %ld minutes\n",
+		fprintf(f,
+			"  output:  %s/output\n  lock:    %s/lock\n"
+			"  up:      %ld minutes\n",
 			b, b, minutes(sv->started));
 	for (int i = 0; i < sv->n; i++) {
 		const struct dsess *s = &sv->sess[i];
@@ -185,7 +188,9 @@ static void list(struct server *sv, const struct dproto_req *r, FILE *f)
 		if (!dsess_alive(s))
 			continue;
 		if (x[0]) {
-			fprintf(f, "%d%s%s%s%s%s%s%s%s/output%s%s/control%s%s/ack%s%ld\n",
+			fprintf(f,
+				"%d%s%s%s%s%s%s%s%s/output%s%s/control%s%s/"
+				"ack%s%ld\n",
 				(int)s->pid, x, s->name, x, s->run, x, d, x, d,
 				x, d, x, d, x, minutes(s->started));
 			continue;
@@ -193,9 +198,10 @@ static void list(struct server *sv, const struct dproto_req *r, FILE *f)
 		fprintf(f, "[%d:%s] %s record %s\n", (int)s->pid, s->name,
 			r->as_perf ? "perf" : "pmkit", s->run);
 		if (r->verbose)
-			fprintf(f, "  base:    %s\n  output:  %s/output\n"
-				   "  control: %s/control\n  ack:     %s/ack\n"
-				   "  up:      %ld minutes\n",
+			fprintf(f,
+				"  base:    %s\n  output:  %s/output\n"
+				"  control: %s/control\n  ack:     %s/ack\n"
+				"  up:      %ld minutes\n",
 				d, d, d, d, minutes(s->started));
 	}
 }
@@ -312,7 +318,8 @@ static int watch(struct server *sv)
 		 sv->o->config);
 	sv->cfg_name = slash + 1;
 	fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (fd >= 0 && inotify_add_watch(fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
+	if (fd >= 0 &&
+	    inotify_add_watch(fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
 		say(sv, "cannot watch '%s' for changes: %s", dir,
 		    strerror(errno));
 		close(fd);
@@ -324,7 +331,8 @@ static int watch(struct server *sv)
 /* Whether the inotify events waiting name the config file. */
 static int config_changed(struct server *sv, int fd)
 {
-	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	char buf[8192]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
 	int hit = 0;
 	ssize_t k;
 	while ((k = read(fd, buf, sizeof buf)) > 0) {
@@ -366,8 +374,9 @@ int dserver_run(const struct dserver_opts *o, const struct dcfg *cfg)
 		close(o->ready_fd);
 	}
 	while (!sv.quit) {
-		struct pollfd p[3] = {
-		    {sfd, POLLIN, 0}, {o->sock_fd, POLLIN, 0}, {ifd, POLLIN, 0}};
+		struct pollfd p[3] = {{sfd, POLLIN, 0},
+				      {o->sock_fd, POLLIN, 0},
+				      {ifd, POLLIN, 0}};
 		if (poll(p, ifd >= 0 ? 3 : 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -377,7 +386,8 @@ int dserver_run(const struct dserver_opts *o, const struct dcfg *cfg)
 		}
 		if (p[0].revents) {
 			struct signalfd_siginfo si;
-			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+			while (read(sfd, &si, sizeof si) ==
+			       (ssize_t)sizeof si) {
 				if (si.ssi_signo == SIGCHLD)
 					reap(&sv);
 				else if (si.ssi_signo == SIGHUP)

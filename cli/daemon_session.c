@@ -90,8 +90,9 @@ int dsess_start(struct dsess *s, const char *base, const char *exe,
 	argv[1] = (char *)"record";
 	argv[2] = (char *)"--control=fifo:control,ack";
 	if ((n = split(s->run, argv, 3, buf)) < 0) {
-		snprintf(why, size, "run line: unclosed quote or more than %d "
-				    "words",
+		snprintf(why, size,
+			 "run line: unclosed quote or more than %d "
+			 "words",
 			 MAX_ARGS - 4);
 		free(buf);
 		return -1;

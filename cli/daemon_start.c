@@ -120,8 +120,8 @@ static void detach(int lock, int sock, int logfd, int ready)
 		return;
 }
 
-int daemon_start(const char *config, const struct dcfg *cfg,
-		 const char *base, int foreground)
+int daemon_start(const char *config, const struct dcfg *cfg, const char *base,
+		 int foreground)
 {
 	static char exe[PATH_MAX];
 	struct dserver_opts o;
@@ -165,7 +165,8 @@ int daemon_start(const char *config, const struct dcfg *cfg,
 		}
 		if (p > 0) { /* the command: wait until the daemon is up */
 			close(ready[1]);
-			while ((n = read(ready[0], &c, 1)) < 0 && errno == EINTR)
+			while ((n = read(ready[0], &c, 1)) < 0 &&
+			       errno == EINTR)
 				;
 			if (n == 1)
 				return 0;

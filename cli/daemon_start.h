@@ -13,7 +13,7 @@
 
 /* The exit code: 0 started (or, in the foreground, stopped), 1 failed
  * (said on stderr). */
-int daemon_start(const char *config, const struct dcfg *cfg,
-		 const char *base, int foreground);
+int daemon_start(const char *config, const struct dcfg *cfg, const char *base,
+		 int foreground);
 
 #endif

@@ -100,14 +100,13 @@ static const struct {
 	const char *word;
 	enum rec_ctl_cmd cmd;
 } words[] = {
-	{"enable", REC_CTL_ENABLE},	{"disable", REC_CTL_DISABLE},
-	{"ping", REC_CTL_PING},		{"stop", REC_CTL_STOP},
-	{"snapshot", REC_CTL_SNAPSHOT}, {"evlist", REC_CTL_EVLIST},
+    {"enable", REC_CTL_ENABLE},	    {"disable", REC_CTL_DISABLE},
+    {"ping", REC_CTL_PING},	    {"stop", REC_CTL_STOP},
+    {"snapshot", REC_CTL_SNAPSHOT}, {"evlist", REC_CTL_EVLIST},
 };
 
 /* The command at the start of the buffer, `n` bytes, its end excluded. */
-static enum rec_ctl_cmd decode(const char *s, size_t n, char *arg,
-			       size_t size)
+static enum rec_ctl_cmd decode(const char *s, size_t n, char *arg, size_t size)
 {
 	while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
 		n--;
@@ -116,7 +115,8 @@ static enum rec_ctl_cmd decode(const char *s, size_t n, char *arg,
 		size_t w = strlen(words[i].word);
 		if (n >= w && !memcmp(s, words[i].word, w) &&
 		    (n == w || s[w] == ' ')) {
-			snprintf(arg, size, "%.*s", (int)(n > w ? n - w - 1 : 0),
+			snprintf(arg, size, "%.*s",
+				 (int)(n > w ? n - w - 1 : 0),
 				 s + (n > w ? w + 1 : w));
 			return words[i].cmd;
 		}
@@ -142,8 +142,8 @@ enum rec_ctl_cmd rec_ctl_next(struct rec_ctl *c, char *arg, size_t size)
 		}
 		if (c->len == sizeof c->buf) /* a line too long: dropped */
 			c->len = 0;
-		ssize_t k = read(c->ctl_fd, c->buf + c->len,
-				 sizeof c->buf - c->len);
+		ssize_t k =
+		    read(c->ctl_fd, c->buf + c->len, sizeof c->buf - c->len);
 		if (k <= 0) {
 			if (k < 0 && errno == EINTR)
 				continue;

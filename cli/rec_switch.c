@@ -132,8 +132,7 @@ static int read_at(int fd, char *buf, uint64_t len, uint64_t off)
 	return 0;
 }
 
-static int write_rec(const char *path, const char *buf, size_t len,
-		     pmk_diag *d)
+static int write_rec(const char *path, const char *buf, size_t len, pmk_diag *d)
 {
 	pmk__outfile of;
 	int rc = pmk__outfile_open(&of, path,
@@ -206,7 +205,8 @@ int rec_switch_cut(struct rec_switch *sw, const char *out, int perf,
 		return PMK_EIO;
 	}
 	if (perf)
-		rc = pmk_perfdata_write_mem(buf, sw->head_end + seg, name, po, d);
+		rc = pmk_perfdata_write_mem(buf, sw->head_end + seg, name, po,
+					    d);
 	else
 		rc = write_rec(name, buf, sw->head_end + seg, d);
 	free(buf);

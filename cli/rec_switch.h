@@ -28,10 +28,10 @@ struct rec_switch {
 	int max_files;	     /* --switch-max-files, 0: keep all */
 	/* the temporary file */
 	int fd;
-	uint64_t head_end; /* end of the head every file starts with */
+	uint64_t head_end;  /* end of the head every file starts with */
 	uint64_t seg_start; /* records not yet written out start here */
 	uint64_t seg_t0_ns; /* CLOCK_MONOTONIC of the last cut */
-	char last[64]; 	    /* timestamp of the last file, to stay unique */
+	char last[64];	    /* timestamp of the last file, to stay unique */
 	int nfiles;
 	char **files; /* the files written, oldest first (max_files) */
 };

@@ -15,15 +15,20 @@ static const struct good {
 	const char *text, *base, *name0, *run0;
 	int nsess;
 } goods[] = {
-	{__LINE__, "[daemon]\nbase=/b\n[session-size]\nrun = -e cpu-clock -m 1 sleep 10\n",
-	 "/b", "size", "-e cpu-clock -m 1 sleep 10", 1},
-	{__LINE__, "# c\n; c\n[report]\n\tchildren = false\n[Daemon]\n  BASE = \"/a b\" # x\n",
-	 "/a b", NULL, NULL, 0},
-	{__LINE__, "[session-x]\nrun = one\n[other \"sub\"]\nk = v\n[session-x]\nrun = \"two \\\"q\\\"\" ; c\n",
-	 "", "x", "two \"q\"", 1},
-	{__LINE__, "[session-a.b_c-d]\nrun=x   \n[session-e]\nrun=y\n", "", "a.b_c-d",
-	 "x", 2},
-	{__LINE__, "", "", NULL, NULL, 0},
+    {__LINE__,
+     "[daemon]\nbase=/b\n[session-size]\nrun = -e cpu-clock -m 1 sleep 10\n",
+     "/b", "size", "-e cpu-clock -m 1 sleep 10", 1},
+    {__LINE__,
+     "# c\n; c\n[report]\n\tchildren = false\n[Daemon]\n  BASE = \"/a b\" # "
+     "x\n",
+     "/a b", NULL, NULL, 0},
+    {__LINE__,
+     "[session-x]\nrun = one\n[other \"sub\"]\nk = v\n[session-x]\nrun = \"two "
+     "\\\"q\\\"\" ; c\n",
+     "", "x", "two \"q\"", 1},
+    {__LINE__, "[session-a.b_c-d]\nrun=x   \n[session-e]\nrun=y\n", "",
+     "a.b_c-d", "x", 2},
+    {__LINE__, "", "", NULL, NULL, 0},
 };
 
 static const struct bad {
@@ -32,21 +37,21 @@ static const struct bad {
 	int err_line;
 	const char *msg; /* a part of the message */
 } bads[] = {
-	{__LINE__, "[daemon]\nbase = rel\n", 2, "absolute"},
-	{__LINE__, "base = /x\n", 1, "outside any [section]"},
-	{__LINE__, "[daemon]\nbase = /x\nfoo = 1\n", 3, "unknown key 'foo'"},
-	{__LINE__, "[session-a]\n[session-b]\nrun = x\n", 1, "no 'run"},
-	{__LINE__, "[session-a b]\n", 1, "bad section header"},
-	{__LINE__, "[session-.x]\n", 1, "bad session name"},
-	{__LINE__, "[session-a/b]\n", 1, "bad session name"},
-	{__LINE__, "[daemon\n", 1, "without ']'"},
-	{__LINE__, "[daemon] x\n", 1, "text after"},
-	{__LINE__, "[daemon]\nbase\n", 2, "has no '= value'"},
-	{__LINE__, "[daemon]\nbase /x\n", 2, "expected '='"},
-	{__LINE__, "[session-a]\nrun = \"x\n", 2, "unterminated"},
-	{__LINE__, "[session-a]\nrun = \\q\n", 2, "unknown escape"},
-	{__LINE__, "[session-a]\nrun =  # nothing\n", 2, "empty run"},
-	{__LINE__, "\n\n= x\n", 3, "expected '[section]'"},
+    {__LINE__, "[daemon]\nbase = rel\n", 2, "absolute"},
+    {__LINE__, "base = /x\n", 1, "outside any [section]"},
+    {__LINE__, "[daemon]\nbase = /x\nfoo = 1\n", 3, "unknown key 'foo'"},
+    {__LINE__, "[session-a]\n[session-b]\nrun = x\n", 1, "no 'run"},
+    {__LINE__, "[session-a b]\n", 1, "bad section header"},
+    {__LINE__, "[session-.x]\n", 1, "bad session name"},
+    {__LINE__, "[session-a/b]\n", 1, "bad session name"},
+    {__LINE__, "[daemon\n", 1, "without ']'"},
+    {__LINE__, "[daemon] x\n", 1, "text after"},
+    {__LINE__, "[daemon]\nbase\n", 2, "has no '= value'"},
+    {__LINE__, "[daemon]\nbase /x\n", 2, "expected '='"},
+    {__LINE__, "[session-a]\nrun = \"x\n", 2, "unterminated"},
+    {__LINE__, "[session-a]\nrun = \\q\n", 2, "unknown escape"},
+    {__LINE__, "[session-a]\nrun =  # nothing\n", 2, "empty run"},
+    {__LINE__, "\n\n= x\n", 3, "expected '[section]'"},
 };
 
 static void test_good(void)
