@@ -180,7 +180,7 @@ static int lock_contention(int argc, char **argv)
 	}
 	pmk_lockstat_sort(ls, a.key);
 	if (!a.quiet)
-		fprintf(stderr, "%10s %12s %12s %12s %12s   %s\n\n",
+		fprintf(stderr, "%10s %12s %12s %12s   %10s   %s\n\n",
 			"contended", "total wait", "max wait", "avg wait",
 			"type", "caller");
 	for (size_t k = 0; k < pmk_lockstat_count(ls); k++) {
@@ -196,7 +196,7 @@ static int lock_contention(int argc, char **argv)
 		print_time(e->max_ns, 12);
 		fputc(' ', stderr);
 		print_time(e->avg_ns, 12);
-		fprintf(stderr, " %12s   %s\n", e->type, e->caller);
+		fprintf(stderr, "   %10s   %s\n", e->type, e->caller);
 		for (uint32_t c = 0; a.verbose && c < e->nchain; c++) {
 			char sym[192];
 			fprintf(stderr, "\t\t\t%#llx  %s\n",

@@ -9,9 +9,11 @@
  * scheduler text (__lock_text_start.., __sched_text_start..: the lock
  * functions); what is left, with the lock type, is the entry's key, and its
  * first entry that has a symbol is the caller shown. A begin opens a
- * contention of its task on that key (a second begin on an open key, as
- * a mutex that stops spinning and sleeps gives, is not counted again); the
- * task's end on the same key closes it and adds the time between them.
+ * contention of its task on its lock (the lock_addr field; without fields,
+ * on its key): a second begin on an open one, as a mutex that stops
+ * spinning and sleeps gives, is not counted again; the task's end on the
+ * same lock closes it and adds the time between them to the begin's
+ * entry. The type is the `flags` field's, else named from the chain.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,14 +35,24 @@
 
 struct tp { /* one tracepoint sample, its chain already keyed */
 	uint64_t time_ns;
+	uint64_t key;	  /* the lock's address, or (no fields) the entry */
+	uint32_t by_addr; /* 1: key is the lock's address */
 	uint32_t tid;
 	uint32_t end; /* 1: contention_end */
-	uint32_t entry;
+	uint32_t entry; /* a begin's entry */
+	uint64_t seq;	/* place in the file, for ties */
 };
 
 struct open_c {
-	uint32_t entry;
+	uint64_t key;
+	uint32_t by_addr, entry;
 	uint64_t since_ns;
+};
+
+/* Where a tracepoint's fields lie in its raw record (from its format). */
+struct evf {
+	int role; /* 1 begin, 2 end */
+	uint32_t addr_off, addr_size, flags_off, flags_size; /* size 0: none */
 };
 
 struct task {
@@ -59,6 +71,7 @@ struct pmk_lockstat {
 	size_t ntp, tpcap;
 	struct task *tasks;
 	size_t ntasks, taskcap;
+	struct evf ev[PMK_REC_MAX_EVENTS];
 	pmk_lockstat_totals tot;
 };
 
@@ -142,6 +155,85 @@ static const char *lock_type(const pmk_lockstat *ls, const uint64_t *c,
 	return "unknown";
 }
 
+/* The type perf names for the tracepoint's flags (the kernel's LCB_F_*
+ * bits: SPIN 1, READ 2, WRITE 4, RT 8, PERCPU 16, MUTEX 32). */
+static const char *flags_type(uint32_t fl)
+{
+	switch (fl) {
+	case 0:
+		return "semaphore";
+	case 1:
+		return "spinlock";
+	case 1 | 2:
+		return "rwlock:R";
+	case 1 | 4:
+		return "rwlock:W";
+	case 2:
+		return "rwsem:R";
+	case 4:
+		return "rwsem:W";
+	case 8:
+		return "rtmutex";
+	case 8 | 2:
+		return "rwlock-rt:R";
+	case 8 | 4:
+		return "rwlock-rt:W";
+	case 16 | 2:
+		return "pcpu-sem:R";
+	case 16 | 4:
+		return "pcpu-sem:W";
+	case 32:
+	case 32 | 1:
+		return "mutex";
+	default:
+		return "unknown";
+	}
+}
+
+/* The offset and size of field `name` in a tracefs format text
+ * ("\tfield:TYPE NAME;\toffset:N;\tsize:N;..."); size 0 when absent. */
+static void field_at(const char *text, const char *name, uint32_t *off,
+		     uint32_t *size)
+{
+	size_t nl = strlen(name);
+	*off = *size = 0;
+	for (const char *p = text; (p = strstr(p, "field:")) != NULL; p++) {
+		const char *semi = strchr(p, ';'), *q;
+		unsigned a, b;
+		if (!semi)
+			return;
+		q = semi; /* the name is the last word before the ';' */
+		while (q > p && (q[-1] == '_' || (q[-1] >= '0' && q[-1] <= '9') ||
+				 ((q[-1] | 32) >= 'a' && (q[-1] | 32) <= 'z')))
+			q--;
+		if ((size_t)(semi - q) != nl || strncmp(q, name, nl))
+			continue;
+		q = strstr(semi, "offset:");
+		if (q && sscanf(q, "offset:%u;%*[ \t]size:%u;", &a, &b) == 2 &&
+		    (b == 4 || b == 8)) {
+			*off = a;
+			*size = b;
+		}
+		return;
+	}
+}
+
+static int raw_get(const pmk_sample *s, uint32_t off, uint32_t size,
+		   uint64_t *v)
+{
+	uint32_t v32;
+	if (!size || !(s->flags & PMK_SAMPLE_HAS_RAW) || !s->raw ||
+	    off > s->raw_len || size > s->raw_len - off)
+		return 0;
+	if (size == 8) {
+		memcpy(v, s->raw + off, 8);
+	} else {
+		memcpy(&v32, s->raw + off, 4);
+		*v = v32;
+	}
+	return 1;
+}
+
 static uint64_t key_hash(const char *type, const uint64_t *c, uint32_t n)
 {
 	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)type;
@@ -223,17 +315,25 @@ static long entry_of(pmk_lockstat *ls, const char *type, const uint64_t *c,
 static int add_sample(pmk_lockstat *ls, const pmk_sample *s, int end,
 		      const pmk_lockstat_opts *o)
 {
-	uint64_t key[MAX_CHAIN];
+	uint64_t key[MAX_CHAIN], addr = 0, fl;
 	uint32_t n = 0, depth = s->nchain;
-	long ei;
+	const struct evf *f = &ls->ev[s->event];
+	int by_addr = raw_get(s, f->addr_off, f->addr_size, &addr);
+	long ei = 0;
 	const char *type;
 	if (depth > (uint32_t)o->max_stack)
 		depth = (uint32_t)o->max_stack;
-	type = lock_type(ls, s->chain, depth);
+	/* the flags field where the recording has it, else the chain */
+	type = !end && raw_get(s, f->flags_off, f->flags_size, &fl)
+		   ? flags_type((uint32_t)fl)
+		   : lock_type(ls, s->chain, depth);
 	for (uint32_t i = (uint32_t)o->stack_skip; i < depth; i++)
 		if (!is_lock_fn(ls, s->chain[i]))
 			key[n++] = s->chain[i];
-	if ((ei = entry_of(ls, type, key, n, !end)) == -2) {
+	/* an end with the lock's address closes its task's begin on that
+	 * lock, as perf pairs them; without, the one on its call path */
+	if ((!end || !by_addr) &&
+	    (ei = entry_of(ls, type, key, n, !end)) == -2) {
 		ls->tot.unpaired++; /* no begin on that path at all */
 		return 0;
 	}
@@ -247,8 +347,14 @@ static int add_sample(pmk_lockstat *ls, const pmk_sample *s, int end,
 		ls->tp = v;
 		ls->tpcap = cap;
 	}
-	ls->tp[ls->ntp++] = (struct tp){s->time_ns, s->tid, (uint32_t)end,
-					(uint32_t)ei};
+	ls->tp[ls->ntp] = (struct tp){s->time_ns,
+				      by_addr ? addr : (uint64_t)ei,
+				      (uint32_t)by_addr,
+				      s->tid,
+				      (uint32_t)end,
+				      (uint32_t)ei,
+				      ls->ntp};
+	ls->ntp++;
 	return 0;
 }
 
@@ -257,7 +363,7 @@ static int by_time(const void *a, const void *b)
 	const struct tp *x = a, *y = b;
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? -1 : 1;
-	return x < y ? -1 : x > y; /* qsort is not stable: keep file order */
+	return x->seq < y->seq ? -1 : 1; /* qsort is not stable */
 }
 
 static struct task *task_of(pmk_lockstat *ls, uint32_t tid)
@@ -289,7 +395,8 @@ static int pair(pmk_lockstat *ls)
 		if (!t)
 			return PMK_ENOMEM;
 		for (k = t->nopen; k-- > 0;)
-			if (t->open[k].entry == p->entry)
+			if (t->open[k].key == p->key &&
+			    t->open[k].by_addr == p->by_addr)
 				break;
 		if (!p->end) {
 			if (k != UINT32_MAX) {
@@ -301,11 +408,12 @@ static int pair(pmk_lockstat *ls)
 				memmove(t->open, t->open + 1,
 					--t->nopen * sizeof *t->open);
 			t->open[t->nopen++] =
-			    (struct open_c){p->entry, p->time_ns};
+			    (struct open_c){p->key, p->by_addr, p->entry,
+					    p->time_ns};
 		} else if (k == UINT32_MAX) {
 			ls->tot.unpaired++;
 		} else {
-			pmk_lock_entry *e = &ls->e[p->entry];
+			pmk_lock_entry *e = &ls->e[t->open[k].entry];
 			uint64_t w = p->time_ns - t->open[k].since_ns;
 			e->total_ns += w;
 			if (w > e->max_ns)
@@ -328,7 +436,6 @@ static int read_mem(pmk_lockstat *ls, const void *buf, size_t len,
 {
 	pmk_rec_reader *r;
 	pmk_rec_item it;
-	int role[PMK_REC_MAX_EVENTS] = {0}; /* 1 begin, 2 end */
 	int rc, have = 0;
 	if ((rc = pmk_rec_reader_open_mem(&r, buf, len, d)) != 0)
 		return rc;
@@ -336,15 +443,25 @@ static int read_mem(pmk_lockstat *ls, const void *buf, size_t len,
 		if (it.kind == PMK_REC_EVENT &&
 		    it.u.event.index < PMK_REC_MAX_EVENTS) {
 			const char *nm = it.u.event.name;
-			role[it.u.event.index] =
-			    !strcmp(nm, "lock:contention_begin") ? 1
-			    : !strcmp(nm, "lock:contention_end") ? 2
-								 : 0;
-			have |= role[it.u.event.index];
+			struct evf *f = &ls->ev[it.u.event.index];
+			memset(f, 0, sizeof *f);
+			f->role = !strcmp(nm, "lock:contention_begin") ? 1
+				  : !strcmp(nm, "lock:contention_end") ? 2
+									 : 0;
+			have |= f->role;
+		} else if (it.kind == PMK_REC_FORMAT &&
+			   it.u.format.event < PMK_REC_MAX_EVENTS &&
+			   it.u.format.text) {
+			struct evf *f = &ls->ev[it.u.format.event];
+			field_at(it.u.format.text, "lock_addr", &f->addr_off,
+				 &f->addr_size);
+			if (f->role == 1)
+				field_at(it.u.format.text, "flags",
+					 &f->flags_off, &f->flags_size);
 		} else if (it.kind == PMK_REC_SAMPLE &&
 			   it.u.sample.event < PMK_REC_MAX_EVENTS &&
-			   role[it.u.sample.event]) {
-			int end = role[it.u.sample.event] == 2;
+			   ls->ev[it.u.sample.event].role) {
+			int end = ls->ev[it.u.sample.event].role == 2;
 			if (end)
 				ls->tot.ends++;
 			else

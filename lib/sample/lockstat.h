@@ -5,12 +5,14 @@
  * by caller, each entry one call path above the lock functions, with its
  * contention count and wait times. (lockstat.c)
  *
- * The recording keeps no tracepoint fields, so what perf reads from them
- * is taken from the call chain instead: a contention is paired with its
- * end by task and call path (perf pairs by task and lock address), and the
- * lock's type is named from the kernel's lock function in the chain
+ * The tracepoints' fields are read as perf reads them where the recording
+ * has them (raw records and the events' formats): a contention is paired
+ * with its end by task and lock address, and the lock's type is named from
+ * the `flags` field. A recording without them (pmkit's record files before
+ * raw records) is read from the call chain instead: pairs by task and call
+ * path, the type from the kernel's lock function in the chain
  * (__pv_queued_spin_lock_slowpath: spinlock, rwsem_down_read_slowpath:
- * rwsem:R, ...; perf reads the `flags` field).
+ * rwsem:R, ...).
  */
 #ifndef PMK_SAMPLE_LOCKSTAT_H
 #define PMK_SAMPLE_LOCKSTAT_H

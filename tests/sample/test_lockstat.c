@@ -5,7 +5,9 @@
  * max, min, average), the lock functions and the innermost 3 entries left
  * out of the key and the caller, a nested begin not counted twice, an end
  * without a begin counted apart, the type named from the lock function,
- * the sort keys, and a file without lock events refused. */
+ * the sort keys, and a file without lock events refused; with the
+ * tracepoints' fields recorded, the type from `flags` and the pairing by
+ * lock address, as perf's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,90 @@ static void test_skip_option(void)
 	pmk_lockstat_free(ls);
 }
 
+static const char fmt_begin[] =
+    "name: contention_begin\nID: 408\nformat:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+    "\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned int flags;\toffset:16;\tsize:4;\tsigned:0;\n";
+static const char fmt_end[] =
+    "name: contention_end\nID: 407\nformat:\n"
+    "\tfield:void * lock_addr;\toffset:8;\tsize:8;\tsigned:0;\n"
+    "\tfield:int ret;\toffset:16;\tsize:4;\tsigned:1;\n";
+
+static void raw_sample(pmk_rec_writer *w, int end, uint32_t tid, uint64_t t,
+		       const uint64_t *chain, uint32_t n, uint64_t addr,
+		       uint32_t flags)
+{
+	uint8_t raw[24] = {0};
+	pmk_sample s;
+	memcpy(raw + 8, &addr, 8);
+	memcpy(raw + 16, &flags, 4);
+	memset(&s, 0, sizeof s);
+	s.event = (uint32_t)end;
+	s.flags = PMK_SAMPLE_KERNEL | PMK_SAMPLE_HAS_RAW;
+	s.ip = chain[0];
+	s.pid = s.tid = tid;
+	s.time_ns = t;
+	s.period = 1;
+	s.nchain = n;
+	s.chain = chain;
+	s.raw = raw;
+	s.raw_len = sizeof raw;
+	T_CHECK(pmk_rec_write_sample(w, &s) == 0);
+}
+
+/* With the tracepoints' fields recorded, as perf reads them: the type
+ * from `flags` (32: mutex, though the chain's function is a spinlock's),
+ * an end paired with its task's begin on the same lock address even on
+ * another call path, and two locks on one path told apart. */
+static void test_raw_fields(void)
+{
+	pmk_lockstat_opts o = {kall, 8, 3};
+	pmk_lockstat_totals t;
+	const pmk_lock_entry *e;
+	pmk_rec_writer *w;
+	pmk_rec_event ev;
+	pmk_lockstat *ls;
+	pmk_diag d;
+	T_ASSERT(pmk_rec_writer_open(&w, rec, "test", &d) == 0);
+	for (uint32_t i = 0; i < 2; i++) {
+		memset(&ev, 0, sizeof ev);
+		ev.index = i;
+		ev.type = 2;
+		ev.period = 1;
+		snprintf(ev.name, sizeof ev.name, "%s",
+			 i ? "lock:contention_end" : "lock:contention_begin");
+		T_CHECK(pmk_rec_write_event(w, &ev) == 0);
+		T_CHECK(pmk_rec_write_format(w, i, i ? fmt_end : fmt_begin) ==
+			0);
+	}
+	raw_sample(w, 0, 7, 100, spin_b, 5, 0x1000, 32);
+	raw_sample(w, 1, 7, 400, mutex_c, 5, 0x1000, 0); /* other path */
+	/* one path, two locks, both open at once */
+	raw_sample(w, 0, 8, 1000, spin_b, 5, 0x2000, 1);
+	raw_sample(w, 0, 8, 1100, spin_b, 5, 0x3000, 1);
+	raw_sample(w, 1, 8, 1300, spin_e, 5, 0x3000, 0);
+	raw_sample(w, 1, 8, 1600, spin_e, 5, 0x2000, 0);
+	T_CHECK(pmk_rec_writer_close(w) == 0);
+	T_ASSERT(pmk_lockstat_load(&ls, rec, &o, &d) == 0);
+	pmk_lockstat_totals_get(ls, &t);
+	T_EQ_U64(t.unpaired, 0);
+	T_EQ_U64(t.nested, 0);
+	T_EQ_U64(pmk_lockstat_count(ls), 2);
+	e = pmk_lockstat_entry(ls, 0); /* 600 + 200 on the spin path */
+	T_EQ_STR(e->type, "spinlock");
+	T_EQ_STR(e->caller, "caller_b+0x8");
+	T_EQ_U64(e->contended, 2);
+	T_EQ_U64(e->total_ns, 800);
+	T_EQ_U64(e->max_ns, 600);
+	e = pmk_lockstat_entry(ls, 1); /* the mutex flag on that path */
+	T_EQ_STR(e->type, "mutex");
+	T_EQ_U64(e->contended, 1);
+	T_EQ_U64(e->total_ns, 300);
+	pmk_lockstat_free(ls);
+}
+
 static void test_no_lock_events(void)
 {
 	pmk_lockstat_opts o = {kall, 8, 3};
@@ -197,6 +283,7 @@ int main(void)
 	write_kallsyms();
 	T_RUN(test_pairing);
 	T_RUN(test_skip_option);
+	T_RUN(test_raw_fields);
 	T_RUN(test_no_lock_events);
 	unlink(rec);
 	{
