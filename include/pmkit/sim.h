@@ -322,7 +322,9 @@ enum pmk_sim_fe_cause {
 	PMK_SIM_FE_L2I,	 /* then beyond L2 (a miss, or a line on its way) */
 	PMK_SIM_FE_ITLB, /* first the I-TLB walk */
 	PMK_SIM_FE_FULL, /* front-end queue full (back end) */
-	PMK_SIM_FE_WRONG_STOP, /* wrong path left the known code */
+	PMK_SIM_FE_WRONG_STOP, /* wrong path left the known code (no longer
+				  reported: such code is now fetched as
+				  one-cycle ops; the value is kept) */
 	PMK_SIM_FE_END,	       /* trace exhausted */
 };
 
