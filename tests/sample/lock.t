@@ -4,8 +4,8 @@
 # one row per call path with its columns consistent (max <= total, avg =
 # total / contended, a known type, a function+offset caller), the rows by
 # total wait, -E N rows, -q no header, all on stderr. perf 6.1 is the
-# oracle where installed: on one perf.data perf recorded, pmkit's rows are
-# perf's rows. Needs root and the lock:contention_* tracepoints.
+# oracle where installed: on one perf.data perf recorded, and on one pmkit
+# recorded as perf, pmkit's rows are perf's rows. Needs root and the lock:contention_* tracepoints.
 . tests/support/t.sh
 require root tracefs
 [ -d "$TRACEFS/events/lock/contention_begin" ] || {
@@ -38,7 +38,7 @@ if [ "${begins:-0}" -gt 0 ] && [ "$nrows" -gt 0 ]; then
 		t = ns($2, $3); m = ns($4, $5); a = ns($6, $7)
 		if (m > t * 1.005 + 10 || a > m * 1.005 + 10) { print "max/avg: " $0; bad = 1 }
 		if ((a * $1 - t) ^ 2 > (t * 0.01 + $1 * 10) ^ 2) { print "avg: " $0; bad = 1 }
-		if ($8 !~ /^(spinlock|rwlock:[RW]|rwsem:[RW]|mutex|rtmutex|semaphore|pcpu-sem:[RW]|unknown)$/) { print "type: " $0; bad = 1 }
+		if ($8 !~ /^(spinlock|rwlock:[RW]|rwlock-rt:[RW]|rwsem:[RW]|mutex|rtmutex|semaphore|pcpu-sem:[RW]|unknown)$/) { print "type: " $0; bad = 1 }
 		if ($9 !~ /^[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+$/ && $9 != "Unknown") { print "caller: " $0; bad = 1 }
 		if (NR > 1 && t > prev * 1.005 + 10) { print "order: " $0; bad = 1 }
 		prev = t
@@ -69,9 +69,23 @@ else
 	skip "perf's recording: rows compared" "${T_WHY:-perf lock record fails here}"
 fi
 
+mkdir bin && ln -s "$PMKIT" bin/perf
+# and the other way: perf reads pmkit's recording (perf.data as perf)
+if have perf && bin/perf lock record -o k.data -- "$PMKIT" bench sched messaging -g 4 -l 30 >/dev/null 2>&1; then
+	perf lock contention -i k.data 2> perf2.txt
+	run_pmkit lock contention -i k.data
+	printf '%s\n' "$err" > pmkit2.txt
+	if [ "$(wc -l < pmkit2.txt)" -gt 2 ]; then
+		check "pmkit's recording as perf.data: perf's rows are pmkit's ($(($(wc -l < pmkit2.txt) - 2)) rows)" sh -c 'sort perf2.txt > a; sort pmkit2.txt > b; cmp -s a b || { diff a b | head -5; exit 1; }'
+	else
+		skip "pmkit's recording as perf.data: rows compared" "no contention in the recording"
+	fi
+else
+	skip "pmkit's recording as perf.data: rows compared" "${T_WHY:-lock record as perf fails here}"
+fi
+
 # as perf: perf list shows the tracepoints, -b is refused (perf's tests
 # then skip the BPF part)
-mkdir bin && ln -s "$PMKIT" bin/perf
 check "as perf: perf list shows lock:contention_begin" sh -c 'bin/perf list | grep -q "lock:contention_begin"'
 run_pmkit lock con -b true
 check "lock con -b: exit 1, BPF named" sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q BPF' _ "$rc" "$err"
