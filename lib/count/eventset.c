@@ -903,13 +903,28 @@ static double common_rel_sd(const pmk_eventset *es)
 	return pmk__mpx_common_rel_sd(rel, n);
 }
 
+/* A native's rate in the first slice over its rate since, k, one count
+ * added to each side so that a native that counted nothing on one side
+ * gives a finite ratio; -1 when it did not count all of the first slice
+ * and something since. */
+static double leaf_start_ratio(const struct leaf *l)
+{
+	uint64_t raw = l->raw - l->base_raw, run = l->running - l->base_run;
+	if (l->handle < 0 || !l->start_ns || l->nslices < 2 ||
+	    run <= l->start_ns || raw < l->start_raw)
+		return -1;
+	double r1 = ((double)l->start_raw + 1) / (double)l->start_ns;
+	double r2 = ((double)(raw - l->start_raw) + 1) /
+		    (double)(run - l->start_ns);
+	return r1 / r2;
+}
+
 /* The start of counting is a phase every program has (exec and its first
- * page faults; cold caches, predictors and TLBs): the median, over the
- * natives that counted all of the first slice, of how far their rate there
- * was from their rate since, relative to the latter, one count added to
- * each side so that a native that counted nothing on one side gives a
- * finite ratio (mpx.c). `*len_ns` gets the first slice's length, the
- * extent over which that change was seen. */
+ * page faults; cold caches, predictors and TLBs): over the natives that
+ * counted all of the first slice, the median factor K by which their rate
+ * there differed from their rate since, up or down (max(k, 1/k)), less 1
+ * (mpx.c). `*len_ns` gets the first slice's length, the extent over which
+ * that change was seen. */
 static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 {
 	double rel[256];
@@ -917,18 +932,22 @@ static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 	*len_ns = 0;
 	for (int i = 0; i < es->nleaf && n < 256; i++) {
 		const struct leaf *l = &es->leaf[i];
-		uint64_t raw = l->raw - l->base_raw, run = l->running - l->base_run;
-		if (l->handle < 0 || !l->start_ns || l->nslices < 2 ||
-		    run <= l->start_ns || raw < l->start_raw)
+		double k = leaf_start_ratio(l);
+		if (k <= 0)
 			continue;
-		double r1 = ((double)l->start_raw + 1) / (double)l->start_ns;
-		double r2 = ((double)(raw - l->start_raw) + 1) /
-			    (double)(run - l->start_ns);
-		rel[n++] = fabs(r1 / r2 - 1);
+		rel[n++] = fmax(k, 1 / k) - 1;
 		if (l->start_ns > *len_ns)
 			*len_ns = l->start_ns;
 	}
 	return pmk__mpx_common_rel_sd(rel, n);
+}
+
+/* A native that counted all of the first slice knows its own rate change
+ * there, |k - 1|; -1 for the others (mpx.c). */
+static double own_start_rel(const struct leaf *l)
+{
+	double k = leaf_start_ratio(l);
+	return k > 0 ? fabs(k - 1) : -1;
 }
 
 static uint64_t leaf_edge(const pmk_eventset *es, const struct leaf *l)
@@ -978,7 +997,8 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 					  leaf_edge(es, l), sd, es->common_rel_sd,
 					  l->nslices, l->nwin, l->ngap,
 					  es->start_rel,
-					  es->start_len_ns, l->first_run_ns};
+					  es->start_len_ns, l->first_run_ns,
+					  own_start_rel(l)};
 			err[i] = pmk__mpx_estimate(&in);
 			if (run < en) {
 				v->flags |= PMK_VALUE_MULTIPLEXED;

@@ -23,9 +23,12 @@ typedef struct pmk__mpx_in {
 	double common_rel_sd; /* the set's floor on sd / mean rate */
 	int nslices;          /* reads that saw it count */
 	int nwin, ngap;       /* runs of slices counted, and missed */
-	double start_rel;     /* the set's start phase: relative rate change */
+	double start_rel;     /* the set's start phase: K - 1, K the factor
+				 by which rates there differed (mpx.c) */
 	uint64_t start_len_ns; /* the extent over which start_rel was seen */
 	uint64_t first_run_ns; /* its running time within that extent */
+	double own_start_rel; /* its own |k - 1| when it counted all of the
+				 start, else -1 (the set's stands in) */
 } pmk__mpx_in;
 /* The error estimate of a multiplexed native's scaled count; 0 when it was
  * counted all the time. */

@@ -83,14 +83,23 @@ double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
  *    over the windows and the gaps' own departures from it;
  *  - the start: the set's natives that counted all of the first slice
  *    (the start, of length S = start_len_ns) ran there at a rate k times
- *    their rate since, |k - 1| = start_rel (the median over them). Scaling
- *    assumes that the native's running time R holds the start in the same
- *    proportion as the enabled time E; it held s (first_run_ns) of it.
- *    With the rate r elsewhere and k r in the start, the scaled value is
- *    off by r (k - 1) (s E / R - S): a native that missed the start
- *    (s = 0) misses (k - 1) r S, one that counted mostly the start
- *    extrapolates it. Taken as r start_rel |s E / R - S|, r with one
- *    count added (a native that saw nothing may have missed a few);
+ *    their rate since. Scaling assumes that the native's running time R
+ *    holds the start in the same proportion as the enabled time E; it
+ *    held s (first_run_ns) of it. With the rate r elsewhere and k r in
+ *    the start, the scaled value is off by r (k - 1) (s E / R - S): a
+ *    native that missed the start (s = 0) misses (k - 1) r S, one that
+ *    counted mostly the start extrapolates it. Taken as
+ *    r |k - 1| |s E / R - S|, r with one count added (a native that saw
+ *    nothing may have missed a few). A native that counted all of the
+ *    start knows its own k (own_start_rel = |k - 1|). For the others the
+ *    set's start phase stands in, as a factor K in either direction:
+ *    start_rel = K - 1, K the median of max(k, 1/k). A start that ran
+ *    the set's natives at 1/K of their later rate is as strong a phase as
+ *    one that ran them K times faster: what slows instructions in a cold
+ *    start (misses, stalls) is what raises the counts of the miss and
+ *    stall events, so a native that missed it may have run there at up
+ *    to K times its later rate (|k - 1| alone would cap a slow start's
+ *    weight at 1);
  *  - edges, as pmk_mpx_error.
  */
 double pmk__mpx_estimate(const pmk__mpx_in *in)
@@ -109,7 +118,7 @@ double pmk__mpx_estimate(const pmk__mpx_in *in)
 	var = unseen * sd * sqrt(1.0 / nwin + 1.0 / ngap);
 	s_off = fabs((double)in->first_run_ns / f - (double)in->start_len_ns);
 	start = s_off * ((double)in->raw + 1) / (double)in->running_ns *
-		in->start_rel;
+		(in->own_start_rel >= 0 ? in->own_start_rel : in->start_rel);
 	if (edge_ns > in->enabled_ns)
 		edge_ns = in->enabled_ns;
 	edge = edge_error(in->raw, in->running_ns, f, edge_ns);
