@@ -17,8 +17,7 @@ mkdir -p "$T_TMP/bin" "$T_TMP/run"
 ln -s "$PMKIT" "$T_TMP/bin/perf"
 
 # known gaps: NAME|why
-known='daemon.sh|perf daemon is not a pmkit command
-lock_contention.sh|perf lock and the lock:* tracepoints in perf list are not in pmkit
+known='lock_contention.sh|perf lock and the lock:* tracepoints in perf list are not in pmkit
 '
 list=${PMK_PERF_SHELL:-$(cd "$SH" && ls *.sh)}
 
