@@ -347,13 +347,17 @@ static int close_all(pmk__outfile *of)
 	return e;
 }
 
-/* Rename the new file into place, keeping an existing NAME as NAME.old. */
+/* Rename the new file into place, keeping an existing NAME as NAME.old;
+ * an empty regular file at NAME (a name made with mktemp for the output)
+ * holds nothing to keep: it is replaced, and a NAME.old from before is
+ * left as it is, as perf does with an empty perf.data. */
 static int put_in_place(pmk__outfile *of, pmk_diag *d)
 {
 	char old[PATH_MAX + 8];
 	struct stat st;
 	int e, backed = 0;
-	if (!(of->flags & PMK__OUT_NO_BACKUP) && lstat(of->path, &st) == 0) {
+	if (!(of->flags & PMK__OUT_NO_BACKUP) && lstat(of->path, &st) == 0 &&
+	    !(S_ISREG(st.st_mode) && st.st_size == 0)) {
 		if (snprintf(old, sizeof old, "%s.old", of->path) >=
 			(int)sizeof old ||
 		    rename(of->path, old) != 0) {

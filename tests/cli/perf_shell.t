@@ -16,9 +16,9 @@ require perf
 mkdir -p "$T_TMP/bin" "$T_TMP/run"
 ln -s "$PMKIT" "$T_TMP/bin/perf"
 
-# known gaps: NAME|why
-known='lock_contention.sh|perf lock and the lock:* tracepoints in perf list are not in pmkit
-'
+# known gaps: NAME|why (none now: perf daemon, lock and probe are pmkit
+# daemon, lock and uprobe)
+known=''
 list=${PMK_PERF_SHELL:-$(cd "$SH" && ls *.sh)}
 
 for s in $list; do

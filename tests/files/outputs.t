@@ -25,6 +25,10 @@ if [ "$rc" = 0 ]; then
 	run_pmkit stat -o s1 -e task-clock -- true
 	check "stat -o existing FILE: the previous FILE kept as FILE.old" \
 		sh -c '[ "$(cat s1.old)" = precious ] && grep -q task-clock s1'
+	: > s4; echo precious > s4.old
+	run_pmkit stat -o s4 -e task-clock -- true
+	check "stat -o over an empty FILE (mktemp's): replaced, FILE.old from before kept as it was" \
+		sh -c '[ "$(cat s4.old)" = precious ] && grep -q task-clock s4'
 	umask 027; run_pmkit stat -o s3 -e task-clock -- true; umask 022
 	check "stat -o: mode 0644 under the umask (027 gives 0640)" \
 		sh -c '[ "$(stat -c %a s3)" = 640 ]'
