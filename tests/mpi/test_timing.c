@@ -602,6 +602,41 @@ static void test_counter_clock(void)
 		 "%.6f ticks per ns, then %.6f", r1, r2);
 }
 
+/* The wrappers' gate (rank.h): their inline way (1) only while measuring
+ * with exact timing on the CPU's counter; sampling, several threads and
+ * clock_gettime out of line (2); nothing measured (0) before MPI_Init and
+ * after the record stopped counting. */
+static void test_gate_follows_mode_and_clock(void)
+{
+	int on = pmk__mpi_on, tsc = pmk__mpi_tsc;
+	unsetenv("PMKIT_MPI_TIMING");
+	pmk__mpi_on = 0;
+	pmk__mpi_tsc = 1;
+	pmk__mpi_timing_start(0);
+	T_EQ_INT(pmk__mpi_gate, 0);
+	pmk__mpi_on = 1;
+	pmk__mpi_gate_update();
+	T_EQ_INT(pmk__mpi_gate, 1);
+	pmk__mpi_tsc = 0;
+	pmk__mpi_gate_update();
+	T_EQ_INT(pmk__mpi_gate, 2);
+	pmk__mpi_tsc = 1;
+	setenv("PMKIT_MPI_TIMING", "sample", 1);
+	pmk__mpi_timing_start(0);
+	T_EQ_INT(pmk__mpi_gate, 2);
+	unsetenv("PMKIT_MPI_TIMING");
+	pmk__mpi_timing_start(0);
+	T_EQ_INT(pmk__mpi_gate, 1);
+	pmk__mpi_timing_exact(); /* MPI_THREAD_MULTIPLE */
+	T_EQ_INT(pmk__mpi_gate, 2);
+	pmk__mpi_on = 0;
+	pmk__mpi_gate_update();
+	T_EQ_INT(pmk__mpi_gate, 0);
+	pmk__mpi_on = on;
+	pmk__mpi_tsc = tsc;
+	pmk__mpi_timing_start(0);
+}
+
 int main(void)
 {
 	T_RUN(test_exact_times_every_call);
@@ -620,5 +655,6 @@ int main(void)
 	T_RUN(test_wait_before_the_end_is_flagged);
 	T_RUN(test_flush_for_regions);
 	T_RUN(test_counter_clock);
+	T_RUN(test_gate_follows_mode_and_clock);
 	return t_done();
 }
