@@ -285,9 +285,9 @@ int MPI_Comm_free(MPI_Comm *comm)
 
 /* Inside a measured call (pmk_on_): count a send to `dest` of `comm`;
  * on MPI_COMM_WORLD in a call timed inline (rank.h: one thread in MPI at
- * a time) inline too, without a call. The work
- * after a send returns shows in a ping-pong's round trip as much as the
- * work before it (docs/mpi.md, Overhead: two calls here cost it 9 ns). */
+ * a time) inline too, without a call. The senders call it before their
+ * call, where it costs a ping-pong nothing (docs/mpi.md, Overhead: after
+ * the send's return, two calls here cost it 9 ns). */
 #define COUNT_SEND(dest, comm, bytes)                                          \
 	if (pmk_on_) {                                                         \
 		if (pmk_on_ == 3 && (comm) == MPI_COMM_WORLD)                  \

@@ -209,7 +209,8 @@ void pmk__mpi_timing_finish(uint64_t now, struct pmk__mpi_timing *out);
 /*
  * The communication picture (commrank.c, comm.h), fed from inside a
  * measured call: with exact timing, pmk__mpi_comm_fast, inline, after the
- * call's end was read (each wrapper keeps its last call site in a static
+ * call's end was read (a send: its part before the call, its time after
+ * it, pmk__mpi_exact_first and _time below) (each wrapper keeps its last call site in a static
  * cache of its own: a loop calling from one place touches nothing else);
  * in the other modes pmk__mpi_comm_call (its time in ticks, UINT64_MAX
  * when untimed; its bytes; the caller's return address);
