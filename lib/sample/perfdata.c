@@ -5,9 +5,9 @@
  * works on them unchanged. Read: the attributes (sample_type, the ids that
  * tie samples to events, names from the EVENT_DESC feature when present),
  * and the data section's MMAP/MMAP2, COMM, FORK, EXIT, LOST and SAMPLE
- * records (ip, pid/tid, time, addr, cpu, period, call chain; a sample
- * carrying a READ group, branch stack or user stack is taken without
- * them). Everything is bounds-checked; a record that does not parse is
+ * records (ip, pid/tid, time, addr, cpu, period, call chain, raw
+ * record, user registers and stack for DWARF unwinding; a sample carrying
+ * a READ group is taken without it, a branch stack is skipped). Everything is bounds-checked; a record that does not parse is
  * skipped and counted, a header that does not is an error naming the
  * offset. Pipe-mode streams (perf record -o -: a 16-byte header, then
  * the attributes as HEADER_ATTR records and names in EVENT_UPDATE records
@@ -46,7 +46,7 @@ enum {
 
 struct pattr {
 	uint32_t type;
-	uint64_t config, period, sample_type, regs_user;
+	uint64_t config, period, sample_type, regs_user, branch_type;
 	int freq;
 	uint64_t *ids;
 	size_t nids;
@@ -71,6 +71,7 @@ struct pd {
 	size_t zlen, zcap;
 	int in_z;
 	uint64_t chain[PMK_REC_MAX_CHAIN];
+	uint64_t uregs[PMK_REC_MAX_UREGS];
 };
 
 static int in(const struct pd *p, uint64_t off, uint64_t n)
@@ -204,6 +205,7 @@ static int pipe_attr(struct pd *p, const uint8_t *h, uint16_t size)
 	flags = pmk__get64(e + 40);
 	a->freq = (flags >> 10) & 1;
 	a->regs_user = asz >= 88 ? pmk__get64(e + 80) : 0;
+	a->branch_type = asz >= 80 ? pmk__get64(e + 72) : 0;
 	a->nids = ((uint32_t)size - 8 - asz) / 8;
 	a->ids = malloc((a->nids ? a->nids : 1) * sizeof *a->ids);
 	if (!a->ids)
@@ -303,6 +305,7 @@ static int read_header(struct pd *p, pmk_diag *d)
 		flags = pmk__get64(e + 40);
 		a->freq = (flags >> 10) & 1;
 		a->regs_user = esz >= 88 ? pmk__get64(e + 80) : 0;
+		a->branch_type = esz >= 80 ? pmk__get64(e + 72) : 0;
 		ioff = pmk__get64(e + attr_size - 16);
 		isz = pmk__get64(e + attr_size - 8);
 		if (in(p, ioff, isz) && isz / 8 < (1u << 20)) {
@@ -367,6 +370,56 @@ static int sample_attr(const struct pd *p, const uint8_t *body,
 	if (st & S_ADDR)
 		g64(&c);
 	return c.bad ? -1 : attr_of_id(p, g64(&c));
+}
+
+/* A sample's user registers and stack (perf record --call-graph dwarf)
+ * as pmkit's record keeps its own (include/pmkit/sample.h): the registers
+ * the unwinder reads, in the kernel's order, picked out of those the
+ * attribute's mask recorded (x86-64: ax..ip and r8..r15; arm64: x0..x30,
+ * sp, pc, which perf's arm64 mask alone has), and the stack bytes in use
+ * (its dyn_size). A sample without them, or with fewer registers, stays
+ * as it is. */
+static void user_stack(struct pd *p, const struct pattr *a, struct cur *c,
+		       uint64_t st, pmk_sample *s)
+{
+	uint64_t abi = g64(c), full[64] = {0}, mask = a->regs_user;
+	uint64_t need, size, dyn;
+	uint32_t nr = 0, mach;
+	const uint8_t *stack;
+	if (abi)
+		for (int b = 0; b < 64; b++)
+			if (mask >> b & 1)
+				full[b] = g64(c);
+	if (!(st & S_STACK_USER) || c->bad)
+		return;
+	size = g64(c);
+	if (!size || c->bad || size > (uint64_t)(c->end - c->p))
+		return;
+	stack = c->p;
+	skip(c, (size_t)size);
+	dyn = g64(c);
+	if (c->bad || !abi || dyn > size || dyn > PMK_REC_MAX_USTACK)
+		return;
+	if (mask >> 32 & 1) { /* arm64: x0..x30, sp, pc */
+		mach = 183; /* EM_AARCH64 */
+		need = (1ull << 33) - 1;
+		for (int b = 0; b < 33; b++)
+			p->uregs[nr++] = full[b];
+	} else { /* x86-64: ax bx cx dx si di bp sp ip, r8..r15 */
+		mach = 62; /* EM_X86_64 */
+		need = 0x1ffull | 0xffull << 16;
+		for (int b = 0; b < 24; b++)
+			if (need >> b & 1)
+				p->uregs[nr++] = full[b];
+	}
+	if ((mask & need) != need)
+		return;
+	s->flags |= PMK_SAMPLE_HAS_USTACK;
+	s->uarch = mach;
+	s->nuregs = nr;
+	s->uregs = p->uregs;
+	s->ustack_len = (uint32_t)dyn;
+	s->ustack = stack;
 }
 
 static int convert_sample(struct pd *p, pmk_rec_writer *w,
@@ -437,6 +490,16 @@ static int convert_sample(struct pd *p, pmk_rec_writer *w,
 		}
 		skip(&c, n);
 	}
+	if (st & S_BRANCH) { /* not kept: skipped to reach the stack */
+		uint64_t bnr = g64(&c);
+		if (a->branch_type & (1u << 17)) /* ..._BRANCH_HW_INDEX */
+			g64(&c);
+		if (bnr > (uint64_t)(c.end - c.p) / 24)
+			return -1;
+		skip(&c, (size_t)bnr * 24);
+	}
+	if ((st & S_REGS_USER) && !c.bad)
+		user_stack(p, a, &c, st, &s);
 	if (c.bad)
 		return -1;
 	if ((misc & 7) == 1) /* PERF_RECORD_MISC_KERNEL */

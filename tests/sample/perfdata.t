@@ -1,7 +1,8 @@
 # perfdata.t: pmkit report reads perf.data files that perf record writes
 # here (cpu-clock, with and without call chains): the same shares as perf
 # report, call-graph views and exports on them, and damaged perf.data
-# files reported or refused with an offset, never a crash.
+# files reported or refused with an offset, never a crash; user stacks
+# of --call-graph dwarf unwound.
 . tests/support/t.sh
 prog=$(pwd)/tests/sample/prog
 cd "$T_TMP" || exit 1
@@ -41,3 +42,18 @@ check "truncated perf.data: status 0 or 2 with an offset, no crash ($rc)" sh -c 
 head -c 60 cg.data > head.data
 run_pmkit report -i head.data
 check "perf.data cut inside its header: status 2 naming the offset" sh -c "[ $rc = 2 ] && printf '%s' \"\$1\" | grep -q 'at byte'" _ "$err"
+# perf record --call-graph dwarf: the user registers and stack copies in
+# perf.data unwound by pmkit as its own recordings are (a program without
+# frame pointers): every chain perf unwinds, from the leaf to main, pmkit
+# unwinds the same, with the same share
+if $CC -O1 -g -fomit-frame-pointer -o cgn "$prog/cg_tree.c" &&
+	perf record -q --call-graph dwarf -e cpu-clock -F 500 -o dw.data -- ./cgn 0.3 >/dev/null 2>&1; then
+	fold() { grep -E '^[0-9.]+% leaf' | sed -E 's/;__libc_start_call_main.*//' | sort; }
+	perf report --stdio -i dw.data --no-children -g folded --symbols leaf 2>/dev/null | fold > pf.txt
+	"$PMKIT" report --stdio -i dw.data --no-children -g folded --symbols leaf 2>/dev/null | fold > qf.txt
+	check "--call-graph dwarf perf.data: perf's unwound chains to main ($(wc -l < qf.txt) of them, e.g. $(head -1 qf.txt))" \
+		sh -c 'grep -q ";main$" "$1" && cmp -s "$1" "$2"' _ pf.txt qf.txt
+	cmp -s pf.txt qf.txt || diff pf.txt qf.txt | head -6 | sed 's/^/# /'
+else
+	skip "--call-graph dwarf perf.data" "perf record --call-graph dwarf fails here"
+fi
