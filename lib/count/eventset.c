@@ -920,11 +920,11 @@ static double leaf_start_ratio(const struct leaf *l)
 }
 
 /* The start of counting is a phase every program has (exec and its first
- * page faults; cold caches, predictors and TLBs): over the natives that
- * counted all of the first slice, the median factor K by which their rate
- * there differed from their rate since, up or down (max(k, 1/k)), less 1
- * (mpx.c). `*len_ns` gets the first slice's length, the extent over which
- * that change was seen. */
+ * page faults; cold caches, predictors and TLBs): the median, over the
+ * natives that counted all of the first slice, of how far their rate there
+ * was from their rate since, relative to the latter, |k - 1| (mpx.c).
+ * `*len_ns` gets the first slice's length, the extent over which that
+ * change was seen. */
 static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 {
 	double rel[256];
@@ -935,7 +935,7 @@ static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 		double k = leaf_start_ratio(l);
 		if (k <= 0)
 			continue;
-		rel[n++] = fmax(k, 1 / k) - 1;
+		rel[n++] = fabs(k - 1);
 		if (l->start_ns > *len_ns)
 			*len_ns = l->start_ns;
 	}

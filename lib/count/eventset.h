@@ -23,8 +23,7 @@ typedef struct pmk__mpx_in {
 	double common_rel_sd; /* the set's floor on sd / mean rate */
 	int nslices;          /* reads that saw it count */
 	int nwin, ngap;       /* runs of slices counted, and missed */
-	double start_rel;     /* the set's start phase: K - 1, K the factor
-				 by which rates there differed (mpx.c) */
+	double start_rel;     /* the set's start phase: relative rate change */
 	uint64_t start_len_ns; /* the extent over which start_rel was seen */
 	uint64_t first_run_ns; /* its running time within that extent */
 	double own_start_rel; /* its own |k - 1| when it counted all of the

@@ -91,15 +91,8 @@ double pmk_mpx_error(uint64_t raw, uint64_t enabled_ns, uint64_t running_ns,
  *    counted mostly the start extrapolates it. Taken as
  *    r |k - 1| |s E / R - S|, r with one count added (a native that saw
  *    nothing may have missed a few). A native that counted all of the
- *    start knows its own k (own_start_rel = |k - 1|). For the others the
- *    set's start phase stands in, as a factor K in either direction:
- *    start_rel = K - 1, K the median of max(k, 1/k). A start that ran
- *    the set's natives at 1/K of their later rate is as strong a phase as
- *    one that ran them K times faster: what slows instructions in a cold
- *    start (misses, stalls) is what raises the counts of the miss and
- *    stall events, so a native that missed it may have run there at up
- *    to K times its later rate (|k - 1| alone would cap a slow start's
- *    weight at 1);
+ *    start knows its own k (own_start_rel = |k - 1|); for the others the
+ *    set's median |k - 1| (start_rel) stands in;
  *  - edges, as pmk_mpx_error.
  */
 double pmk__mpx_estimate(const pmk__mpx_in *in)

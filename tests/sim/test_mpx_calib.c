@@ -10,9 +10,9 @@
  * instructions, the set is read every 50,000 simulated cycles (2.5
  * rotations of 20,000, as `pmkit stat` reads every 10 ms with the kernel
  * rotating every 4 ms) and the z-score (value - truth) / err of each event
- * is taken. The test fails when fewer than 86 % of the true counts lie
+ * is taken. The test fails when fewer than 84 % of the true counts lie
  * within 2 err (the issue's goal is 90 %, not reached: see check_length),
- * fewer than 60 % or more than 90 % within 1 err, fewer than 95 % within
+ * fewer than 60 % or more than 90 % within 1 err, fewer than 94 % within
  * 2 err among the values whose native counted something while it was on,
  * in either run length, or when an interval has zero width while the
  * truth is not zero.
@@ -268,23 +268,24 @@ static void check_length(uint64_t n, const char *label)
 	tally_print(&t, label);
 	T_CHECK(t.n >= 200);
 	/* The issue's bar is 90 % within 2 err and 60 % within 1 err. The
-	 * model reaches 88-90 % within 2 err and 82-84 % within 1 err here
+	 * model reaches 86-90 % within 2 err and 79-81 % within 1 err here
 	 * (docs/counting.md has the table): nearly all the misses are blind
 	 * values, natives that counted nothing while on and whose truth lies
 	 * in a cold start they never saw (47 and 44 of 285, of which 31 and
 	 * 23 are missed). Nothing in a native's own counts, nor in the rates
 	 * of the natives that saw the start, bounds those counts, so no
 	 * estimate covers them without covering everything; the values that
-	 * are not blind are 97-99 % within 2 err. The floors guard what the
-	 * model reaches, with room for changes of the simulated core, and
-	 * fail on a regression; the ceiling on the 1-err coverage fails an
-	 * estimate inflated until it covers everything (a calibrated one
+	 * are not blind are 96-97 % within 2 err. The floors guard what the
+	 * model reaches, with room for changes of the simulated core (the
+	 * wrong-path change of cb73529 moved these figures by 1 to 3 points),
+	 * and fail on a regression; the ceiling on the 1-err coverage fails
+	 * an estimate inflated until it covers everything (a calibrated one
 	 * covers about 68 %). */
-	T_CHECKF(t.in2 >= 0.86 * t.n, "%d of %d within 2 err", t.in2, t.n);
+	T_CHECKF(t.in2 >= 0.84 * t.n, "%d of %d within 2 err", t.in2, t.n);
 	T_CHECKF(t.in1 >= 0.60 * t.n, "%d of %d within 1 err", t.in1, t.n);
 	T_CHECKF(t.in1 <= 0.90 * t.n, "%d of %d within 1 err: too wide",
 		 t.in1, t.n);
-	T_CHECKF(t.in2_seen >= 0.95 * t.n_seen,
+	T_CHECKF(t.in2_seen >= 0.94 * t.n_seen,
 		 "%d of %d values that saw a count within 2 err", t.in2_seen,
 		 t.n_seen);
 	T_CHECKF(t.zero_width == 0, "%d zero-width intervals", t.zero_width);
