@@ -3,7 +3,8 @@
  * over what report --diff has: per function, its share of the samples in
  * BASE and in NEW and the change, most changed first. As perf: with no
  * file, BASE is perf.data.old and NEW perf.data (pmkit.rec.old and
- * pmkit.rec when run as pmkit); one file is BASE, against perf.data.
+ * pmkit.rec when run as pmkit); one file is BASE, against perf.data. As
+ * perf (or with --stdio or -c), perf diff's layout (perfdiff.c).
  */
 /* pmkit-command: diff | compare two recordings function by function */
 #include <stdio.h>
@@ -13,17 +14,18 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/personality.h"
+#include "lib/sample/perfout.h"
 
 enum { D_JSON = 256, D_STDIO };
 
 static const struct cli_opt diff_opts[] = {
 	{D_JSON, "json", CLI_NOARG}, {'e', "event", CLI_ARG},
-	{D_STDIO, "stdio", CLI_NOARG}, {0},
+	{D_STDIO, "stdio", CLI_NOARG}, {'c', "compute", CLI_ARG}, {0},
 };
 
 struct dargs {
 	const char *event;
-	int json;
+	int json, stdio, compute;
 };
 
 static int on_opt(int key, const char *val, void *arg)
@@ -33,6 +35,24 @@ static int on_opt(int key, const char *val, void *arg)
 		a->json = 1;
 	else if (key == 'e')
 		a->event = val;
+	else if (key == D_STDIO)
+		a->stdio = 1;
+	else if (key == 'c') { /* perf's -c: implies perf's layout */
+		static const char *const names[] = {"delta-abs", "delta",
+						    "ratio"};
+		a->compute = -1;
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(val, names[i]))
+				a->compute = i;
+		if (a->compute < 0) {
+			cli_error("-c takes delta-abs, delta or ratio, not "
+				  "'%s' (perf's wdiff and cycles are not "
+				  "offered)",
+				  val);
+			return EXIT_USAGE;
+		}
+		a->stdio = 1;
+	}
 	return 0;
 }
 
@@ -49,7 +69,7 @@ static int load(pmk_profile **p, const char *path)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct dargs a = {NULL, 0};
+	struct dargs a = {NULL, 0, 0, 0};
 	const char *data = cli_as_perf ? CLI_PERF_DATA : PMK_REC_DEFAULT_FILE;
 	char old[4096];
 	const char *base, *new;
@@ -72,7 +92,12 @@ int cmd_diff(int argc, char **argv)
 		pmk_profile_free(pa);
 		return rc;
 	}
-	rc = pmk_profile_diff(pa, pb, a.event, a.json, stdout);
+	/* perf's layout as perf, or with --stdio or -c; pmkit's own table
+	 * (and --json) otherwise */
+	if ((cli_as_perf || a.stdio) && !a.json)
+		rc = pmk__profile_perf_diff(pa, pb, a.event, a.compute, stdout);
+	else
+		rc = pmk_profile_diff(pa, pb, a.event, a.json, stdout);
 	if (rc == PMK_ENOEVENT) {
 		cli_error("no event '%s' in both recordings", a.event);
 		rc = EXIT_USAGE;

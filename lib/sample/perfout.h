@@ -90,6 +90,12 @@ typedef struct pmk__perf_report_opts {
 int pmk__profile_perf_report(pmk_profile *p, const pmk__perf_report_opts *o,
 			     FILE *out, pmk_diag *d);
 
+/* perf diff's layout (perfdiff.c): BASE against P for `event` (NULL: the
+ * first), the second column computed as perf's -c: */
+enum { PMK__DIFF_ABS, PMK__DIFF_DELTA, PMK__DIFF_RATIO };
+int pmk__profile_perf_diff(pmk_profile *base, pmk_profile *p,
+			   const char *event, int compute, FILE *out);
+
 /* Whether `name` is one of the comma-separated items of `list` (NULL: no
  * filter, everything matches). */
 static inline int pmk__list_has(const char *list, const char *name)
