@@ -56,6 +56,7 @@ struct opts {
 	const char *sep, *outfile, *cpus;
 	const char *record; /* stat record: the file the counts go to */
 	int json, perf_json, extended, all_cpus, no_inherit;
+	int metric_only; /* --metric-only */
 	int aggr; /* enum stat_aggr */
 	pid_t pid, tid;
 	char **argv; /* the command, or NULL for the built-in workload */
@@ -533,6 +534,7 @@ static void emit(struct output *out, struct stat_result *res)
 	res->csv_summary = out->o->summary && !out->o->no_csv_summary &&
 			   res->interval_s < 0;
 	res->first_interval = res->interval_s >= 0 && out->nprints == 0;
+	res->metric_only = out->o->metric_only;
 	if (out->o->json)
 		stat_print_json(f, res);
 	else if (out->o->perf_json)
@@ -698,7 +700,7 @@ enum {
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE,
-	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL,
+	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -726,6 +728,7 @@ static const struct cli_opt stat_opts[] = {
 	{'i', "no-inherit", CLI_NOARG},
 	{'G', "cgroup", CLI_ARG},
 	{'M', "metrics", CLI_ARG},
+	{OPT_METRIC_ONLY, "metric-only", CLI_NOARG},
 	{'g', "likwid-group", CLI_ARG}, /* likwid-perfctr's -g, not perf's */
 	{OPT_TOPDOWN, "topdown", CLI_NOARG},
 	{'d', "detailed", CLI_NOARG},
@@ -930,6 +933,9 @@ static int on_opt(int key, const char *val, void *arg)
 	case OPT_TABLE:
 		o->table = 1;
 		break;
+	case OPT_METRIC_ONLY:
+		o->metric_only = 1;
+		break;
 	case OPT_TD_LEVEL: {
 		unsigned long long lv;
 		if (cli_opt_u64_in(val, 1, 6, &lv))
@@ -1015,6 +1021,27 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				   "--interval-count");
 	if (o->all_user && o->all_kernel)
 		return usage_error("choose one of --all-user and --all-kernel");
+	if (o->metric_only) {
+		/* -r and --per-thread: as perf refuses them */
+		if (o->repeat > 1)
+			return usage_error("--metric-only does not go with -r: "
+					   "it prints one run's metrics");
+		if (o->aggr == STAT_AGGR_THREAD)
+			return usage_error("--metric-only does not go with "
+					   "--per-thread");
+		if (o->json)
+			return usage_error("--metric-only is perf's layout: "
+					   "not with --json (pmkit's schema "
+					   "has the metrics already)");
+		if (o->extended)
+			return usage_error("--metric-only prints no counts: "
+					   "not with --extended");
+		if (o->null_run)
+			return usage_error("--metric-only prints metrics: not "
+					   "with -n");
+		if (o->cgroup)
+			return usage_error("--metric-only does not go with -G");
+	}
 	if (o->null_run && (o->nlists || o->nmetrics || o->topdown ||
 			    o->detailed))
 		return usage_error("-n counts nothing: not with -e, -M, "

@@ -110,6 +110,12 @@ static int metric(const struct stat_result *r, const struct stat_row *w,
 	return 0;
 }
 
+int stat_row_metric(const struct stat_result *r, const struct stat_row *w,
+		    double *val, char *unit, size_t usize)
+{
+	return metric(r, w, val, unit, usize);
+}
+
 static double pct_running(const struct stat_row *w)
 {
 	return countable(w) ? w->counted * 100 : 100.0;
@@ -219,9 +225,13 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 			fprintf(out, " (%d runs)", r->repeats);
 		fprintf(out, ":\n\n");
 	} else if (r->first_interval) {
-		fprintf(out, "#           time             counts unit events\n");
+		if (!r->metric_only)
+			fprintf(out, "#           time             counts unit "
+				     "events\n");
 	}
-	for (int i = 0; i < r->nrows && !r->null_run; i++) {
+	if (r->metric_only)
+		stat_mo_text(out, r);
+	for (int i = 0; i < r->nrows && !r->null_run && !r->metric_only; i++) {
 		const struct stat_row *w = &r->rows[i];
 		double mv;
 		char mu[32];
@@ -303,6 +313,10 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 
 void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 {
+	if (r->metric_only) {
+		stat_mo_csv(out, sep, r);
+		return;
+	}
 	for (int i = 0; i < r->nrows && !r->null_run; i++) {
 		const struct stat_row *w = &r->rows[i];
 		double mv;
@@ -341,6 +355,10 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 
 void stat_print_perf_json(FILE *out, const struct stat_result *r)
 {
+	if (r->metric_only) {
+		stat_mo_perf_json(out, r);
+		return;
+	}
 	for (int i = 0; i < r->nrows && !r->null_run; i++) {
 		const struct stat_row *w = &r->rows[i];
 		double mv = 0;

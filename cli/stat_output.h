@@ -65,12 +65,22 @@ struct stat_result {
 	int csv_summary;     /* --summary: CSV rows open with "summary" */
 	const double *run_s; /* --table: each run's elapsed seconds, or NULL */
 	int nrun_s;
+	int metric_only;     /* --metric-only: a column per metric */
 };
 
 void stat_print_text(FILE *out, const struct stat_result *r);
 void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r);
 /* perf's -j: one JSON object per line and row */
 void stat_print_perf_json(FILE *out, const struct stat_result *r);
+/* perf's metric of a row, as the metric column shows it: 1 with its value
+ * and unit, or 0 when the row has none */
+int stat_row_metric(const struct stat_result *r, const struct stat_row *w,
+		    double *val, char *unit, size_t usize);
+/* --metric-only (stat_metric_only.c): the heading and a line per interval
+ * and aggregation unit, in text, -x SEP or -j */
+void stat_mo_text(FILE *out, const struct stat_result *r);
+void stat_mo_csv(FILE *out, const char *sep, const struct stat_result *r);
+void stat_mo_perf_json(FILE *out, const struct stat_result *r);
 /* pmkit's --json schema (pmkit-stat/1): one object */
 void stat_print_json(FILE *out, const struct stat_result *r);
 
