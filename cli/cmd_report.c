@@ -84,7 +84,7 @@ enum {
 	OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_CALL_GRAPH,
 	OPT_INLINE, OPT_NO_INLINE, OPT_HEADER_ONLY, OPT_COMMS, OPT_PIDS,
 	OPT_TIDS, OPT_DSOS, OPT_SYMBOLS, OPT_TASK, OPT_STATS, OPT_HEADER,
-	OPT_MAX_STACK
+	OPT_MAX_STACK, OPT_HIERARCHY
 };
 
 static const struct cli_opt report_opts[] = {
@@ -118,6 +118,7 @@ static const struct cli_opt report_opts[] = {
 	{OPT_TASK, "task", CLI_NOARG},
 	{OPT_STATS, "stats", CLI_NOARG},
 	{OPT_HEADER, "header", CLI_NOARG},
+	{OPT_HIERARCHY, "hierarchy", CLI_NOARG},
 	{OPT_COMMS, "comms", CLI_ARG},
 	{OPT_PIDS, "pids", CLI_ARG},
 	{OPT_TIDS, "tids", CLI_ARG},
@@ -247,6 +248,9 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case OPT_HEADER:
 		r->stdio = r->header = 1;
+		break;
+	case OPT_HIERARCHY: /* perf's layout, the keys as a tree */
+		r->stdio = r->po.hierarchy = 1;
 		break;
 	case OPT_COMMS:
 		r->stdio = 1;
@@ -479,6 +483,15 @@ int cmd_report(int argc, char **argv)
 		1) {
 		cli_error("--flamegraph, --speedscope, --script, --json, "
 			  "--folded and --annotate exclude each other");
+		return EXIT_USAGE;
+	}
+	if (r.po.hierarchy &&
+	    (r.fields_given || json || folded || annot || flame || speedscope ||
+	     script || diff_a || r.task || r.stats)) {
+		/* perf refuses -F with it too */
+		cli_error("--hierarchy is perf's --stdio tree: not with -F, "
+			  "--json, --folded, --annotate, --flamegraph, "
+			  "--speedscope, --script, --diff, --task or --stats");
 		return EXIT_USAGE;
 	}
 	if (r.task) /* perf's --task: the processes and threads */

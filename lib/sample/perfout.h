@@ -84,6 +84,7 @@ typedef struct pmk__perf_report_opts {
 	unsigned max_stack; /* --max-stack: frames of a chain used, 0 all */
 	const char *field_sep; /* -t: columns joined by it, or NULL */
 	double percent_limit;
+	int hierarchy;	   /* --hierarchy: the keys as levels (hier.c) */
 	const char *comms, *pids, *tids, *dsos, *symbols; /* filters */
 } pmk__perf_report_opts;
 

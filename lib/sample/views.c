@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sample/demangle.h"
+#include "sample/hier.h"
 #include "sample/perfout.h"
 #include "sample/profile.h"
 
@@ -805,6 +806,52 @@ static int lastshown(const int *show, int n)
 	return last;
 }
 
+/* --hierarchy: the rows as a tree (hier.c), the chains under its last
+ * level as under a row without children */
+struct hchain {
+	struct view *v;
+	const pmk__perf_report_opts *o;
+	uint64_t total;
+};
+static int hier_chain(void *ctx, size_t r, uint64_t entry, FILE *out)
+{
+	struct hchain *c = ctx;
+	return perf_tree(c->v, (uint32_t)r, c->o->callee, 1, c->total, entry,
+			 out);
+}
+
+static int hier_section(struct view *v, const pmk__perf_report_opts *o,
+			uint64_t total, int graph, const char *sep, FILE *out)
+{
+	pmk__hier h;
+	struct hchain c = {v, o, total};
+	pmk__hier_row *rows = malloc((v->nrow ? v->nrow : 1) * sizeof *rows);
+	int rc;
+	if (!rows)
+		return PMK_ENOMEM;
+	for (size_t i = 0; i < v->nrow; i++)
+		rows[i] = (pmk__hier_row){v->row[i].key, v->row[i].self,
+					  v->row[i].samples, v->row[i].shown};
+	memset(&h, 0, sizeof h);
+	h.nkeys = v->nkeys;
+	for (int i = 0; i < v->nkeys; i++) {
+		h.heads[i] = perf_heads[v->keys[i]];
+		h.unpadded[i] = v->keys[i] == K_SYM;
+	}
+	h.row = rows;
+	h.nrow = v->nrow;
+	h.total = total;
+	h.samples = o->samples;
+	h.quiet = o->quiet;
+	h.sep = sep;
+	h.percent_limit = o->percent_limit;
+	h.chain = graph ? hier_chain : NULL;
+	h.ctx = &c;
+	rc = pmk__hier_print(&h, out);
+	free(rows);
+	return rc < 0 ? PMK_ENOMEM : 0;
+}
+
 /* Whether --dsos or --symbols leaves row `x` out. perf leaves such rows
  * out of the column widths too (rows under --percent-limit still count). */
 static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
@@ -827,6 +874,8 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 		return v.nkeys;
 	v.ev = ev;
 	children = o->children < 0 ? p->has_chains : o->children;
+	if (o->hierarchy) /* as perf: Overhead alone */
+		children = 0;
 	graph = (o->graph < 0 ? 1 : o->graph) && p->has_chains;
 	for (int i = 0; i < v.nkeys; i++) {
 		v.lines |= v.keys[i] == K_SRCLINE;
@@ -885,7 +934,7 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 			(unsigned long long)total);
 		memset(dots, '.', sizeof dots - 1);
 		dots[sizeof dots - 1] = 0;
-		for (int pass = 0; pass < 2 && !sep; pass++) {
+		for (int pass = 0; pass < 2 && !sep && !o->hierarchy; pass++) {
 			fputs(children ? (pass ? "# ........  ........"
 					       : "# Children      Self")
 				       : (pass ? "# ........" : "# Overhead"),
@@ -905,7 +954,9 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 						     : perf_heads[v.keys[i]]);
 			fputc('\n', out);
 		}
-		if (sep) { /* -t: one header line, the columns as wide */
+		if (o->hierarchy)
+			; /* its own headings (hier.c) */
+		else if (sep) { /* -t: one header line, the columns as wide */
 			fprintf(out, "# %s", children ? "Children" : "Overhead");
 			if (children)
 				fprintf(out, "%s%8s", sep, "Self");
@@ -922,7 +973,9 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 		} else
 			fputs("#\n", out);
 	}
-	for (size_t i = 0; i < v.nrow; i++) {
+	if (o->hierarchy)
+		rc = hier_section(&v, o, total, graph, sep, out);
+	for (size_t i = 0; i < v.nrow && !o->hierarchy; i++) {
 		uint32_t r = order[i];
 		const struct vrow *x = &v.row[r];
 		double pc = total ? 100.0 * (double)x->children / (double)total
