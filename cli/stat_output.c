@@ -1,6 +1,6 @@
 /*
  * stat_output.c: printing counts in perf's layouts (text, -x SEP, -j JSON
- * lines) with perf's metric column (CPUs utilized, rates per second, GHz,
+ * lines) with perf's metric column (stat_shadow.c: CPUs utilized, rates per second, GHz,
  * insn per cycle, % of all branches), plus pmkit's extended columns and
  * pmkit's own JSON schema. Facts about perf's layouts come from running
  * perf 6.1; the tests in tests/count/perf_oracle.t compare them.
@@ -15,105 +15,6 @@
 static int countable(const struct stat_row *w)
 {
 	return w->status == 0 && !(w->flags & PMK_VALUE_NOT_COUNTED);
-}
-
-/* Whether event name `name` is `base`, with or without modifiers
- * (task-clock, task-clock:u): perf's metrics follow modified events. */
-static int is(const char *name, const char *base)
-{
-	size_t n = strlen(base);
-	return !strncmp(name, base, n) && (name[n] == 0 || name[n] == ':');
-}
-
-/* The modifiers of an event name (":u"), or "". */
-static const char *mods(const char *name)
-{
-	const char *c = strchr(name, ':');
-	return c ? c : "";
-}
-
-/* A counted row of the same aggregation unit named `base`, preferring
- * one with the modifiers of `like` (page-faults:u takes task-clock:u). */
-static const struct stat_row *find(const struct stat_result *r,
-				   const struct stat_row *like,
-				   const char *base)
-{
-	const struct stat_row *any = NULL;
-	for (int i = 0; i < r->nrows; i++) {
-		const struct stat_row *w = &r->rows[i];
-		if (is(w->name, base) && countable(w) &&
-		    (w->aggr == like->aggr ||
-		     (w->aggr && like->aggr && !strcmp(w->aggr, like->aggr)))) {
-			if (!strcmp(mods(w->name), mods(like->name)))
-				return w;
-			if (!any)
-				any = w;
-		}
-	}
-	return any;
-}
-
-/* perf's metric of a row: 1 and value/unit, or 0 when it has none. */
-static int metric(const struct stat_result *r, const struct stat_row *w,
-		  double *val, char *unit, size_t usize)
-{
-	const struct stat_row *clk;
-	unit[0] = 0;
-	if (!countable(w) || w->derived)
-		return 0;
-	if (is(w->name, "task-clock") || is(w->name, "cpu-clock")) {
-		if (r->span_s <= 0)
-			return 0;
-		*val = w->value / 1e3 / r->span_s;
-		snprintf(unit, usize, "CPUs utilized");
-		return 1;
-	}
-	if (w->unit[0])
-		return 0;
-	clk = find(r, w, "task-clock");
-	if (!clk)
-		clk = find(r, w, "cpu-clock");
-	if (is(w->name, "cycles") && clk) {
-		*val = clk->value > 0 ? w->value / (clk->value * 1e6) : 0;
-		snprintf(unit, usize, "GHz");
-		return 1;
-	}
-	if (is(w->name, "instructions")) {
-		const struct stat_row *cyc = find(r, w, "cycles");
-		if (!cyc)
-			return 0;
-		*val = cyc->value > 0 ? w->value / cyc->value : 0;
-		snprintf(unit, usize, "insn per cycle");
-		return 1;
-	}
-	if (is(w->name, "branch-misses")) {
-		const struct stat_row *br = find(r, w, "branches");
-		if (br) {
-			*val = br->value > 0 ? w->value / br->value * 100 : 0;
-			snprintf(unit, usize, "of all branches");
-			return 1;
-		}
-	}
-	if (clk) { /* events per second of task-clock, scaled K/M/G */
-		double rate = clk->value > 0 ? w->value / (clk->value / 1e3) : 0;
-		const char *pre = "";
-		if (rate >= 1e9)
-			rate /= 1e9, pre = "G";
-		else if (rate >= 1e6)
-			rate /= 1e6, pre = "M";
-		else if (rate >= 1e3)
-			rate /= 1e3, pre = "K";
-		*val = rate;
-		snprintf(unit, usize, "%s/sec", pre);
-		return 1;
-	}
-	return 0;
-}
-
-int stat_row_metric(const struct stat_result *r, const struct stat_row *w,
-		    double *val, char *unit, size_t usize)
-{
-	return metric(r, w, val, unit, usize);
 }
 
 static double pct_running(const struct stat_row *w)
@@ -262,7 +163,7 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 			fprintf(out, " %s", r->cgroup);
 		if (w->flags & PMK_VALUE_NAN)
 			fprintf(out, " # %8s %-23s", "", "division by zero");
-		else if (metric(r, w, &mv, mu, sizeof mu))
+		else if (stat_row_metric(r, w, &mv, mu, sizeof mu))
 			fprintf(out, " # %8.3f %-23s", mv, mu);
 		else
 			fprintf(out, "   %8s %-23s", "", "");
@@ -321,7 +222,7 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 		const struct stat_row *w = &r->rows[i];
 		double mv;
 		char mu[32];
-		int has = metric(r, w, &mv, mu, sizeof mu);
+		int has = stat_row_metric(r, w, &mv, mu, sizeof mu);
 		if (r->interval_s >= 0)
 			fprintf(out, "%16.9f%s", r->interval_s, sep);
 		else if (r->csv_summary)
@@ -363,7 +264,7 @@ void stat_print_perf_json(FILE *out, const struct stat_result *r)
 		const struct stat_row *w = &r->rows[i];
 		double mv = 0;
 		char mu[32];
-		int has = metric(r, w, &mv, mu, sizeof mu);
+		int has = stat_row_metric(r, w, &mv, mu, sizeof mu);
 		fputc('{', out);
 		if (r->interval_s >= 0)
 			fprintf(out, "\"interval\" : %.9f, ", r->interval_s);
@@ -462,7 +363,7 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 		cli_json_num(out, w->stddev);
 		fprintf(out, ",\"sem\":");
 		cli_json_num(out, w->sem);
-		if (metric(r, w, &mv, mu, sizeof mu)) {
+		if (stat_row_metric(r, w, &mv, mu, sizeof mu)) {
 			fprintf(out, ",\"metric_value\":");
 			cli_json_num(out, mv);
 			fprintf(out, ",\"metric_unit\":");
