@@ -1,8 +1,9 @@
 /*
  * stat_output.c: printing counts in perf's layouts (text, -x SEP, -j JSON
- * lines) with perf's metric column (stat_shadow.c: CPUs utilized, rates per second, GHz,
- * insn per cycle, % of all branches), plus pmkit's extended columns and
- * pmkit's own JSON schema. Facts about perf's layouts come from running
+ * lines) with perf's metric column (stat_shadow.c: CPUs utilized, rates
+ * per second, GHz, insn per cycle, % of all branches), plus pmkit's
+ * extended columns and pmkit's own JSON schema; --metric-only's layout is
+ * stat_metric_only.c's. Facts about perf's layouts come from running
  * perf 6.1; the tests in tests/count/perf_oracle.t compare them.
  */
 #include <math.h>
