@@ -149,3 +149,21 @@ for bad in "-r 2" "--per-thread -a" "--json" "--extended" "-G x -a"; do
 done
 run_pmkit stat --metric-only -n -- true
 check "--metric-only -n: usage error" sh -c 'test "$1" = 2 && printf "%s\n" "$2" | grep -q -- "--metric-only"' _ "$rc" "$err"
+
+# the simulated core counts hardware events here: perf's metrics of raw
+# events get columns (GHz needs a clock event, not listed) with the values
+# of the normal layout's metric column
+SE=cycles,instructions,branches,branch-misses
+run_pmkit stat --sim --workload stream -x, -e $SE
+printf '%s\n' "$err" > "$T_TMP/sn"
+run_pmkit stat --sim --workload stream --metric-only -x, -e $SE
+printf '%s\n' "$err" > "$T_TMP/sm"
+check "--sim -x,: insn per cycle and of all branches, the normal layout's values" sh -c '
+	ipc=$(awk -F, "\$3==\"instructions\" {print \$6}" "$1")
+	br=$(awk -F, "\$3==\"branch-misses\" {print \$6}" "$1")
+	test -n "$ipc" && test -n "$br" &&
+	test "$(sed -n 1p "$2")" = "insn per cycle,branch-misses of all branches," &&
+	test "$(sed -n 2p "$2")" = "$ipc,$br,"' _ "$T_TMP/sn" "$T_TMP/sm"
+run_pmkit stat --sim --workload stream --metric-only -e $SE
+check "--sim text: the headings right-aligned in 20 (or the heading's width)" \
+	sh -c 'printf "%s\n" "$1" | grep -qx "      insn per cycle branch-misses of all branches "' _ "$err"
