@@ -6,8 +6,10 @@
  * share, lost samples, the event, the target) and the hottest symbols
  * with their shared object. As perf top, a symbol's weight decays by 7/8
  * at each refresh before the new samples add to it (-z: the last interval
- * only). Runs until SIGINT, SIGTERM or SIGHUP, then prints the last
- * display and exits 0. The screen is cleared between displays on a
+ * only). The file holds one interval: after each display its samples
+ * are dropped and the maps of the running processes written again. Runs
+ * until SIGINT, SIGTERM or SIGHUP, then prints the last display and exits
+ * 0. The screen is cleared between displays on a
  * terminal only.
  */
 /* pmkit-command: top | the hottest symbols, system-wide, refreshed */
@@ -101,7 +103,6 @@ static int on_opt(int key, const char *val, void *arg)
 /* A symbol's weight across displays. */
 struct ent {
 	char *key; /* "DSO\x1fSYMBOL" */
-	uint64_t cum;
 	double w;
 	int kernel;
 };
@@ -152,6 +153,7 @@ static int by_weight(const void *a, const void *b)
 struct topstate {
 	struct targs a;
 	int fd;
+	off_t base; /* the file's events and first maps end here */
 	const char *evname;
 	struct tab t;
 	uint64_t samples, ksamples; /* so far */
@@ -165,7 +167,8 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Read what was sampled so far, fold it into the weights and print. */
+/* Read what was sampled since the last display, fold it into the
+ * weights and print. */
 static int display(struct topstate *st, pmk_sampler *s, int ncpu)
 {
 	char path[64];
@@ -194,13 +197,9 @@ static int display(struct topstate *st, pmk_sampler *s, int ncpu)
 			break;
 		}
 		e->kernel = !strcmp(rows[r].dso, "[kernel]");
-		if (rows[r].samples[0] > e->cum) {
-			uint64_t n = rows[r].samples[0] - e->cum;
-			e->w += (double)n;
-			nsamp += n;
-			nk += e->kernel ? n : 0;
-		}
-		e->cum = rows[r].samples[0];
+		e->w += (double)rows[r].samples[0];
+		nsamp += rows[r].samples[0];
+		nk += e->kernel ? rows[r].samples[0] : 0;
 	}
 	pmk_profile_free(p);
 	if (rc)
@@ -340,6 +339,8 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	pmk_sampler_synthesize(s, st.a.pid ? (int)st.a.pid : 0);
+	pmk_rec_writer_flush(w);
+	st.base = lseek(st.fd, 0, SEEK_CUR);
 	cli_stop_catch();
 	pmk_sampler_enable(s);
 	st.last = now_s();
@@ -349,8 +350,16 @@ int cmd_top(int argc, char **argv)
 		if (cli_stop_sig || left <= 0) {
 			pmk_rec_writer_flush(w);
 			rc = display(&st, s, ncpu);
-			if (cli_stop_sig)
+			if (cli_stop_sig || rc)
 				break;
+			/* the samples shown are dropped (their weights are
+			 * kept), so that the file stays the size of one
+			 * interval; the maps of the processes now running are
+			 * written again after the first ones */
+			if (st.base > 0 && ftruncate(st.fd, st.base) == 0 &&
+			    lseek(st.fd, st.base, SEEK_SET) == st.base)
+				pmk_sampler_synthesize(
+				    s, st.a.pid ? (int)st.a.pid : 0);
 			next += st.a.delay;
 			continue;
 		}
