@@ -390,22 +390,70 @@ static void free_sets(struct run *r)
 
 /* Sum the values of the sets of unit `u` (every set when u < 0) event by
  * event (errors in quadrature). */
-static void sum_sets(struct run *r, int u, pmk_value *out)
+/* Whether event `e` is computed from its natives by a formula (a ratio,
+ * a metric): such a value is neither added over sets nor differenced over
+ * intervals; its natives are, and the formula is evaluated on them. */
+static int derived(const pmk_event *ev)
+{
+	return ev->nleaf > 1 || ev->nops > 1;
+}
+
+/* The error of a derived value `v` computed from added or differenced
+ * natives: the relative error of `like` (the set's own, or the total's),
+ * carried over. */
+static void set_derived(pmk_value *a, double v, const pmk_value *like)
+{
+	double rel = like->value != 0 && isfinite(like->err)
+			 ? fabs(like->err / like->value)
+			 : 0;
+	a->value = v;
+	a->err = fabs(v) * rel;
+	a->lo = v - 2 * a->err;
+	a->hi = v + 2 * a->err;
+	if (isnan(v))
+		a->flags |= PMK_VALUE_NAN;
+	else
+		a->flags &= ~(unsigned)PMK_VALUE_NAN;
+}
+
+/* Add the sets of unit `u` (all when u < 0) into out[0..nev-1], and the
+ * natives of each derived event into leaf[e * PMK_LEAF_MAX ..] (when not
+ * NULL). A derived event added over more than one set is evaluated on
+ * the added natives, not added itself (a sum of ratios is no ratio). */
+static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 {
 	pmk_value *tmp = calloc((size_t)r->nev + 1, sizeof *tmp);
+	int *nsum = calloc((size_t)r->nev + 1, sizeof *nsum);
+	double lv[PMK_LEAF_MAX];
 	int first = 1;
 	memset(out, 0, sizeof *out * (size_t)r->nev);
-	for (int s = 0; s < r->nset; s++) {
+	if (leaf)
+		memset(leaf, 0, sizeof *leaf * PMK_LEAF_MAX * (size_t)r->nev);
+	for (int s = 0; s < r->nset && tmp && nsum; s++) {
 		if (u >= 0 && r->set_unit[s] != u)
 			continue;
 		pmk_eventset_read(r->set[s], tmp, r->nev);
 		for (int e = 0; e < r->nev; e++) {
 			pmk_value *a = &out[e], *b = &tmp[e];
+			int counted = !b->status &&
+				      !(b->flags & PMK_VALUE_NOT_COUNTED);
+			if (counted && derived(&r->ev[e])) {
+				int n = pmk_eventset_leaf_values(
+				    r->set[s], e, lv, PMK_LEAF_MAX);
+				double *t = leaf ? leaf + (size_t)e * PMK_LEAF_MAX
+						 : NULL;
+				if (n > 0 && t) {
+					for (int i = 0; i < n; i++)
+						t[i] = nsum[e] ? t[i] + lv[i]
+							       : lv[i];
+				}
+				nsum[e]++;
+			}
 			if (first) {
 				*a = *b;
 				continue;
 			}
-			if (b->status || (b->flags & PMK_VALUE_NOT_COUNTED)) {
+			if (!counted) {
 				a->flags |= b->flags & PMK_VALUE_NOT_COUNTED;
 				continue;
 			}
@@ -419,6 +467,17 @@ static void sum_sets(struct run *r, int u, pmk_value *out)
 		}
 		first = 0;
 	}
+	for (int e = 0; leaf && nsum && e < r->nev; e++)
+		if (nsum[e] > 1 && !out[e].status) {
+			pmk_value like = out[e];
+			like.value = tmp ? tmp[e].value : like.value;
+			like.err = tmp ? tmp[e].err : like.err;
+			set_derived(&out[e],
+				    pmk_event_eval(&r->ev[e],
+						   leaf + (size_t)e * PMK_LEAF_MAX),
+				    &like);
+		}
+	free(nsum);
 	free(tmp);
 }
 
@@ -555,9 +614,11 @@ static void emit(struct output *out, struct stat_result *res)
 	fflush(out->out);
 }
 
-/* Interval state: the previous totals per unit and event. */
+/* Interval state: the previous totals per unit and event, and of the
+ * natives of the derived events. */
 struct ivl {
 	pmk_value *v, *prev;
+	double *lv, *plv; /* nv x PMK_LEAF_MAX */
 	struct stat_row *rows;
 	size_t nv; /* values: nev x nunit */
 	double t0, last;
@@ -572,15 +633,30 @@ static void print_interval(struct run *r, const struct opts *o,
 	double t = now_s();
 	memset(&res, 0, sizeof res);
 	for (int u = 0; u < r->nunit; u++)
-		sum_sets(r, u, iv->v + (size_t)u * (size_t)r->nev);
+		sum_sets(r, u, iv->v + (size_t)u * (size_t)r->nev,
+			 iv->lv ? iv->lv + (size_t)u * (size_t)r->nev *
+					       PMK_LEAF_MAX
+				: NULL);
 	for (size_t e = 0; e < iv->nv; e++) {
 		pmk_value d = iv->v[e];
+		const pmk_event *ev = &r->ev[e % (size_t)r->nev];
 		d.value -= iv->prev[e].value;
 		d.lo -= iv->prev[e].value;
 		d.hi -= iv->prev[e].value;
 		d.raw -= iv->prev[e].raw;
 		d.running_ns -= iv->prev[e].running_ns;
 		d.enabled_ns -= iv->prev[e].enabled_ns;
+		if (derived(ev) && iv->lv && !d.status) {
+			/* the formula on the natives' counts in the interval,
+			 * not the difference of two totals' ratios */
+			double dl[PMK_LEAF_MAX], *cur = iv->lv + e * PMK_LEAF_MAX,
+						 *old = iv->plv + e * PMK_LEAF_MAX;
+			for (int i = 0; i < ev->nleaf && i < PMK_LEAF_MAX; i++) {
+				dl[i] = cur[i] - old[i];
+				old[i] = cur[i];
+			}
+			set_derived(&d, pmk_event_eval(ev, dl), &iv->v[e]);
+		}
 		iv->prev[e] = iv->v[e];
 		/* nothing ran in this interval: perf's <not counted> */
 		if (d.running_ns == 0 && d.status == 0)
@@ -622,6 +698,13 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	iv.v = calloc(iv.nv + 1, sizeof *iv.v);
 	iv.prev = calloc(iv.nv + 1, sizeof *iv.prev);
 	iv.rows = calloc(iv.nv + 1, sizeof *iv.rows);
+	iv.lv = calloc((iv.nv + 1) * PMK_LEAF_MAX, sizeof *iv.lv);
+	iv.plv = calloc((iv.nv + 1) * PMK_LEAF_MAX, sizeof *iv.plv);
+	if (!iv.lv || !iv.plv) {
+		free(iv.lv);
+		free(iv.plv);
+		iv.lv = iv.plv = NULL;
+	}
 	iv.t0 = iv.last = t0;
 	for (;;) {
 		struct timespec ts = {0, sleep_ns};
@@ -684,6 +767,8 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	free(iv.v);
 	free(iv.prev);
 	free(iv.rows);
+	free(iv.lv);
+	free(iv.plv);
 	free(tmp);
 	return status;
 }
@@ -1317,15 +1402,18 @@ static int print_workload(const char *name, const char *desc, void *arg)
  * running a workload or trace (sim/be/backend.c). */
 /* One -I print of a simulation: the counts since the previous one (`prev`,
  * updated), at simulated time `t_s` after an interval of `span_s`. */
-static void sim_interval(struct run *r, struct output *out, const char *what,
-			 const pmk_value *v, pmk_value *prev,
-			 struct stat_row *rows, double t_s, double span_s)
+static void sim_interval(struct run *r, pmk_eventset *es, struct output *out,
+			 const char *what, const pmk_value *v, pmk_value *prev,
+			 double *plv, struct stat_row *rows, double t_s,
+			 double span_s)
 {
 	struct stat_result res;
 	pmk_value *dv = calloc((size_t)r->nev, sizeof *dv);
 	if (!dv)
 		return;
 	for (int e = 0; e < r->nev; e++) {
+		double cur[PMK_LEAF_MAX], *old = plv + (size_t)e * PMK_LEAF_MAX;
+		int n;
 		dv[e] = v[e];
 		dv[e].value -= prev[e].value;
 		dv[e].lo -= prev[e].value;
@@ -1333,6 +1421,17 @@ static void sim_interval(struct run *r, struct output *out, const char *what,
 		dv[e].raw -= prev[e].raw;
 		dv[e].running_ns -= prev[e].running_ns;
 		dv[e].enabled_ns -= prev[e].enabled_ns;
+		if (derived(&r->ev[e]) && !dv[e].status &&
+		    (n = pmk_eventset_leaf_values(es, e, cur, PMK_LEAF_MAX)) >
+			0) {
+			/* the formula on the interval's natives (sum_sets) */
+			double dl[PMK_LEAF_MAX];
+			for (int i = 0; i < n; i++) {
+				dl[i] = cur[i] - old[i];
+				old[i] = cur[i];
+			}
+			set_derived(&dv[e], pmk_event_eval(&r->ev[e], dl), &v[e]);
+		}
 		if (dv[e].running_ns == 0 && dv[e].status == 0)
 			dv[e].flags |= PMK_VALUE_NOT_COUNTED;
 		prev[e] = v[e];
@@ -1361,6 +1460,7 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 	struct stat_row *rows = calloc((size_t)r->nev, sizeof *rows);
 	pmk_value *v = calloc((size_t)r->nev, sizeof *v);
 	pmk_value *prev = calloc((size_t)r->nev, sizeof *prev);
+	double *plv = calloc((size_t)r->nev * PMK_LEAF_MAX + 1, sizeof *plv);
 	struct stat_result res;
 	pmk_diag d;
 	int rc = 1;
@@ -1375,7 +1475,7 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!rows || !v || !prev ||
+	if (!rows || !v || !prev || !plv ||
 	    pmk_sim_backend_new(&be, &cfg, what, &d) < 0) {
 		cli_diag(&d);
 		rc = EXIT_USAGE;
@@ -1414,7 +1514,7 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 		done += step;
 		pmk_eventset_read(es, v, r->nev);
 		if (ivl && more > 0 && done >= next) {
-			sim_interval(r, out, what, v, prev, rows,
+			sim_interval(r, es, out, what, v, prev, plv, rows,
 				     (double)done / (cfg.freq_mhz * 1e6),
 				     (double)ivl / (cfg.freq_mhz * 1e6));
 			next += ivl;
@@ -1454,6 +1554,7 @@ out:
 	free(rows);
 	free(v);
 	free(prev);
+	free(plv);
 	return rc;
 }
 
@@ -1771,8 +1872,13 @@ int cmd_stat(int argc, char **argv)
 			(double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) * 1e-6;
 		sys += (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 		       (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) * 1e-6;
-		for (int u = 0; u < r.nunit && r.nev; u++)
-			sum_sets(&r, u, vals + (size_t)u * (size_t)r.nev);
+		for (int u = 0; u < r.nunit && r.nev; u++) {
+			double *lbuf = calloc((size_t)r.nev * PMK_LEAF_MAX,
+					      sizeof *lbuf);
+			sum_sets(&r, u, vals + (size_t)u * (size_t)r.nev,
+				 lbuf);
+			free(lbuf);
+		}
 		for (int e = 0; e < r.nev; e++) {
 			sum[e].value += vals[e].value;
 			sumsq[e].value += vals[e].value * vals[e].value;

@@ -117,6 +117,13 @@ int pmk_eventset_reset(pmk_eventset *es);
 int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n);
 /* Add every event's value since start to `vals` and reset the counters. */
 int pmk_eventset_accum(pmk_eventset *es, pmk_value *vals, int n);
+/* The counts of event `e`'s natives as of the last pmk_eventset_read
+ * (each scaled to its enabled time; NAN for one that never ran), into
+ * `leaf` (room for `n`): what a derived event is computed from, so that a
+ * caller can add sets or take differences of them and evaluate the event
+ * itself (pmk_event_eval). Returns the number of natives, or a negative
+ * PMK_E* code. */
+int pmk_eventset_leaf_values(pmk_eventset *es, int e, double *leaf, int n);
 
 /*
  * The error estimate of a multiplexed count (docs/counting.md): a count

@@ -1058,6 +1058,33 @@ static inline void event_value(pmk_eventset *es, int e, pmk_value *v)
 	event_value_full(es, e, v);
 }
 
+int pmk_eventset_leaf_values(pmk_eventset *es, int e, double *leaf, int n)
+{
+	const struct event *ev;
+	if (!es->opened)
+		return PMK_ESTATE;
+	if (e < 0 || e >= es->nev)
+		return PMK_ERANGE;
+	ev = &es->ev[e];
+	if (ev->status)
+		return ev->status;
+	pthread_mutex_lock(&es->lock);
+	for (int i = 0; i < ev->ev.nleaf && i < n; i++) {
+		const struct leaf *l = &es->leaf[ev->first_leaf + i];
+		uint64_t raw = l->raw - l->base_raw;
+		uint64_t en = l->enabled - l->base_en;
+		uint64_t run = l->running - l->base_run;
+		if (run == 0 && en > 0)
+			leaf[i] = NAN;
+		else if (run < en)
+			leaf[i] = (double)raw * (double)en / (double)run;
+		else
+			leaf[i] = (double)raw;
+	}
+	pthread_mutex_unlock(&es->lock);
+	return ev->ev.nleaf;
+}
+
 int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 {
 	int rc;
