@@ -58,6 +58,20 @@ static int row_cmp(const void *a, const void *b)
 	return text_cmp(x, la, y, lb);
 }
 
+/* Rows `a` and `b` by their values from column `from` on */
+static int keys_cmp(const pmk__hier *h, size_t a, size_t b, int from)
+{
+	for (int k = from; k < h->nkeys; k++) {
+		size_t la, lb;
+		const char *x = column(h->row[a].key, k, &la),
+			   *y = column(h->row[b].key, k, &lb);
+		int r = text_cmp(x, la, y, lb);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 static int grp_cmp(const void *a, const void *b)
 {
 	const struct grp *x = a, *y = b;
@@ -97,6 +111,49 @@ static void entry_line(struct hctx *c, int d, const struct grp *g)
 		"");
 }
 
+static double pct(const pmk__hier *h, uint64_t v)
+{
+	return h->total ? 100.0 * (double)v / (double)h->total : 0;
+}
+
+/* Whether an entry of level `d` over rows ix[lo, hi) is shown and at the
+ * percentage limit or above */
+static int any_child(struct hctx *c, int d, size_t lo, size_t hi)
+{
+	const pmk__hier *h = c->h;
+	cmp_ctx = c;
+	c->col = d;
+	qsort(c->ix + lo, hi - lo, sizeof *c->ix, row_cmp);
+	for (size_t i = lo; i < hi;) {
+		size_t l0, l, j = i;
+		const char *nm = column(h->row[c->ix[i]].key, d, &l0);
+		uint64_t self = 0;
+		int shown = 0;
+		for (; j < hi; j++) {
+			const pmk__hier_row *r = &h->row[c->ix[j]];
+			const char *x = column(r->key, d, &l);
+			if (text_cmp(x, l, nm, l0))
+				break;
+			self += r->self;
+			shown |= r->shown;
+		}
+		if (shown && pct(h, self) >= h->percent_limit)
+			return 1;
+		i = j;
+	}
+	return 0;
+}
+
+/* An entry whose children are all under --percent-limit: perf's line in
+ * their place, where their names would begin */
+static void no_entry(struct hctx *c, int d)
+{
+	const pmk__hier *h = c->h;
+	int n = (h->sep ? 0 : (h->nkeys + d) * INDENT) + 12 +
+		(h->samples ? 14 : 0);
+	fprintf(c->out, "%*sno entry >= %.2f%%\n", n, "", h->percent_limit);
+}
+
 /* The entries of level `d` over rows ix[lo, hi), which share the columns
  * before `d`, each followed by its own level or its chains */
 static int level(struct hctx *c, int d, size_t lo, size_t hi)
@@ -128,21 +185,64 @@ static int level(struct hctx *c, int d, size_t lo, size_t hi)
 	}
 	qsort(g, ng, sizeof *g, grp_cmp);
 	for (size_t k = 0; k < ng && !rc; k++) {
-		double pc = h->total ? 100.0 * (double)g[k].self /
-					   (double)h->total
-				     : 0;
 		/* as perf: an entry of a sample --dsos or --symbols names,
 		 * at the percentage of all its samples */
-		if (!g[k].shown || pc < h->percent_limit)
+		if (!g[k].shown || pct(h, g[k].self) < h->percent_limit)
 			continue;
 		entry_line(c, d, &g[k]);
-		if (d + 1 < h->nkeys)
-			rc = level(c, d + 1, g[k].lo, g[k].hi);
-		else if (h->chain)
+		if (d + 1 < h->nkeys) {
+			if (!any_child(c, d + 1, g[k].lo, g[k].hi))
+				no_entry(c, d);
+			else
+				rc = level(c, d + 1, g[k].lo, g[k].hi);
+		} else if (h->chain)
 			rc = h->chain(h->ctx, c->ix[g[k].lo], g[k].self, c->out);
 	}
 	free(g);
 	return rc;
+}
+
+/* Widen the columns to row `r`'s values */
+static void widen(struct hctx *c, size_t r)
+{
+	for (int k = 0; k < c->h->nkeys; k++) {
+		size_t l;
+		column(c->h->row[r].key, k, &l);
+		if ((int)l > c->w[k])
+			c->w[k] = l > 200 ? 200 : (int)l;
+	}
+}
+
+/* The widths, as perf sets them: from every entry shown, at every level
+ * (those under --percent-limit too), an entry above the last level
+ * standing for the first of its rows in the order of their values (perf
+ * keeps the fields of the first row it met there, and meets them in that
+ * order) */
+static void measure(struct hctx *c, int d, size_t lo, size_t hi)
+{
+	const pmk__hier *h = c->h;
+	cmp_ctx = c;
+	c->col = d;
+	qsort(c->ix + lo, hi - lo, sizeof *c->ix, row_cmp);
+	for (size_t i = lo; i < hi;) {
+		size_t l0, l, j = i, first = c->ix[i];
+		const char *nm = column(h->row[c->ix[i]].key, d, &l0);
+		int shown = 0;
+		for (; j < hi; j++) {
+			const pmk__hier_row *r = &h->row[c->ix[j]];
+			const char *x = column(r->key, d, &l);
+			if (text_cmp(x, l, nm, l0))
+				break;
+			shown |= r->shown;
+			if (keys_cmp(h, c->ix[j], first, d + 1) < 0)
+				first = c->ix[j];
+		}
+		if (shown)
+			widen(c, first);
+		if (d + 1 < h->nkeys)
+			measure(c, d + 1, i, j);
+		i = j;
+	}
 }
 
 static void headings(struct hctx *c, FILE *out)
@@ -188,15 +288,9 @@ int pmk__hier_print(const pmk__hier *h, FILE *out)
 	for (size_t i = 0; i < h->nrow; i++)
 		if (h->row[i].self)
 			c.ix[n++] = i;
-	for (int k = 0; k < h->nkeys; k++) {
+	for (int k = 0; k < h->nkeys; k++)
 		c.w[k] = (int)strlen(h->heads[k]);
-		for (size_t i = 0; i < n; i++) {
-			size_t l;
-			column(h->row[c.ix[i]].key, k, &l);
-			if ((int)l > c.w[k])
-				c.w[k] = l > 200 ? 200 : (int)l;
-		}
-	}
+	measure(&c, 0, 0, n);
 	if (!h->quiet)
 		headings(&c, out);
 	rc = level(&c, 0, 0, n);

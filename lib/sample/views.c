@@ -100,6 +100,7 @@ struct view {
 	uint32_t *rowof;   /* row of each frame (parallel to p->frames) */
 	uint32_t *leafrow; /* row of each stack's sampled location */
 	uint32_t *stamp;
+	int distinct; /* --hierarchy -g count: a chain counts once (perf) */
 };
 
 static uint64_t hash_str(const char *s)
@@ -537,6 +538,34 @@ static int entry_tree(struct view *v, uint32_t r, int callee, int self_only,
 	return 0;
 }
 
+/* perf 6.1's count under --hierarchy: its last level's chains are merged
+ * from its table's, each distinct chain (by function) counting once.
+ * 1 for a chain not met before under this entry (remembered by a hash of
+ * its names), else 0. */
+struct seen {
+	uint64_t *h;
+	size_t n, cap;
+};
+static uint64_t chain_new(struct seen *s, const pmk__cg_frame *f, size_t nf)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < nf; i++)
+		h = (hash_str(f[i].name) ^ h) * 1099511628211ull;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->h[i] == h)
+			return 0;
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 64;
+		uint64_t *nv = realloc(s->h, nc * sizeof *nv);
+		if (!nv)
+			return 1;
+		s->h = nv;
+		s->cap = nc;
+	}
+	s->h[s->n++] = h;
+	return 1;
+}
+
 /* The chains under row `r` in perf's layout (cgraph.h), as perf puts
  * them under an entry: in caller order, a sample's whole chain from the
  * root where the row is the sampled location, else the chain from the
@@ -550,6 +579,7 @@ static int perf_tree(struct view *v, uint32_t r, int callee, int self_only,
 	pmk__cg *t = pmk__cg_new();
 	pmk__cg_frame *nm = NULL;
 	size_t cap = 0;
+	struct seen seen = {0};
 	int rc = 0;
 	if (!t)
 		return -1;
@@ -602,11 +632,14 @@ static int perf_tree(struct view *v, uint32_t r, int callee, int self_only,
 					nm[nn++] = (pmk__cg_frame){
 					    x->name[j], p->loc[li].dso, 0, 1};
 		}
-		if (!rc && pmk__cg_add(t, nm, nn, val, s->samples[v->ev]) < 0)
+		if (!rc && pmk__cg_add(t, nm, nn, val,
+				       v->distinct ? chain_new(&seen, nm, nn)
+						   : s->samples[v->ev]) < 0)
 			rc = -1;
 	}
 	if (!rc)
 		pmk__cg_print(t, &v->f->cg, total, entry, out);
+	free(seen.h);
 	free(nm);
 	pmk__cg_free(t);
 	return rc;
@@ -820,6 +853,23 @@ static int hier_chain(void *ctx, size_t r, uint64_t entry, FILE *out)
 			 out);
 }
 
+static int has_key(const struct view *v, int k)
+{
+	for (int i = 0; i < v->nkeys; i++)
+		if (v->keys[i] == k)
+			return 1;
+	return 0;
+}
+
+/* perf 6.1 shows no entry under --hierarchy when --comms, --dsos or
+ * --symbols filter on a key that is not one of the levels */
+static int hier_blind(const struct view *v, const pmk__perf_report_opts *o)
+{
+	return (o->comms && !has_key(v, K_COMM) && !has_key(v, K_PID)) ||
+	       (o->dsos && !has_key(v, K_DSO)) ||
+	       (o->symbols && !has_key(v, K_SYM));
+}
+
 static int hier_section(struct view *v, const pmk__perf_report_opts *o,
 			uint64_t total, int graph, const char *sep, FILE *out)
 {
@@ -829,9 +879,16 @@ static int hier_section(struct view *v, const pmk__perf_report_opts *o,
 	int rc;
 	if (!rows)
 		return PMK_ENOMEM;
+	/* a row is shown where --dsos/--symbols name a sample taken in it
+	 * (not one whose chain passes through it: no children here) */
 	for (size_t i = 0; i < v->nrow; i++)
 		rows[i] = (pmk__hier_row){v->row[i].key, v->row[i].self,
-					  v->row[i].samples, v->row[i].shown};
+					  v->row[i].samples, 0};
+	for (size_t i = 0; i < v->p->nstk && !hier_blind(v, o); i++) {
+		const struct stack *s = &v->p->stk[i];
+		if (s->samples[v->ev] && stack_kept(v, s) && leaf_named(v, s))
+			rows[v->leafrow[i]].shown = 1;
+	}
 	memset(&h, 0, sizeof h);
 	h.nkeys = v->nkeys;
 	for (int i = 0; i < v->nkeys; i++) {
@@ -846,6 +903,7 @@ static int hier_section(struct view *v, const pmk__perf_report_opts *o,
 	h.sep = sep;
 	h.percent_limit = o->percent_limit;
 	h.chain = graph ? hier_chain : NULL;
+	v->distinct = o->cg.value == PMK_CGV_COUNT;
 	h.ctx = &c;
 	rc = pmk__hier_print(&h, out);
 	free(rows);
@@ -918,11 +976,11 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 	}
 	if (!o->quiet) {
 		/* the filters that drop a column, then one '#', as perf */
-		if (single(o->comms))
+		if (single(o->comms) && (!o->hierarchy || has_key(&v, K_COMM)))
 			fprintf(out, "# comm: %s\n", o->comms);
-		if (single(o->dsos))
+		if (single(o->dsos) && (!o->hierarchy || has_key(&v, K_DSO)))
 			fprintf(out, "# dso: %s\n", o->dsos);
-		if (single(o->symbols))
+		if (single(o->symbols) && (!o->hierarchy || has_key(&v, K_SYM)))
 			fprintf(out, "# symbol: %s\n", o->symbols);
 		fputs("#\n", out);
 		fprintf(out, "# Total Lost Samples: %llu\n#\n",
