@@ -13,6 +13,9 @@
 #include "sample/hier.h"
 
 #define INDENT 3 /* spaces a level */
+#ifndef SYMDIR
+#define SYMDIR(a, b) ((a) < (b) ? -1 : 1)
+#endif
 
 struct grp {
 	size_t lo, hi; /* its rows: ix[lo, hi) */
@@ -65,7 +68,10 @@ static int keys_cmp(const pmk__hier *h, size_t a, size_t b, int from)
 		size_t la, lb;
 		const char *x = column(h->row[a].key, k, &la),
 			   *y = column(h->row[b].key, k, &lb);
+		uint64_t sa = h->row[a].sym_start, sb = h->row[b].sym_start;
 		int r = text_cmp(x, la, y, lb);
+		if (r && h->unpadded[k] && sa != sb)
+			return SYMDIR(sa, sb);
 		if (r)
 			return r;
 	}

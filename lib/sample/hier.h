@@ -18,12 +18,14 @@ typedef struct pmk__hier_row {
 	const char *key; /* its columns joined by '\x1f' */
 	uint64_t self, samples;
 	int shown; /* --dsos/--symbols name a sample taken in it */
+	uint64_t sym_start; /* its symbol's address (perf's order of rows) */
 } pmk__hier_row;
 
 typedef struct pmk__hier {
 	int nkeys;
 	const char *heads[PMK__HIER_MAXKEYS]; /* the columns' headings */
-	int unpadded[PMK__HIER_MAXKEYS];      /* a symbol: never padded */
+	int unpadded[PMK__HIER_MAXKEYS];      /* a symbol: never padded, and
+						 ordered by its address */
 	const pmk__hier_row *row;
 	size_t nrow;
 	uint64_t total; /* the event's period: 100 % */

@@ -883,10 +883,13 @@ static int hier_section(struct view *v, const pmk__perf_report_opts *o,
 	 * (not one whose chain passes through it: no children here) */
 	for (size_t i = 0; i < v->nrow; i++)
 		rows[i] = (pmk__hier_row){v->row[i].key, v->row[i].self,
-					  v->row[i].samples, 0};
+					  v->row[i].samples, 0, 0};
 	for (size_t i = 0; i < v->p->nstk && !hier_blind(v, o); i++) {
 		const struct stack *s = &v->p->stk[i];
-		if (s->samples[v->ev] && stack_kept(v, s) && leaf_named(v, s))
+		if (!s->samples[v->ev] || !stack_kept(v, s))
+			continue;
+		rows[v->leafrow[i]].sym_start = v->p->loc[s->leaf].fstart;
+		if (leaf_named(v, s))
 			rows[v->leafrow[i]].shown = 1;
 	}
 	memset(&h, 0, sizeof h);
