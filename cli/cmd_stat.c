@@ -784,7 +784,7 @@ enum {
 	OPT_PER_THREAD, OPT_TOPDOWN, OPT_ALL_USER, OPT_ALL_KERNEL,
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
-	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE,
+	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE, OPT_PER_CACHE,
 	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY,
 };
 
@@ -807,6 +807,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_PER_CORE, "per-core", CLI_NOARG},
 	{OPT_PER_SOCKET, "per-socket", CLI_NOARG},
 	{OPT_PER_DIE, "per-die", CLI_NOARG},
+	{OPT_PER_CACHE, "per-cache", CLI_OPTARG},
 	{OPT_PER_NODE, "per-node", CLI_NOARG},
 	{OPT_NO_MERGE, "no-merge", CLI_NOARG},
 	{OPT_PER_THREAD, "per-thread", CLI_NOARG},
@@ -946,6 +947,20 @@ static int on_opt(int key, const char *val, void *arg)
 	case OPT_PER_NODE:
 		o->aggr = STAT_AGGR_NODE;
 		break;
+	case OPT_PER_CACHE: { /* --per-cache[=L3], as perf 6.3 and later */
+		int lvl = 0;
+		if (val && !((val[0] == 'L' || val[0] == 'l') && val[1] >= '1' &&
+			     val[1] <= '9' && (lvl = atoi(val + 1)) > 0 &&
+			     strspn(val + 1, "0123456789") == strlen(val + 1)))
+			return usage_error("--per-cache takes a cache level as "
+					   "L1, L2, L3 ...");
+		if (!lvl && !(lvl = stat_cache_top_level()))
+			return usage_error("--per-cache: this machine declares "
+					   "no caches in sysfs");
+		stat_set_cache_level(lvl);
+		o->aggr = STAT_AGGR_CACHE;
+		break;
+	}
 	case OPT_NO_MERGE:
 		break; /* pmkit merges nothing: each event string is one row */
 	case OPT_PER_THREAD:
@@ -1087,9 +1102,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return usage_error("-C counts CPUs; not with -p or -t");
 	if ((o->aggr == STAT_AGGR_CPU || STAT_AGGR_COUNTS(o->aggr)) &&
 	    !o->all_cpus)
-		return usage_error("-A, --per-core, --per-die, --per-socket and "
-				   "--per-node aggregate CPUs: they go with -a "
-				   "(or -C)");
+		return usage_error("-A, --per-core, --per-die, --per-socket, "
+				   "--per-node and --per-cache aggregate CPUs: "
+				   "they go with -a (or -C)");
 	if (o->aggr == STAT_AGGR_THREAD && !o->pid && !o->tid &&
 	    !o->all_cpus)
 		return usage_error("--per-thread goes with -p, -t or -a");

@@ -224,7 +224,7 @@ static int read_result(struct rd *r, struct stat_result *res)
 	rc |= rc ? rc : get_num(r, 8, &res->sys_s);
 	rc |= rc ? rc : get_num(r, 9, &res->interval_s);
 	rc |= rc ? rc : get_num(r, 10, &res->span_s);
-	rc |= rc ? rc : get_int(r, 11, 0, STAT_AGGR_NODE, &res->aggr);
+	rc |= rc ? rc : get_int(r, 11, 0, STAT_AGGR_CACHE, &res->aggr);
 	rc |= rc ? rc : get_int(r, 12, 0, 1, &res->null_run);
 	rc |= rc ? rc : get_str(r, 13, &res->note);
 	rc |= rc ? rc : get_str(r, 14, &res->cgroup);

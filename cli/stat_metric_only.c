@@ -168,7 +168,10 @@ static void text_unit(FILE *out, const struct stat_result *r,
 	num = l + strlen(l);
 	while (num > l && num[-1] >= '0' && num[-1] <= '9')
 		num--;
-	pad = r->aggr == STAT_AGGR_CORE || r->aggr == STAT_AGGR_DIE ? 8 : 5;
+	pad = r->aggr == STAT_AGGR_CORE || r->aggr == STAT_AGGR_DIE ||
+		      r->aggr == STAT_AGGR_CACHE
+		  ? 8
+		  : 5;
 	fprintf(out, "%.*s%-*s %4d ", (int)(num - l), l, pad, num, u->aggr_n);
 }
 
@@ -193,6 +196,9 @@ void stat_mo_text(FILE *out, const struct stat_result *r)
 			break;
 		case STAT_AGGR_DIE:
 			ivl = "die          cpus ", pad = "                  ";
+			break;
+		case STAT_AGGR_CACHE:
+			ivl = "cache        cpus ", pad = "                  ";
 			break;
 		case STAT_AGGR_NODE:
 			ivl = "node   cpus ", pad = "      ";

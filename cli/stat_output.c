@@ -72,7 +72,8 @@ static void text_prefix(FILE *out, const struct stat_result *r,
 		fprintf(out, "%16.9f ", r->interval_s);
 	if (!w->aggr)
 		return;
-	if (r->aggr == STAT_AGGR_DIE) /* perf's wider die column */
+	if (r->aggr == STAT_AGGR_DIE || r->aggr == STAT_AGGR_CACHE)
+		/* perf's wider die column (and the cache's, as wide) */
 		fprintf(out, "%-12s %4d ", w->aggr, w->aggr_n);
 	else if (STAT_AGGR_COUNTS(r->aggr))
 		fprintf(out, "%-8s %2d ", w->aggr, w->aggr_n);

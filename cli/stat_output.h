@@ -19,12 +19,14 @@ enum stat_aggr {
 	STAT_AGGR_THREAD,     /* --per-thread: "comm-tid" */
 	STAT_AGGR_DIE,        /* --per-die: "S0-D0" and its CPU count */
 	STAT_AGGR_NODE,       /* --per-node: "N0" and its CPU count */
+	STAT_AGGR_CACHE,      /* --per-cache: "S0-D0-L3-ID0" and its CPU count */
 };
 
 /* Whether an aggregation's prefix carries its number of CPUs. */
 #define STAT_AGGR_COUNTS(a)                                                \
 	((a) == STAT_AGGR_CORE || (a) == STAT_AGGR_SOCKET ||                 \
-	 (a) == STAT_AGGR_DIE || (a) == STAT_AGGR_NODE)
+	 (a) == STAT_AGGR_DIE || (a) == STAT_AGGR_NODE ||                    \
+	 (a) == STAT_AGGR_CACHE)
 
 struct stat_row {
 	const char *name;

@@ -87,9 +87,74 @@ static int cpu_node(int cpu)
 	return 0;
 }
 
+/* A number in the file NAME of CPU `cpu`'s cache index `idx`
+ * (/sys/devices/system/cpu/cpuN/cache/indexI/NAME), or -1. */
+static int cache_file(int cpu, int idx, const char *name)
+{
+	char path[128], buf[64];
+	FILE *f;
+	int v = -1;
+	snprintf(path, sizeof path,
+		 "/sys/devices/system/cpu/cpu%d/cache/index%d/%s", cpu, idx,
+		 name);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fgets(buf, sizeof buf, f))
+			v = !strncmp(buf, "Instruction", 11) ? -2 : atoi(buf);
+		fclose(f);
+	}
+	return v;
+}
+
+int stat_cache_top_level(void)
+{
+	int top = 0;
+	for (int i = 0; i < 16; i++) {
+		int l = cache_file(0, i, "level");
+		if (l > top && cache_file(0, i, "type") != -2)
+			top = l;
+	}
+	return top;
+}
+
+static int cache_level = 0; /* --per-cache's: 0 the highest */
+
+void stat_set_cache_level(int level)
+{
+	cache_level = level;
+}
+
+/* Which instance of the data or unified cache of `level` serves `cpu`:
+ * its sysfs id, else the first CPU that shares it, as perf; -1 when the
+ * CPU has no such cache. */
+static int cache_id(int cpu, int level)
+{
+	for (int i = 0; i < 16; i++) {
+		char path[128], buf[256];
+		FILE *f;
+		int id;
+		if (cache_file(cpu, i, "level") != level ||
+		    cache_file(cpu, i, "type") == -2)
+			continue;
+		if ((id = cache_file(cpu, i, "id")) >= 0)
+			return id;
+		snprintf(path, sizeof path,
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/"
+			 "shared_cpu_list",
+			 cpu, i);
+		if ((f = fopen(path, "r")) != NULL) {
+			id = fgets(buf, sizeof buf, f) ? atoi(buf) : cpu;
+			fclose(f);
+			return id;
+		}
+		return cpu;
+	}
+	return -1;
+}
+
 /* The aggregation unit's name of CPU `cpu` as perf writes it: "CPU3"
  * (-A), "S0-D0-C1" (--per-core), "S0-D0" (--per-die), "S0"
- * (--per-socket), "N0" (--per-node), or "". */
+ * (--per-socket), "N0" (--per-node), "S0-D0-L3-ID0" (--per-cache), or
+ * "". */
 void stat_cpu_label(int aggr, int cpu, char *label, size_t size)
 {
 	int sock = read_int_file("physical_package_id", cpu, 0);
@@ -107,6 +172,11 @@ void stat_cpu_label(int aggr, int cpu, char *label, size_t size)
 			 die < 0 ? 0 : die);
 	else if (aggr == STAT_AGGR_NODE)
 		snprintf(label, size, "N%d", cpu_node(cpu));
+	else if (aggr == STAT_AGGR_CACHE) {
+		int lvl = cache_level ? cache_level : stat_cache_top_level();
+		snprintf(label, size, "S%d-D%d-L%d-ID%d", sock < 0 ? 0 : sock,
+			 die < 0 ? 0 : die, lvl, cache_id(cpu, lvl));
+	}
 	else
 		label[0] = 0;
 }

@@ -14,6 +14,10 @@ int stat_cpus_possible(void);
 int stat_parse_cpus(const char *s, int *cpus, int max);
 /* The name of CPU cpu's aggregation unit (enum stat_aggr), as perf's. */
 void stat_cpu_label(int aggr, int cpu, char *label, size_t size);
+/* --per-cache: the highest level of a data or unified cache sysfs declares
+ * for CPU 0 (0 for none), and the level the labels name (0: that one). */
+int stat_cache_top_level(void);
+void stat_set_cache_level(int level);
 /* The cgroup v2 directory NAME opened for counting, or -1 (printed). */
 int stat_open_cgroup(const char *name);
 /* Whether a task has ended (a zombie has). */
