@@ -5,7 +5,7 @@
  * period of the samples taken in its rows, indented three spaces a level
  * under its parent; siblings by period, the largest first. The headings
  * join the keys' names with " / ". Every column but a symbol is padded to
- * the width of its longest value (or heading), over every row.
+ * the width of its longest value (or heading) among the entries shown.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +13,6 @@
 #include "sample/hier.h"
 
 #define INDENT 3 /* spaces a level */
-#ifndef SYMDIR
-#define SYMDIR(a, b) ((a) < (b) ? -1 : 1)
-#endif
 
 struct grp {
 	size_t lo, hi; /* its rows: ix[lo, hi) */
@@ -71,7 +68,7 @@ static int keys_cmp(const pmk__hier *h, size_t a, size_t b, int from)
 		uint64_t sa = h->row[a].sym_start, sb = h->row[b].sym_start;
 		int r = text_cmp(x, la, y, lb);
 		if (r && h->unpadded[k] && sa != sb)
-			return SYMDIR(sa, sb);
+			return sa < sb ? -1 : 1; /* symbols by address */
 		if (r)
 			return r;
 	}
@@ -86,12 +83,17 @@ static int grp_cmp(const void *a, const void *b)
 	return text_cmp(x->name, x->len, y->name, y->len);
 }
 
+static double pct(const pmk__hier *h, uint64_t v)
+{
+	return h->total ? 100.0 * (double)v / (double)h->total : 0;
+}
+
 /* One entry's line: its indent, Overhead (and Samples), then its value
  * as perf pads it, leading spaces dropped */
 static void entry_line(struct hctx *c, int d, const struct grp *g)
 {
 	const pmk__hier *h = c->h;
-	double pc = h->total ? 100.0 * (double)g->self / (double)h->total : 0;
+	double pc = pct(h, g->self);
 	int pad = h->unpadded[d] || (int)g->len >= c->w[d]
 		      ? 0
 		      : c->w[d] - (int)g->len;
@@ -115,11 +117,6 @@ static void entry_line(struct hctx *c, int d, const struct grp *g)
 	}
 	fprintf(c->out, "%.*s%*s\n", (int)(g->len - skip), g->name + skip, pad,
 		"");
-}
-
-static double pct(const pmk__hier *h, uint64_t v)
-{
-	return h->total ? 100.0 * (double)v / (double)h->total : 0;
 }
 
 /* Whether an entry of level `d` over rows ix[lo, hi) is shown and at the
@@ -151,7 +148,8 @@ static int any_child(struct hctx *c, int d, size_t lo, size_t hi)
 }
 
 /* An entry whose children are all under --percent-limit: perf's line in
- * their place, where their names would begin */
+ * their place, as far in as their names would begin (the indent, "  "
+ * and Overhead's 8 and "  ", and "  " and Samples' 12) */
 static void no_entry(struct hctx *c, int d)
 {
 	const pmk__hier *h = c->h;
