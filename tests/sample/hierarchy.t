@@ -115,23 +115,30 @@ if [ -n "$perf_ok" ]; then
 		same "multi.data --hierarchy $args: perf's tree"
 	done
 	# an entry whose children are all under the limit: perf's "no entry"
-	# line under it. The limit: just under a command that has more than
-	# one Shared Object (its largest below the limit too)
-	L=$(perf report --stdio --hierarchy -q -i multi.data -g none --sort comm,dso 2>/dev/null | awk '
-		function done() { if (!out && p != "" && n > 1 && max + 0.02 < p) { out = 1; print p - 0.01; exit } }
-		/^ +[0-9.]+%/ { match($0, /^ */); d = int(RLENGTH / 3) - 1; v = $1 + 0
-			if (d == 0) { done(); p = v; max = 0; n = 0 }
-			else { n++; if (v > max) max = v } }
-		END { done() }')
+	# line under it. The limit: just under an entry that has more than
+	# one child (its largest below the limit too)
+	L=$(perf report --stdio --hierarchy -q -i multi.data -g none 2>/dev/null | awk '
+		function close_to(d) {
+			for (; top >= d; top--)
+				if (!out && n[top] > 1 && max[top] + 0.02 < v[top]) {
+					out = 1; print v[top] - 0.01
+				}
+		}
+		BEGIN { top = -1 }
+		/^ +[0-9.]+%/ { match($0, /^ */); d = int(RLENGTH / 3) - 1
+			close_to(d)
+			v[d] = $1 + 0; n[d] = 0; max[d] = 0; top = d
+			if (d > 0) { n[d - 1]++; if (v[d] > max[d - 1]) max[d - 1] = v[d] } }
+		END { close_to(0) }')
 	if [ -n "$L" ]; then
-		for args in "--sort comm,dso" "--sort comm,dso,sym -n" "--sort comm,dso -t ,"; do
+		for args in "" "-n" "-t ,"; do
 			case $args in *-t*) s=1 ;; *) s= ;; esac
 			perf report --stdio --hierarchy -i multi.data -g none --percent-limit $L $args 2>/dev/null | tree "$s" > p.txt
 			"$PMKIT" report --stdio --hierarchy -i multi.data -g none --percent-limit $L $args 2>q.err | tree "$s" > q.txt
 			same "multi.data --hierarchy --percent-limit $L $args: perf's tree, $(grep -c 'no entry' p.txt) 'no entry' line"
 		done
 	else
-		skip "--percent-limit's 'no entry' line" "no command with two Shared Objects in this run"
+		skip "--percent-limit's 'no entry' line" "no entry with two children in this run"
 	fi
 	# as perf: `perf report --hierarchy` through a link named perf
 	mkdir bin && ln -s "$PMKIT" bin/perf
