@@ -313,6 +313,7 @@ static int on_opt(int key, const char *val, void *arg)
 		}
 		r->stdio = 1;
 		r->po.field_sep = val;
+		r->po.cg.sep = val; /* as perf: folded chains joined by it */
 		break;
 	case OPT_MAX_STACK: {
 		char *end;

@@ -493,7 +493,8 @@ static void draw_ends(struct draw *d, uint64_t total)
 			value(d, x->hit, x->hcount, total);
 			fputc(' ', d->out);
 			for (int j = 0; j < n; j++)
-				fprintf(d->out, "%s%s", j ? ";" : "",
+				fprintf(d->out, "%s%s",
+					j ? (d->o->sep ? d->o->sep : ";") : "",
 					t->n[buf[j]].f.name);
 			fputc('\n', d->out);
 		}

@@ -23,6 +23,8 @@ typedef struct pmk__cg_opts {
 	int order;	    /* -1 not given, 0 caller, 1 callee */
 	double min_percent; /* chains under it are left out (0.5) */
 	unsigned limit;	    /* chains drawn at most per level, 0 all */
+	const char *sep;    /* folded's frame separator (NULL: ";"; perf
+			       uses report's -t SEP) */
 	int skip_first;	    /* the entries are sorted by symbol first:
 			       a chain's first frame is the entry's own
 			       and is not drawn (perf's --sort sym...) */

@@ -979,11 +979,12 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 	}
 	if (!o->quiet) {
 		/* the filters that drop a column, then one '#', as perf */
-		if (single(o->comms) && (!o->hierarchy || has_key(&v, K_COMM)))
+		/* (only where the filter's key is a column: perf 6.1) */
+		if (single(o->comms) && has_key(&v, K_COMM))
 			fprintf(out, "# comm: %s\n", o->comms);
-		if (single(o->dsos) && (!o->hierarchy || has_key(&v, K_DSO)))
+		if (single(o->dsos) && has_key(&v, K_DSO))
 			fprintf(out, "# dso: %s\n", o->dsos);
-		if (single(o->symbols) && (!o->hierarchy || has_key(&v, K_SYM)))
+		if (single(o->symbols) && has_key(&v, K_SYM))
 			fprintf(out, "# symbol: %s\n", o->symbols);
 		fputs("#\n", out);
 		fprintf(out, "# Total Lost Samples: %llu\n#\n",
