@@ -18,8 +18,10 @@ fi
 perf record -q -g -e cpu-clock -o cg.data -- ./stk 0.3 >/dev/null 2>&1
 # perf's tips and the empty comment lines left out; perf keeps a symbol's
 # version (clock_gettime@@GLIBC_2.17), pmkit shows the name alone
-# (docs/profiles.md), as the -g comparison below takes it
-tidy() { grep -v '^# (Tip\|^#$' | sed -E 's/@@?GLIBC_[0-9.]+//'; }
+# (docs/profiles.md), as the -g comparison below takes it; so where such
+# a name is the longest, perf's Symbol heading (the last column, padded to
+# it) is wider: the headings' trailing padding is not compared
+tidy() { grep -v '^# (Tip\|^#$' | sed -E 's/@@?GLIBC_[0-9.]+//; /^# (Overhead|Children|\.)/ s/[ .]+$//'; }
 for args in "" "-n" "-q" "--sort dso" "--sort comm,dso,sym -n" "--dsos [kernel.kallsyms]" "--percent-limit 5"; do
 	perf report --stdio -i flat.data $args 2>/dev/null | tidy > p.txt
 	"$PMKIT" report --stdio -i flat.data $args 2>/dev/null | tidy > q.txt
