@@ -400,20 +400,14 @@ static void user_stack(struct pd *p, const struct pattr *a, struct cur *c,
 	dyn = g64(c);
 	if (c->bad || !abi || dyn > size || dyn > PMK_REC_MAX_USTACK)
 		return;
-	if (mask >> 32 & 1) { /* arm64: x0..x30, sp, pc */
-		mach = 183; /* EM_AARCH64 */
-		need = (1ull << 33) - 1;
-		for (int b = 0; b < 33; b++)
-			p->uregs[nr++] = full[b];
-	} else { /* x86-64: ax bx cx dx si di bp sp ip, r8..r15 */
-		mach = 62; /* EM_X86_64 */
-		need = 0x1ffull | 0xffull << 16;
-		for (int b = 0; b < 24; b++)
-			if (need >> b & 1)
-				p->uregs[nr++] = full[b];
-	}
+	/* arm64's mask alone has register 32 (the pc) */
+	mach = mask >> 32 & 1 ? PMK__EM_AARCH64 : PMK__EM_X86_64;
+	need = mach == PMK__EM_AARCH64 ? PMK__UREGS_AARCH64 : PMK__UREGS_X86_64;
 	if ((mask & need) != need)
 		return;
+	for (int b = 0; b < 64; b++)
+		if (need >> b & 1)
+			p->uregs[nr++] = full[b];
 	s->flags |= PMK_SAMPLE_HAS_USTACK;
 	s->uarch = mach;
 	s->nuregs = nr;

@@ -25,6 +25,13 @@
 /* With PMK_SAMPLE_HAS_USTACK, after the chain: u32 uarch, u32 nuregs,
  * u32 ustack_len, u32 0, nuregs u64, then the stack bytes padded to 8. */
 #define PMK__USTACK_FIXED 16u
+/* The user registers kept for DWARF unwinding, per ELF e_machine (uarch),
+ * as perf_regs masks (the kernel's arch/<arch>/include/uapi/asm/
+ * perf_regs.h numbering), kept in that order. */
+#define PMK__EM_X86_64	   62u
+#define PMK__EM_AARCH64	   183u
+#define PMK__UREGS_X86_64  (0x1ffull | 0xffull << 16) /* ax..ip, r8..r15 */
+#define PMK__UREGS_AARCH64 ((1ull << 33) - 1)	      /* x0..x30, sp, pc */
 #define PMK__MAP_FIXED	  96u /* then the path, NUL-terminated */
 #define PMK__COMM_FIXED	  56u
 #define PMK__TASK_FIXED	  24u

@@ -22,6 +22,7 @@
 #include "lib/backend/kernel.h"
 #include "lib/backend/perf_errors.h"
 #include "lib/backend/task.h"
+#include "lib/sample/rec_format.h"
 #include "lib/sample/sampler.h"
 #include "pmkit/sample.h"
 
@@ -53,11 +54,11 @@ struct pmk_sampler {
  * (the kernel's arch/<arch>/include/uapi/asm/perf_regs.h numbering), and
  * this machine's ELF e_machine. 0 where pmkit does not unwind. */
 #if defined(__x86_64__)
-#define UREGS_MASK (0x1ffull | 0xffull << 16) /* ax..ip, r8..r15 */
-#define UREGS_MACH 62u			      /* EM_X86_64 */
+#define UREGS_MASK PMK__UREGS_X86_64
+#define UREGS_MACH PMK__EM_X86_64
 #elif defined(__aarch64__)
-#define UREGS_MASK ((1ull << 33) - 1) /* x0..x30, sp, pc */
-#define UREGS_MACH 183u		      /* EM_AARCH64 */
+#define UREGS_MASK PMK__UREGS_AARCH64
+#define UREGS_MACH PMK__EM_AARCH64
 #else
 #define UREGS_MASK 0ull
 #define UREGS_MACH 0u

@@ -10,14 +10,12 @@
 #include <string.h>
 
 #include "sample/profile.h"
+#include "sample/rec_format.h"
 #include "sample/unwind.h"
 
 #if PMK_HAVE_DW
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
-
-#define EM_X86_64_  62u
-#define EM_AARCH64_ 183u
 
 struct uw_proc {
 	uint32_t pid;
@@ -35,9 +33,9 @@ struct pmk__unwinder {
 /* The stack pointer among the recorded registers. */
 static int sp_of(const pmk_sample *s, uint64_t *sp)
 {
-	if (s->uarch == EM_X86_64_ && s->nuregs >= 17)
+	if (s->uarch == PMK__EM_X86_64 && s->nuregs >= 17)
 		*sp = s->uregs[7];
-	else if (s->uarch == EM_AARCH64_ && s->nuregs >= 33)
+	else if (s->uarch == PMK__EM_AARCH64 && s->nuregs >= 33)
 		*sp = s->uregs[31];
 	else
 		return -1;
@@ -76,7 +74,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	const pmk_sample *s = u->cur;
 	const uint64_t *r = s->uregs;
 	Dwarf_Word d[32];
-	if (s->uarch == EM_X86_64_ && s->nuregs >= 17) {
+	if (s->uarch == PMK__EM_X86_64 && s->nuregs >= 17) {
 		/* perf: ax bx cx dx si di bp sp ip r8..r15;
 		 * DWARF: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 */
 		d[0] = r[0];
@@ -92,7 +90,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 		return dwfl_thread_state_registers(thread, 0, 16, d) &&
 		       (dwfl_thread_state_register_pc(thread, r[8]), true);
 	}
-	if (s->uarch == EM_AARCH64_ && s->nuregs >= 33) {
+	if (s->uarch == PMK__EM_AARCH64 && s->nuregs >= 33) {
 		/* perf and DWARF: x0..x30, sp; perf's 32 is the pc */
 		for (int i = 0; i < 32; i++)
 			d[i] = r[i];
