@@ -614,6 +614,36 @@ static void emit(struct output *out, struct stat_result *res)
 	fflush(out->out);
 }
 
+/* What event `ev` counted since `prev` (the total at the last print; set
+ * to `cur`, the total now): counts and times differenced, and a derived
+ * event evaluated on its natives' counts since then (`leaf`, their totals
+ * now, and `pleaf`, at the last print, set to them; NULL when not read),
+ * not the difference of two totals' ratios. Nothing run since: perf's
+ * <not counted>. */
+static pmk_value since(const pmk_event *ev, const pmk_value *cur,
+		       pmk_value *prev, const double *leaf, double *pleaf)
+{
+	pmk_value d = *cur;
+	d.value -= prev->value;
+	d.lo -= prev->value;
+	d.hi -= prev->value;
+	d.raw -= prev->raw;
+	d.running_ns -= prev->running_ns;
+	d.enabled_ns -= prev->enabled_ns;
+	if (derived(ev) && leaf && pleaf && !d.status) {
+		double dl[PMK_LEAF_MAX];
+		for (int i = 0; i < ev->nleaf && i < PMK_LEAF_MAX; i++) {
+			dl[i] = leaf[i] - pleaf[i];
+			pleaf[i] = leaf[i];
+		}
+		set_derived(&d, pmk_event_eval(ev, dl), cur);
+	}
+	*prev = *cur;
+	if (d.running_ns == 0 && d.status == 0)
+		d.flags |= PMK_VALUE_NOT_COUNTED;
+	return d;
+}
+
 /* Interval state: the previous totals per unit and event, and of the
  * natives of the derived events. */
 struct ivl {
@@ -637,32 +667,11 @@ static void print_interval(struct run *r, const struct opts *o,
 			 iv->lv ? iv->lv + (size_t)u * (size_t)r->nev *
 					       PMK_LEAF_MAX
 				: NULL);
-	for (size_t e = 0; e < iv->nv; e++) {
-		pmk_value d = iv->v[e];
-		const pmk_event *ev = &r->ev[e % (size_t)r->nev];
-		d.value -= iv->prev[e].value;
-		d.lo -= iv->prev[e].value;
-		d.hi -= iv->prev[e].value;
-		d.raw -= iv->prev[e].raw;
-		d.running_ns -= iv->prev[e].running_ns;
-		d.enabled_ns -= iv->prev[e].enabled_ns;
-		if (derived(ev) && iv->lv && !d.status) {
-			/* the formula on the natives' counts in the interval,
-			 * not the difference of two totals' ratios */
-			double dl[PMK_LEAF_MAX], *cur = iv->lv + e * PMK_LEAF_MAX,
-						 *old = iv->plv + e * PMK_LEAF_MAX;
-			for (int i = 0; i < ev->nleaf && i < PMK_LEAF_MAX; i++) {
-				dl[i] = cur[i] - old[i];
-				old[i] = cur[i];
-			}
-			set_derived(&d, pmk_event_eval(ev, dl), &iv->v[e]);
-		}
-		iv->prev[e] = iv->v[e];
-		/* nothing ran in this interval: perf's <not counted> */
-		if (d.running_ns == 0 && d.status == 0)
-			d.flags |= PMK_VALUE_NOT_COUNTED;
-		iv->v[e] = d;
-	}
+	for (size_t e = 0; e < iv->nv; e++)
+		iv->v[e] = since(&r->ev[e % (size_t)r->nev], &iv->v[e],
+				 &iv->prev[e],
+				 iv->lv ? iv->lv + e * PMK_LEAF_MAX : NULL,
+				 iv->plv ? iv->plv + e * PMK_LEAF_MAX : NULL);
 	unit_rows(r, o, iv->v, iv->rows);
 	res.command = cmd;
 	res.repeats = 1;
@@ -1427,29 +1436,12 @@ static void sim_interval(struct run *r, pmk_eventset *es, struct output *out,
 	if (!dv)
 		return;
 	for (int e = 0; e < r->nev; e++) {
-		double cur[PMK_LEAF_MAX], *old = plv + (size_t)e * PMK_LEAF_MAX;
-		int n;
-		dv[e] = v[e];
-		dv[e].value -= prev[e].value;
-		dv[e].lo -= prev[e].value;
-		dv[e].hi -= prev[e].value;
-		dv[e].raw -= prev[e].raw;
-		dv[e].running_ns -= prev[e].running_ns;
-		dv[e].enabled_ns -= prev[e].enabled_ns;
-		if (derived(&r->ev[e]) && !dv[e].status &&
-		    (n = pmk_eventset_leaf_values(es, e, cur, PMK_LEAF_MAX)) >
-			0) {
-			/* the formula on the interval's natives (sum_sets) */
-			double dl[PMK_LEAF_MAX];
-			for (int i = 0; i < n; i++) {
-				dl[i] = cur[i] - old[i];
-				old[i] = cur[i];
-			}
-			set_derived(&dv[e], pmk_event_eval(&r->ev[e], dl), &v[e]);
-		}
-		if (dv[e].running_ns == 0 && dv[e].status == 0)
-			dv[e].flags |= PMK_VALUE_NOT_COUNTED;
-		prev[e] = v[e];
+		double cur[PMK_LEAF_MAX];
+		int n = derived(&r->ev[e])
+			    ? pmk_eventset_leaf_values(es, e, cur, PMK_LEAF_MAX)
+			    : 0;
+		dv[e] = since(&r->ev[e], &v[e], &prev[e], n > 0 ? cur : NULL,
+			      plv + (size_t)e * PMK_LEAF_MAX);
 	}
 	fill_rows(r, dv, rows, 0);
 	memset(&res, 0, sizeof res);
