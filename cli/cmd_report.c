@@ -316,14 +316,9 @@ static int on_opt(int key, const char *val, void *arg)
 		r->po.cg.sep = val; /* as perf: folded chains joined by it */
 		break;
 	case OPT_MAX_STACK: {
-		char *end;
-		unsigned long v = strtoul(val, &end, 10);
-		if (end == val || *end || v == 0 || v > 100000) {
-			cli_error("--max-stack takes a number of frames 1-100000, "
-				  "not '%s'",
-				  val);
+		unsigned long long v;
+		if (cli_opt_u64_in(val, 1, 100000, &v))
 			return EXIT_USAGE;
-		}
 		r->po.max_stack = (unsigned)v;
 		break;
 	}

@@ -44,45 +44,32 @@ struct targs {
 	int zero, hide_k, hide_u;
 };
 
-static int num(const char *opt, const char *val, double lo, double hi,
-	       double *out)
-{
-	char *end;
-	double v = strtod(val, &end);
-	if (end == val || *end || !(v >= lo && v <= hi)) {
-		cli_error("%s takes a number %g-%g, not '%s'", opt, lo, hi, val);
-		return EXIT_USAGE;
-	}
-	*out = v;
-	return 0;
-}
-
 static int on_opt(int key, const char *val, void *arg)
 {
 	struct targs *a = arg;
-	double v = 0;
+	unsigned long long v = 0;
 	int rc = 0;
 	switch (key) {
 	case 'e':
 		a->event = val;
 		break;
 	case 'F':
-		rc = num("-F", val, 1, 1e6, &v);
+		rc = cli_opt_u64_in(val, 1, 1000000, &v);
 		a->freq = (long)v;
 		break;
 	case 'c':
-		rc = num("-c", val, 1, 1e15, &v);
+		rc = cli_opt_u64_in(val, 1, 1000000000000000ull, &v);
 		a->count = (long)v;
 		break;
 	case 'd':
-		rc = num("-d", val, 0.1, 3600, &a->delay);
+		rc = cli_opt_double_in(val, 0.1, 3600, &a->delay);
 		break;
 	case 'E':
-		rc = num("-E", val, 1, 100000, &v);
+		rc = cli_opt_u64_in(val, 1, 100000, &v);
 		a->entries = (long)v;
 		break;
 	case 'p':
-		rc = num("-p", val, 1, 4194304, &v);
+		rc = cli_opt_u64_in(val, 1, 4194304, &v);
 		a->pid = (long)v;
 		break;
 	case 'z':
