@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "cli/stat_metrics.h"
 #include <strings.h>
 
 /* A target for a named model: a core PMU "cpu" (PERF_TYPE_RAW) with the
@@ -89,7 +90,8 @@ static void formula(const pmk_event *ev, char *buf, size_t size)
 
 static void print_event(const pmk_event *ev, int json)
 {
-	char buf[1024], f[2048];
+	static char f[16384]; /* a metric's formula: up to PMK_OPS_MAX steps */
+	char buf[1024];
 	formula(ev, f, sizeof f);
 	if (json) {
 		printf("{\"event\":");
@@ -126,6 +128,7 @@ static void print_event(const pmk_event *ev, int json)
 
 enum { ENC_JSON = 256, ENC_MODEL, ENC_MODELS, ENC_DESCRIBE, ENC_SYSROOT };
 static const struct cli_opt encode_opts[] = {
+	{'M', "metrics", CLI_NOARG},
 	{ENC_JSON, "json", CLI_NOARG},
 	{ENC_DESCRIBE, "describe", CLI_NOARG},
 	{ENC_SYSROOT, "sysroot", CLI_ARG},
@@ -136,7 +139,7 @@ static const struct cli_opt encode_opts[] = {
 };
 
 struct enc_opts {
-	int json, models, help, describe;
+	int json, models, help, describe, metrics;
 	const char *model;
 };
 
@@ -153,14 +156,51 @@ static int on_encode_opt(int key, const char *val, void *arg)
 		o->describe = 1;
 	else if (key == ENC_SYSROOT) /* a captured machine: discovery reads PMK_SYSROOT */
 		setenv("PMK_SYSROOT", val, 1);
+	else if (key == 'M')
+		o->metrics = 1;
 	else if (key == 'h')
 		o->help = 1;
 	return 0;
 }
 
+/* -M NAME...: each metric or metric group as `pmkit stat -M` takes it
+ * (perf's definitions for the target's model first, then pmkit's
+ * library), one derived event per metric with its natives. */
+static int encode_metrics(char **names, int n, int json)
+{
+	enum { MAX_METRICS = 1024 };
+	char dir[4096];
+	pmk_event *ev = calloc(MAX_METRICS, sizeof *ev);
+	int rc = 0;
+	if (!ev) {
+		cli_error("out of memory");
+		return 1;
+	}
+	if (stat_metrics_dir(dir, sizeof dir) < 0)
+		dir[0] = 0;
+	for (int k = 0; k < n && rc == 0; k++) {
+		int nev = 0, empty = 0;
+		int r = stat_metrics_add(ev, &nev, MAX_METRICS, dir, names[k],
+					 &empty);
+		if (r == 1) {
+			cli_error("no metric or metric group '%s'%s", names[k],
+				  empty ? " for this machine's CPU model" : "");
+			fprintf(stderr, "hint: 'pmkit stat -M list' lists "
+					"them\n");
+			rc = 2;
+		} else if (r != 0) {
+			rc = r;
+		}
+		for (int e = 0; e < nev; e++)
+			print_event(&ev[e], json);
+	}
+	free(ev);
+	return rc;
+}
+
 int cmd_encode(int argc, char **argv)
 {
-	struct enc_opts eo = {0, 0, 0, 0, NULL};
+	struct enc_opts eo = {0, 0, 0, 0, 0, NULL};
 	const char *model;
 	int json, describe, i, rc = 0;
 	pmk_target *own = NULL;
@@ -179,6 +219,13 @@ int cmd_encode(int argc, char **argv)
 	}
 	describe = eo.describe;
 	json = eo.json;
+	if (eo.metrics) {
+		if (i >= argc) {
+			cli_error("-M: no metric or metric group given");
+			return 2;
+		}
+		return encode_metrics(argv + i, argc - i, json);
+	}
 	model = eo.model;
 	if (i >= argc) {
 		cli_error("no event given");

@@ -1681,7 +1681,7 @@ static int stat_report(int argc, char **argv)
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
-	/* about 15 MB (1,024 events of up to 32 natives): not on the stack,
+	/* about 47 MB (1,024 events of up to 64 natives): not on the stack,
 	 * and zero already (one call per process), so only the pages of the
 	 * events given are ever touched */
 	static struct run r;

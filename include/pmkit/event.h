@@ -36,8 +36,8 @@ extern "C" {
 
 #define PMK_PMU_NAME_MAX 32
 #define PMK_EVENT_NAME_MAX 128
-#define PMK_LEAF_MAX 32 /* natives one event may need */
-#define PMK_OPS_MAX 512 /* reverse-Polish steps of a derived event */
+#define PMK_LEAF_MAX 64 /* natives one event may need */
+#define PMK_OPS_MAX 2048 /* reverse-Polish steps of a derived event */
 
 /* perf_event_attr.type values this layer knows without the kernel. */
 #define PMK_TYPE_HARDWARE 0u

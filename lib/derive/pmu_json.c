@@ -650,9 +650,14 @@ static int literal(struct tctx *c, const char *sym, double *v)
 		}
 		snprintf(c->why, c->why_size,
 			 "'%s', a machine property: the target does not "
-			 "declare its TSC frequency (cpuinfo's model name has "
-			 "no '@ N.NNGHz')",
-			 sym);
+			 "declare its TSC frequency (%s)",
+			 sym,
+			 pmk_target_captured(c->t)
+			     ? "a captured machine's cpuinfo model name has no "
+			       "'@ N.NNGHz'; CPUID leaf 0x15 is read only on the "
+			       "machine itself"
+			     : "no CPUID leaf 0x15 enumerates it, and cpuinfo's "
+			       "model name has no '@ N.NNGHz'");
 		return -1;
 	}
 	for (size_t k = 0; k < sizeof lit / sizeof lit[0]; k++)

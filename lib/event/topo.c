@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "lib/event/target.h"
 #include "lib/event/topo.h"
@@ -117,6 +120,32 @@ static int from_cpuinfo(const char *path, struct cpu_ids *c, double *tsc_hz)
 	fclose(f);
 	return n;
 }
+/* The TSC's frequency as this machine's CPU enumerates it, as perf does for
+ * #SYSTEM_TSC_FREQ: on an Intel CPU with CPUID leaf 0x15 (the TSC's ratio
+ * to the core crystal clock, and the crystal's frequency), crystal x
+ * ratio; 0 where the leaf is missing or does not enumerate them (then
+ * cpuinfo's model name is read, as perf does too). */
+static double cpuid_tsc_hz(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
+	char vendor[13];
+	if (max < 0x15 || !__get_cpuid(0, &a, &b, &c, &d))
+		return 0;
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = 0;
+	if (strcmp(vendor, "GenuineIntel"))
+		return 0;
+	__cpuid_count(0x15, 0, a, b, c, d);
+	if (!a || !b || !c)
+		return 0;
+	return (double)c * (double)b / (double)a;
+#else
+	return 0;
+#endif
+}
 
 int pmk__target_topo(const pmk_target *t, pmk__topo *out)
 {
@@ -139,6 +168,9 @@ int pmk__target_topo(const pmk_target *t, pmk__topo *out)
 	else
 		snprintf(path, sizeof path, "/proc/cpuinfo");
 	n = from_cpuinfo(path, c, &tsc);
+	/* the machine this runs on: its CPU says it first (not a fixture's) */
+	if (!t->captured && cpuid_tsc_hz() > 0)
+		tsc = cpuid_tsc_hz();
 	out->tsc_hz = tsc;
 	snprintf(out->from, sizeof out->from, "cpuinfo");
 	{

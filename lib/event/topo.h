@@ -26,8 +26,9 @@ typedef struct pmk__topo {
  * devices/system/cpu/cpuN/topology (package, die, core ids) and
  * smt/active where present, else its /proc/cpuinfo's processor, physical
  * id and core id (the captured fixtures have only these). The TSC's
- * frequency is the "@ N.NNGHz" of cpuinfo's model name (Intel writes it
- * there); 0 when the name has none. 0, or PMK_ENOENT when the target was
+ * frequency, on the machine itself, is the one CPUID leaf 0x15 enumerates
+ * on an Intel CPU (as perf reads it), else the "@ N.NNGHz" of cpuinfo's
+ * model name (Intel writes it there); 0 when neither says. 0, or PMK_ENOENT when the target was
  * built by hand (no sysfs root) or declares no CPU at all. Reads files.
  */
 int pmk__target_topo(const pmk_target *t, pmk__topo *out);

@@ -53,9 +53,9 @@ head -c 60 "$PMK_SRC/tests/fuzz/corpus/trace/champsim0" > cut.champsim
 t sim run --champsim cut.champsim
 refused "sim run --champsim on a truncated record" "truncated ChampSim record"
 # metric check says what stat --defs refuses: a definition of more steps
-# than one event holds (512) cannot be counted (metric eval still computes it)
-{ printf 'BIG = task-clock'; i=0; while [ $i -lt 300 ]; do printf ' + page-faults'; i=$((i + 1)); done; echo; } > big9.def
+# than one event holds (2,048) cannot be counted (metric eval still computes it)
+{ printf 'BIG = task-clock'; i=0; while [ $i -lt 1100 ]; do printf ' + page-faults'; i=$((i + 1)); done; echo; } > big9.def
 t metric check big9.def; crc=$rc; cerr=$err; cp out check.out
 t stat --defs big9.def -e task-clock -- true; src=$rc
-check "601 steps in one definition: stat --defs refuses (exit $src), metric check warns at file:line and says so" \
-	sh -c '[ "$1" = 2 ] && [ "$2" = 0 ] && printf "%s" "$3" | grep -q "big9.def:1:1: .BIG. needs more than 32 natives or 512 steps" && grep -q "1 not countable" check.out' _ "$src" "$crc" "$cerr"
+check "2,201 steps in one definition: stat --defs refuses (exit $src), metric check warns at file:line and says so" \
+	sh -c '[ "$1" = 2 ] && [ "$2" = 0 ] && printf "%s" "$3" | grep -q "big9.def:1:1: .BIG. needs more than 64 natives or 2048 steps" && grep -q "1 not countable" check.out' _ "$src" "$crc" "$cerr"
