@@ -63,7 +63,7 @@ static void core_model(const pmk_target *t, struct core_model *c)
 	c->model = pmk__pmu_model(t, p);
 	if (pmk__target_resolve(t, c->model, &c->r) != 0)
 		memset(&c->r, 0, sizeof c->r);
-	c->m = pmk__model_find(c->model);
+	c->m = pmk__preset_model_find(c->model);
 	if (c->r.canon)
 		c->model = c->r.canon;
 }

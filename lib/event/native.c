@@ -60,6 +60,24 @@ const pmk__model *pmk__model_find(const char *name)
 	return NULL;
 }
 
+/* Preset tables without natives of their own: not in pmk__models, whose
+ * members are sources of natives (src_tables.c). */
+static const pmk__model *const preset_only[] = {
+    &pmk__model_spr,
+    NULL,
+};
+
+const pmk__model *pmk__preset_model_find(const char *name)
+{
+	const pmk__model *m = pmk__model_find(name);
+	if (m || !name)
+		return m;
+	for (int i = 0; preset_only[i]; i++)
+		if (!strcasecmp(name, preset_only[i]->name))
+			return preset_only[i];
+	return NULL;
+}
+
 /* Modifier ids: index into the parse state. */
 enum {
 	MU,

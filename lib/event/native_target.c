@@ -78,7 +78,7 @@ int pmk__preset_resolve(const pmk_target *t, const char *name, int col0,
 	 * encoded by the source that serves the model, as the same strings
 	 * would be alone */
 	pmk__target_resolve(t, model, &r);
-	return pmk__preset_encode(pmk__model_find(model), &r,
+	return pmk__preset_encode(pmk__preset_model_find(model), &r,
 				  p ? p->name : "cpu",
 				  p ? p->type : PMK_TYPE_RAW, name, col0, ev, d);
 }
@@ -115,7 +115,8 @@ int pmk__preset_foreach(const pmk_target *t,
 			void *arg)
 {
 	return pmk__preset_foreach_model(
-		pmk__model_find(pmk__pmu_model(t, pmk__target_core(t))), fn, arg);
+		pmk__preset_model_find(pmk__pmu_model(t, pmk__target_core(t))),
+		fn, arg);
 }
 
 int pmk_event_describe(const pmk_target *t, const char *str, char *buf,

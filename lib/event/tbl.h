@@ -143,11 +143,17 @@ extern const pmk__model pmk__model_zen2;
 extern const pmk__model pmk__model_zen3;
 extern const pmk__model pmk__model_zen4;
 extern const pmk__model pmk__model_zen5;
+/* presets only, over the natives of the source that serves the model */
+extern const pmk__model pmk__model_spr;
 
 /* The model named `name` (case-insensitive), or NULL. */
 const pmk__model *pmk__model_find(const char *name);
 /* Every model, NULL-terminated. */
 extern const pmk__model *const pmk__models[];
+/* The table of presets for model `name`: a model's above, else one of the
+ * preset-only tables (nev 0: their presets name the natives of the source
+ * that serves the model, libpfm4's spr), or NULL. */
+const pmk__model *pmk__preset_model_find(const char *name);
 
 /*
  * Parse a native string for `model` (NULL: the model must be named with a
