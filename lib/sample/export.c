@@ -24,10 +24,7 @@ static int fr_eq(void *c, uint32_t i)
 }
 static uint64_t shash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return pmk__str_hash(PMK__STR_HASH0, s);
 }
 
 int pmk_profile_speedscope(pmk_profile *p, const char *name, FILE *out)

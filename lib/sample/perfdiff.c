@@ -47,13 +47,7 @@ static int pd_eq(void *c, uint32_t i)
 
 static uint64_t pd_hash(const char *a, const char *b)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *a; a++)
-		h = (h ^ (unsigned char)*a) * 1099511628211ull;
-	h = (h ^ 0x1f) * 1099511628211ull;
-	for (; *b; b++)
-		h = (h ^ (unsigned char)*b) * 1099511628211ull;
-	return h;
+	return pmk__str_hash(pmk__str_hash(PMK__STR_HASH0, a) ^ 0xff, b);
 }
 
 /* The sampled locations of `q` for event `ev`, by object and symbol. */

@@ -237,9 +237,8 @@ static int dso_eq(void *c, uint32_t i)
 
 static uint64_t dso_hash(const pmk_rec_map *m)
 {
-	uint64_t h = 1469598103934665603u; /* FNV-1a over path, build id */
-	for (const char *c = m->path; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211u;
+	/* FNV-1a over path, build id */
+	uint64_t h = pmk__str_hash(PMK__STR_HASH0, m->path);
 	for (uint32_t i = 0; i < m->build_id_len && i < 20; i++)
 		h = (h ^ m->build_id[i]) * 1099511628211u;
 	return pmk__hash64(h);

@@ -158,6 +158,16 @@ struct pmk_profile {
 };
 
 uint64_t pmk__hash64(uint64_t x);
+/* FNV-1a over a string, from `h` (PMK__STR_HASH0 to start; a key of two
+ * strings hashes the second from the first's value, with a separator
+ * byte between them: pmk__str_hash(pmk__str_hash(H0, a) ^ 0xff, b)) */
+#define PMK__STR_HASH0 1469598103934665603ull
+static inline uint64_t pmk__str_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
 /* a + b, held at UINT64_MAX instead of wrapping: period sums of damaged or
  * crafted files (periods near 2^63) never exceed 100 % of their total */
 static inline uint64_t pmk__sat_add(uint64_t a, uint64_t b)

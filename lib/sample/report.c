@@ -69,13 +69,7 @@ static int row_eq(void *c, uint32_t i)
 
 static uint64_t str_hash(const char *a, const char *b)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *a; a++)
-		h = (h ^ (unsigned char)*a) * 1099511628211ull;
-	h ^= 0xff;
-	for (; *b; b++)
-		h = (h ^ (unsigned char)*b) * 1099511628211ull;
-	return h;
+	return pmk__str_hash(pmk__str_hash(PMK__STR_HASH0, a) ^ 0xff, b);
 }
 
 static pmk_profile *sort_p;

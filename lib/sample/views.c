@@ -105,10 +105,7 @@ struct view {
 
 static uint64_t hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return pmk__str_hash(PMK__STR_HASH0, s);
 }
 
 struct vrow_ctx {
