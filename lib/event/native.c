@@ -64,6 +64,7 @@ const pmk__model *pmk__model_find(const char *name)
  * members are sources of natives (src_tables.c). */
 static const pmk__model *const preset_only[] = {
     &pmk__model_spr,
+    &pmk__model_adl_glc,
     NULL,
 };
 

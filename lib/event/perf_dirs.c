@@ -69,6 +69,22 @@ const char *pmk__pmu_model_dir(const char *model)
 	return NULL;
 }
 
+const char *pmk__pmu_model_unit(const char *model)
+{
+	/* hybrids: the P-core models (Golden Cove, Redwood Cove) and the
+	 * E-core ones (Gracemont, Crestmont) share perf's directory, each
+	 * event marked with the core PMU it belongs to */
+	static const char *const core[] = {"adl_glc", "mtl_rwc"};
+	static const char *const atom[] = {"adl_grt", "mtl_cmt"};
+	for (size_t i = 0; model && i < 2; i++) {
+		if (!strcmp(model, core[i]))
+			return "cpu_core";
+		if (!strcmp(model, atom[i]))
+			return "cpu_atom";
+	}
+	return NULL;
+}
+
 const char *pmk__pmu_events_dir(void)
 {
 	const char *e = getenv("PMKIT_PMU_EVENTS");

@@ -14,5 +14,9 @@ const char *pmk__pmu_events_dir(void);
 /* perf's directory for a pmkit/libpfm4 model name ("x86/icelakex"), or
  * NULL when perf's mapfile has none that pmkit maps. */
 const char *pmk__pmu_model_dir(const char *model);
+/* On a hybrid's model, the core PMU whose events in perf's shared
+ * directory are the model's ("cpu_core" for adl_glc, "cpu_atom" for
+ * adl_grt: perf's "Unit"), else NULL (every core event). */
+const char *pmk__pmu_model_unit(const char *model);
 
 #endif

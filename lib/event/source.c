@@ -41,8 +41,16 @@ int pmk__source_resolve(const char *model, pmk__model_res *r)
 	/* a name one source knows ("zen4": the tables' short name) is
 	 * resolved by its canonical name ("amd64_fam19h_zen4"), so that one
 	 * model has one encoder whatever it is called */
-	if ((i = first_knowing(model, 0, &canon)) < 0)
-		return PMK_ENOENT;
+	if ((i = first_knowing(model, 0, &canon)) < 0) {
+		/* a model only perf's pmu-events describe (Alder Lake's
+		 * cores: libpfm4 4.13 has no table for them): perf's names
+		 * are its natives */
+		if (!model || !pmk__source_perf.model(model))
+			return PMK_ENOENT;
+		r->src = &pmk__source_perf;
+		r->canon = model;
+		return 0;
+	}
 	if ((j = first_knowing(canon, 0, &c2)) >= 0 && j < i) {
 		i = j;
 		canon = c2;

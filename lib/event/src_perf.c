@@ -30,7 +30,7 @@
 #include "lib/event/source.h"
 #include "lib/event/tbl.h"
 
-#define PERF_MODELS_MAX 8 /* models read per process */
+#define PERF_MODELS_MAX 64 /* models read per process (every one pmkit maps) */
 
 struct pmodel {
 	char model[64];
@@ -42,6 +42,7 @@ struct pmodel {
 	char **strs;	/* what ev/um point into */
 	int nstr, capstr;
 	int vendor;
+	const char *unit; /* a hybrid model's core PMU (perf_dirs.h) */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -97,6 +98,8 @@ static int on_event(void *arg, int n, const char *const *k,
 	if (unit && *unit && strcasecmp(unit, "cpu") &&
 	    strcasecmp(unit, "cpu_core") && strcasecmp(unit, "cpu_atom"))
 		return 0; /* uncore: a PMU of its own */
+	if (p->unit && (!unit || strcasecmp(unit, p->unit)))
+		return 0; /* a hybrid's other core type */
 	c = strtoull(code, NULL, 0);
 	if (c > (p->vendor == PMK__VENDOR_AMD ? 0xfffull : 0xffull) ||
 	    um > 0xff || strlen(name) >= PMK_EVENT_NAME_MAX)
@@ -179,6 +182,7 @@ static void load(struct pmodel *p)
 		return;
 	p->vendor = !strncmp(p->model, "amd64_", 6) ? PMK__VENDOR_AMD
 						    : PMK__VENDOR_INTEL;
+	p->unit = pmk__pmu_model_unit(p->model);
 	if (strncmp(sub, "x86/", 4))
 		return; /* the x86 event-select layout only */
 	snprintf(dir, sizeof dir, "%s/%s", arch, sub);

@@ -145,6 +145,7 @@ extern const pmk__model pmk__model_zen4;
 extern const pmk__model pmk__model_zen5;
 /* presets only, over the natives of the source that serves the model */
 extern const pmk__model pmk__model_spr;
+extern const pmk__model pmk__model_adl_glc;
 
 /* The model named `name` (case-insensitive), or NULL. */
 const pmk__model *pmk__model_find(const char *name);
@@ -152,7 +153,7 @@ const pmk__model *pmk__model_find(const char *name);
 extern const pmk__model *const pmk__models[];
 /* The table of presets for model `name`: a model's above, else one of the
  * preset-only tables (nev 0: their presets name the natives of the source
- * that serves the model, libpfm4's spr), or NULL. */
+ * that serves the model, libpfm4's spr, perf's adl_glc), or NULL. */
 const pmk__model *pmk__preset_model_find(const char *name);
 
 /*

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 csv, pmkit, fx = sys.argv[1:4]
+adl = len(sys.argv) > 4 and sys.argv[4] == 'adl' 
 # Ice Lake-SP's names -> Sapphire Rapids' (tbl_spr.c's header says why)
 REN = [('FP_ARITH:', 'FP_ARITH_INST_RETIRED:'),
        ('LLC_REFERENCES', 'LONGEST_LAT_CACHE:REFERENCE'),
@@ -34,6 +35,49 @@ def enc(machine, name):
         return None
     return json.loads(r.stdout.splitlines()[0])
 
+
+def encoded(e):
+    """a preset's formula with each native as type:config"""
+    enc = {l['name']: '%s:%s' % (l['type'], l['config']) for l in e['leaves']}
+    f = e.get('formula', e['leaves'][0]['name'])
+    return [enc.get(t, t) for t in f.split()]
+
+
+if adl:
+    # tbl_adl.c against tbl_spr.c: the same events (codes) and formula,
+    # but for the 512-bit FP masks (event 0xc7, umasks 0x40 and 0x80) the
+    # client core lacks; the presets tbl_adl.c leaves out are named there
+    r = subprocess.run([pmkit, 'list', '--details'], capture_output=True,
+                       text=True,
+                       env=dict(os.environ, PMK_SYSROOT=fx + '/intel-adl'))
+    names, cur = [], None
+    for line in r.stdout.splitlines():
+        w = line.split()
+        if w and w[0].startswith('PAPI_'):
+            cur = w[0]
+        elif cur and "pmkit's table of adl_glc" in line:
+            names.append(cur)
+    same, bad = 0, []
+    for p in names:
+        a, s = enc('intel-adl', p), enc('intel-spr', p)
+        if not a or not s:
+            bad.append('%s: adl %s spr %s' % (p, bool(a), bool(s)))
+            continue
+        fa, fs = encoded(a), encoded(s)
+        if p in ('PAPI_DP_OPS', 'PAPI_SP_OPS', 'PAPI_VEC_DP', 'PAPI_VEC_SP'):
+            wide = {'4:0x40c7', '4:0x80c7'}
+            ok = ([t for t in fa if ':0x' in t] ==
+                  [t for t in fs if ':0x' in t and t not in wide])
+        else:
+            ok = fa == fs
+        if ok:
+            same += 1
+        else:
+            bad.append('%s: adl %s / spr %s' % (p, fa, fs))
+    for b in bad[:5]:
+        print(b)
+    print('adl same %d of %d' % (same, len(names)))
+    sys.exit(0)
 
 papi, cpu = {}, None
 for line in open(csv):
