@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/list_metrics.h"
 #include "cli/opt.h"
 #include "cli/personality.h"
 #include "lib/core/outfile.h"
@@ -33,6 +34,7 @@ enum {
 	CAT_TRACEPOINT = 8,
 	CAT_PMU = 16,
 	CAT_METRIC = 32, /* perf's metrics: pmkit's are `stat -M list` */
+	CAT_METRICGROUP = 64, /* perf's metric groups */
 };
 
 static const struct {
@@ -45,7 +47,7 @@ static const struct {
 	{"tracepoint", CAT_TRACEPOINT},
 	{"pmu", CAT_PMU},
 	{"metric", CAT_METRIC},	{"metrics", CAT_METRIC},
-	{"metricgroup", CAT_METRIC}, {"metricgroups", CAT_METRIC},
+	{"metricgroup", CAT_METRICGROUP}, {"metricgroups", CAT_METRICGROUP},
 };
 
 /* The names --raw-dump collects, per category, to print in perf's order. */
@@ -407,11 +409,18 @@ static int raw_tracepoint(const char *name, uint64_t id, void *arg)
 static int list_raw(struct list_ctx *c)
 {
 	const pmk_target *t = c->t;
-	/* perf's metric names: pmkit's metric library is not an event list
-	 * (pmkit stat -M list); a dump of metrics alone is empty */
-	if (c->cats == CAT_METRIC)
-		return 0;
-	if (!c->cats || (c->cats & ~(CAT_TRACEPOINT | CAT_METRIC)))
+	/* perf's metric names for the model (pmkit's metric library is not
+	 * an event list: pmkit stat -M list) */
+	if (c->cats & (CAT_METRIC | CAT_METRICGROUP)) {
+		if (c->cats & CAT_METRIC)
+			list_metrics(c->out, LIST_METRICS, 1);
+		if (c->cats & CAT_METRICGROUP)
+			list_metrics(c->out, LIST_METRICGROUPS, 1);
+		if (!(c->cats & ~(CAT_METRIC | CAT_METRICGROUP)))
+			return 0;
+	}
+	if (!c->cats ||
+	    (c->cats & ~(CAT_TRACEPOINT | CAT_METRIC | CAT_METRICGROUP)))
 		pmk_event_foreach(t, show, c);
 	if (!c->cats || (c->cats & CAT_TRACEPOINT)) {
 		if (c->pattern && strchr(c->pattern, ':'))
@@ -490,6 +499,14 @@ static int list_run(struct list_ctx *c_, int sim)
 		return list_sim(&c);
 	if (c.raw)
 		return list_raw(&c);
+	if (c.cats && !(c.cats & ~(CAT_METRIC | CAT_METRICGROUP)) && !c.json) {
+		/* perf's words, perf's layouts (list_metrics.c) */
+		if (c.cats & CAT_METRIC)
+			list_metrics(c.out, LIST_METRICS, 0);
+		if (c.cats & CAT_METRICGROUP)
+			list_metrics(c.out, LIST_METRICGROUPS, 0);
+		return 0;
+	}
 	if (c.json) {
 		fprintf(c.out, "{\"schema\":\"pmkit-list/1\",\"model\":");
 		cli_json_str(c.out, pmk_target_model(t));
@@ -568,10 +585,13 @@ static int list_run(struct list_ctx *c_, int sim)
 	if (c.pattern && strchr(c.pattern, ':') && !strstr(c.pattern, "::")) {
 		pmk_tracepoint_foreach(t, c.pattern, show_tracepoint, &c);
 	} else {
-		if (c.cats & CAT_METRIC)
-			fprintf(c.out, "metrics and metric groups: 'pmkit stat "
-				       "-M list' lists pmkit's metric library\n\n");
-		if (!c.cats || (c.cats & ~(CAT_TRACEPOINT | CAT_METRIC)))
+		if (c.cats & (CAT_METRIC | CAT_METRICGROUP))
+			fprintf(c.out, "metrics and metric groups: 'pmkit list "
+				       "metric', 'pmkit list metricgroup' list "
+				       "perf's, 'pmkit stat -M list' pmkit's "
+				       "library too\n\n");
+		if (!c.cats || (c.cats & ~(CAT_TRACEPOINT | CAT_METRIC |
+					   CAT_METRICGROUP)))
 			pmk_event_foreach(t, show, &c);
 		if (c.cats & CAT_TRACEPOINT) {
 			/* every tracepoint (perf's list tracepoint), listed

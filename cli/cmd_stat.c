@@ -212,11 +212,15 @@ static int add_named(struct run *r, const char *name)
 	return pmk_event_parse(pmk_target_host(), name, &r->ev[r->nev++], NULL);
 }
 
-/* -M and --topdown. 0, -1 for `-M list` (printed), or an exit code. */
+/* -M and --topdown. 0, -1 for `-M list` (printed), or an exit code. As
+ * perf (the perf personality), a metric or group that cannot be set up
+ * is reported and the others run: perf 6.1 prints the error and counts
+ * what it has, its default events when nothing is left (build_events);
+ * pmkit's own personality refuses the run (exit 2, nothing run). */
 static int build_metrics(struct opts *o, struct run *r)
 {
 	char dir[4096];
-	int nlist = o->nmetrics + (o->topdown != 0);
+	int nlist = o->nmetrics + (o->topdown != 0), lenient = cli_as_perf;
 	if (!nlist)
 		return 0;
 	if (stat_metrics_dir(dir, sizeof dir) != 0) {
@@ -247,16 +251,24 @@ static int build_metrics(struct opts *o, struct run *r)
 			     !strcmp(tok, "topdown")) &&
 			    !stat_metrics_perf_defines(tok) &&
 			    topdown_refused(k < o->nmetrics ? tok
-							    : "--topdown"))
+							    : "--topdown")) {
+				if (lenient)
+					continue;
 				return 1;
+			}
 			rc = stat_metrics_add(r->ev, &r->nev, MAX_EVENTS, dir,
 					      tok, &empty);
-			if (rc == EXIT_USAGE)
+			if (rc == EXIT_USAGE) {
+				if (lenient)
+					continue;
 				return rc;
+			}
 			if (rc == 1) {
 				cli_error("no metric or metric group '%s'", tok);
 				fprintf(stderr, "hint: 'pmkit stat -M list' lists "
 						"them\n");
+				if (lenient)
+					continue;
 				return EXIT_USAGE;
 			}
 			if (r->nev == before && empty) {
@@ -271,6 +283,8 @@ static int build_metrics(struct opts *o, struct run *r)
 					  model[0] ? model : "no hardware PMU",
 					  model[0] ? ", which it does not describe"
 						   : " (virtual machine?)");
+				if (lenient)
+					continue;
 				return 1;
 			}
 		}
@@ -278,45 +292,49 @@ static int build_metrics(struct opts *o, struct run *r)
 	return 0;
 }
 
-static int build_events(struct opts *o, struct run *r, const char **note)
+/* perf's default list whatever the machine counts: where the hardware
+ * events cannot count they are perf's bare <not supported> rows, and one
+ * note says why */
+static int default_events(struct opts *o, struct run *r, const char **note)
 {
 	static char note_buf[200];
+	int hw = hardware_counts(), first_hw;
+	/* perf counts cpu-clock, not task-clock, system-wide */
+	for (size_t i = 0; i < 4; i++)
+		add_named(r, i == 0 && o->all_cpus ? "cpu-clock"
+						   : default_sw[i]);
+	first_hw = r->nev;
+	for (size_t i = 0; i < 4; i++) {
+		add_named(r, default_hw[i]);
+		if (i == 0 && core_has_stalls()) {
+			add_named(r, "stalled-cycles-frontend");
+			add_named(r, "stalled-cycles-backend");
+		}
+	}
+	for (int l = 0; l < o->detailed && l < 3; l++)
+		for (int i = 0; i < 6 && detailed[l][i]; i++)
+			add_named(r, detailed[l][i]);
+	if (!hw) {
+		for (int e = first_hw; e < r->nev; e++)
+			r->bare[e] = 1;
+		snprintf(note_buf, sizeof note_buf,
+			 "hardware counters are unavailable here (%s): "
+			 "only the software events counted",
+			 pmk_target_core_pmu(pmk_target_host())
+			     ? "the core PMU refused to count"
+			     : "no hardware PMU: virtual machine?");
+		*note = note_buf;
+	}
+	return 0;
+}
+
+static int build_events(struct opts *o, struct run *r, const char **note)
+{
 	int rc;
 	if (o->null_run)
 		return 0;
-	if (o->nlists == 0 && !o->sim && !o->nmetrics && !o->topdown) {
-		/* perf's default list whatever the machine counts: where the
-		 * hardware events cannot count they are perf's bare
-		 * <not supported> rows, and one note says why */
-		int hw = hardware_counts(), first_hw;
-		/* perf counts cpu-clock, not task-clock, system-wide */
-		for (size_t i = 0; i < 4; i++)
-			add_named(r, i == 0 && o->all_cpus ? "cpu-clock"
-							   : default_sw[i]);
-		first_hw = r->nev;
-		for (size_t i = 0; i < 4; i++) {
-			add_named(r, default_hw[i]);
-			if (i == 0 && core_has_stalls()) {
-				add_named(r, "stalled-cycles-frontend");
-				add_named(r, "stalled-cycles-backend");
-			}
-		}
-		for (int l = 0; l < o->detailed && l < 3; l++)
-			for (int i = 0; i < 6 && detailed[l][i]; i++)
-				add_named(r, detailed[l][i]);
-		if (!hw) {
-			for (int e = first_hw; e < r->nev; e++)
-				r->bare[e] = 1;
-			snprintf(note_buf, sizeof note_buf,
-				 "hardware counters are unavailable here (%s): "
-				 "only the software events counted",
-				 pmk_target_core_pmu(pmk_target_host())
-					 ? "the core PMU refused to count"
-					 : "no hardware PMU: virtual machine?");
-			*note = note_buf;
-		}
-		return 0;
-	}
+	if (o->nlists == 0 && !o->sim && !o->nmetrics && !o->topdown)
+		return default_events(o, r, note);
 	if (o->sim && o->nlists == 0) {
 		for (size_t i = 0; i < 4; i++)
 			pmk_sim_event_parse(default_hw[i], &r->ev[r->nev++], NULL);
@@ -337,6 +355,9 @@ static int build_events(struct opts *o, struct run *r, const char **note)
 			add_named(r, detailed[l][i]);
 	if ((rc = build_metrics(o, r)) != 0)
 		return rc;
+	/* perf: -M of nothing it could set up runs its default list */
+	if (cli_as_perf && r->nev == 0 && o->nlists == 0 && !o->sim)
+		return default_events(o, r, note);
 	return 0;
 }
 

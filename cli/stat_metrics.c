@@ -183,6 +183,24 @@ static int perf_usable(const char *name, char *why, size_t size)
 static int lib_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 			   const char *name, int *found_group_empty);
 
+/* A metric that is a constant on this machine (`X if #smt_on else 0`
+ * without SMT: its events are all in the branch ruled out) has nothing to
+ * count; perf prints the constant. It is given perf's duration_time (a
+ * tool event, counted everywhere) as its one native, which its program
+ * does not read, so that the set counts it and stat prints the value.
+ * 0, or -1 with d set. */
+static int constant_carrier(pmk_event *ev, pmk_diag *d)
+{
+	pmk_event tool;
+	if (ev->nleaf > 0)
+		return 0;
+	if (pmk_event_parse(pmk_target_host(), "duration_time", &tool, d) != 0)
+		return -1;
+	ev->leaf[0] = tool.leaf[0];
+	ev->nleaf = 1;
+	return 0;
+}
+
 /* -M NAME from perf's definitions: 0 added, 1 perf defines no such name
  * (or defines a metric -M cannot evaluate that pmkit's library also
  * defines: the library's is used, with a warning), EXIT_USAGE after an
@@ -246,7 +264,8 @@ static int perf_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 			pmk_defs_free(defs);
 			return EXIT_USAGE;
 		}
-		if (pmk_defs_event(defs, idx, &ev[*nev], &d) < 0) {
+		if (pmk_defs_event(defs, idx, &ev[*nev], &d) < 0 ||
+		    constant_carrier(&ev[*nev], &d) < 0) {
 			cli_diag(&d);
 			pmk_defs_free(defs);
 			return EXIT_USAGE;

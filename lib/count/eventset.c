@@ -221,6 +221,7 @@ int pmk__core_counters(void)
 int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 {
 	int limited = 0, total = 0, idx;
+	pmk_diag_clear(d); /* no string of the caller's shown with its errors */
 	if (!es || !ev || ev->nleaf < 1 || ev->nleaf > PMK_LEAF_MAX)
 		return pmk__diag_set(d, PMK_EINVAL, 0, 0, NULL,
 				     "event has no natives");

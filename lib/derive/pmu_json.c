@@ -28,6 +28,9 @@
 
 struct pmetric {
 	char *name, *expr, *groups, *unit, *desc;
+	char *pmu;    /* the object's "Unit" ("" none): cpu_atom on hybrids */
+	int no_desc;  /* the object has no BriefDescription at all */
+	int in_event; /* defined inside an event's object (an EventName) */
 };
 
 /* An event: its name and the encoding terms perf writes for it. */
@@ -90,7 +93,11 @@ static int on_object(void *arg, int n, const char *const *k,
 		x->groups = dupn(get(n, k, v, "MetricGroup"));
 		x->unit = dupn(get(n, k, v, "ScaleUnit"));
 		x->desc = dupn(get(n, k, v, "BriefDescription"));
-		if (!x->name || !x->expr || !x->groups || !x->unit || !x->desc)
+		x->pmu = dupn(get(n, k, v, "Unit"));
+		x->in_event = en != NULL;
+		x->no_desc = !get(n, k, v, "BriefDescription");
+		if (!x->name || !x->expr || !x->groups || !x->unit || !x->desc ||
+		    !x->pmu)
 			return PMK_ENOMEM;
 	}
 	if (en || get(n, k, v, "ArchStdEvent")) {
@@ -287,7 +294,7 @@ void pmk__pmu_model_free(pmk__pmu_model *m)
 	for (int i = 0; i < m->nmetrics; i++) {
 		struct pmetric *x = &m->metrics[i];
 		free(x->name), free(x->expr), free(x->groups), free(x->unit),
-		    free(x->desc);
+		    free(x->desc), free(x->pmu);
 	}
 	for (int i = 0; i < m->nevents; i++) {
 		struct pevent *e = &m->events[i];
@@ -334,6 +341,18 @@ const char *pmk__pmu_metric_unit(const pmk__pmu_model *m, int i)
 const char *pmk__pmu_metric_desc(const pmk__pmu_model *m, int i)
 {
 	return m->metrics[i].desc;
+}
+const char *pmk__pmu_metric_pmu(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].pmu;
+}
+int pmk__pmu_metric_in_event(const pmk__pmu_model *m, int i)
+{
+	return m->metrics[i].in_event;
+}
+int pmk__pmu_metric_has_desc(const pmk__pmu_model *m, int i)
+{
+	return !m->metrics[i].no_desc;
 }
 
 int pmk__pmu_metric_find(const pmk__pmu_model *m, const char *name)

@@ -58,6 +58,14 @@ const char *pmk__pmu_metric_expr(const pmk__pmu_model *m, int i);
 const char *pmk__pmu_metric_groups(const pmk__pmu_model *m, int i);
 const char *pmk__pmu_metric_unit(const pmk__pmu_model *m, int i);
 const char *pmk__pmu_metric_desc(const pmk__pmu_model *m, int i);
+/* Metric i's own "Unit" (the PMU it counts on: "cpu_atom"), "" when none;
+ * whether it is defined inside an event's object (an uncore event with a
+ * MetricName: perf 6.1 evaluates it with -M but does not list it). */
+const char *pmk__pmu_metric_pmu(const pmk__pmu_model *m, int i);
+int pmk__pmu_metric_in_event(const pmk__pmu_model *m, int i);
+/* Whether metric i's object has a BriefDescription (pmk__pmu_metric_desc
+ * is "" both for an empty one and for none). */
+int pmk__pmu_metric_has_desc(const pmk__pmu_model *m, int i);
 /* Index of metric `name` (case-insensitive, as perf), or -1. */
 int pmk__pmu_metric_find(const pmk__pmu_model *m, const char *name);
 /* Whether metric i is in group `group` (case-insensitive). */

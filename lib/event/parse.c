@@ -399,6 +399,8 @@ static int parse_pmu_form(const pmk_target *t, const char *s, const char *slash,
 	memcpy(pmu, s, pl);
 	pmu[pl] = 0;
 	p = pmk__target_pmu(t, pmu);
+	if (!p && !strcmp(pmu, "cpu"))
+		p = pmk__target_arch_cpu(t);
 	if (!p) {
 		char hint[256];
 		pmu_hint(t, hint, sizeof hint);

@@ -321,3 +321,57 @@ const char *pmk__pmu_model(const pmk_target *t, const struct pmk__pmu *p)
 		return p->model;
 	return t ? t->model : "";
 }
+
+/* The x86 core PMU's format terms as the kernel writes them
+ * (arch/x86/events/intel/core.c and amd/core.c), for a machine that
+ * exports no core PMU: one target per vendor, built once. */
+static pmk_target *arch_cpu[2];
+static pthread_once_t arch_once = PTHREAD_ONCE_INIT;
+
+static void arch_build(void)
+{
+	static const char *const common[][2] = {
+	    {"umask", "config:8-15"}, {"edge", "config:18"},
+	    {"inv", "config:23"},     {"cmask", "config:24-31"},
+	};
+	static const char *const intel[][2] = {
+	    {"event", "config:0-7"},	  {"pc", "config:19"},
+	    {"any", "config:21"},	  {"offcore_rsp", "config1:0-63"},
+	    {"ldlat", "config1:0-15"}, {"frontend", "config1:0-23"},
+	};
+	pmk_diag d;
+	for (int v = 0; v < 2; v++) {
+		pmk_target *t = pmk_target_new();
+		if (!t || pmk_target_add_pmu(t, "cpu", PMK_TYPE_RAW, 1) != 0) {
+			pmk_target_free(t);
+			continue;
+		}
+		for (size_t k = 0; k < sizeof common / sizeof *common; k++)
+			pmk_target_add_format(t, "cpu", common[k][0],
+					      common[k][1], &d);
+		if (v == 0)
+			for (size_t k = 0; k < sizeof intel / sizeof *intel; k++)
+				pmk_target_add_format(t, "cpu", intel[k][0],
+						      intel[k][1], &d);
+		else
+			pmk_target_add_format(t, "cpu", "event",
+					      "config:0-7,32-35", &d);
+		arch_cpu[v] = t;
+	}
+}
+
+const struct pmk__pmu *pmk__target_arch_cpu(const pmk_target *t)
+{
+	int v;
+	if (!t || pmk__target_core(t) || pmk__target_pmu(t, "cpu"))
+		return NULL;
+	if (!strncmp(t->cpu, "GenuineIntel", 12))
+		v = 0;
+	else if (!strncmp(t->cpu, "AuthenticAMD", 12) ||
+		 !strncmp(t->cpu, "HygonGenuine", 12))
+		v = 1;
+	else
+		return NULL;
+	pthread_once(&arch_once, arch_build);
+	return arch_cpu[v] ? pmk__target_pmu(arch_cpu[v], "cpu") : NULL;
+}

@@ -73,6 +73,11 @@ const struct pmk__pmu *pmk__target_core(const pmk_target *t);
 const char *pmk__pmu_model(const pmk_target *t, const struct pmk__pmu *p);
 /* The PMU called `name`, or NULL. */
 const struct pmk__pmu *pmk__target_pmu(const pmk_target *t, const char *name);
+/* On an x86 machine that exports no core PMU (a VM without one), a "cpu"
+ * PMU with the kernel's format terms for the vendor (PERF_TYPE_RAW), so
+ * that cpu/event=.../ strings (perf's metrics are written so) encode as
+ * the natives do there, and count nothing; NULL elsewhere. */
+const struct pmk__pmu *pmk__target_arch_cpu(const pmk_target *t);
 /* The format term `term` of `pmu`, or NULL. */
 const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,
 					  const char *term);
