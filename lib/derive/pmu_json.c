@@ -404,16 +404,20 @@ static int set(const char *v)
 
 /* The family of PMUs perf's Unit names: the unit in lower case with
  * spaces as '_' ("CHA" -> cha, boxes uncore_cha_N), except where the
- * kernel's PMU is named otherwise: "UPI LL" boxes are uncore_upi_N,
- * "CBO" ones uncore_cbox_N, and AMD's "DFPMC" and "L3PMC" are amd_df and
- * amd_l3. */
+ * kernel's PMU is named otherwise (perf's jevents maps the same names):
+ * "UPI LL" boxes are uncore_upi_N, "QPI LL" ones uncore_qpi_N, "CBO"
+ * uncore_cbox_N, "SBO" uncore_sbox_N, "iMPH-U" uncore_arb, and AMD's
+ * "DFPMC" and "L3PMC" are amd_df and amd_l3. */
 static void unit_family(const char *unit, char *fam, size_t size)
 {
 	static const struct {
 		const char *unit, *fam;
 	} other[] = {
 	    {"upi ll", "upi"},
+	    {"qpi ll", "qpi"},
 	    {"cbo", "cbox"},
+	    {"sbo", "sbox"},
+	    {"imph-u", "arb"},
 	    {"dfpmc", "amd_df"},
 	    {"l3pmc", "amd_l3"},
 	};

@@ -41,6 +41,19 @@ case "$out$err" in
 *) nok "Zen 3: -M nps1_die_to_dram encodes on amd_df" "rc=$rc $out $err" ;;
 esac
 
+# perf's "QPI LL" unit is the kernel's uncore_qpi_N boxes (as perf's
+# jevents maps it), not a PMU called qpi_ll: Broadwell-EP's fixture with
+# one such box added (a copy; the fixture itself has none)
+cp -r "$PMK_SRC/tests/fixtures/intel-bdx" "$T_TMP/bdx"
+q=$T_TMP/bdx/sys/bus/event_source/devices/uncore_qpi_0
+mkdir -p "$q/format" && echo 40 >"$q/type" && echo 0 >"$q/cpumask" &&
+	echo 'config:0-7,21' >"$q/format/event" && echo 'config:8-15' >"$q/format/umask"
+PMK_SYSROOT=$T_TMP/bdx run_pmkit encode -M qpi_data_transmit_bw
+case "$out" in *"uncore_qpi_0/event=0x0,umask=0x2/: pmu=uncore_qpi_0 type=40"*)
+	[ "$rc" = 0 ] && ok "bdx: perf's QPI LL unit encodes on uncore_qpi_N" || nok "QPI LL" "rc=$rc" ;;
+*) nok "bdx: perf's QPI LL unit on uncore_qpi_N" "rc=$rc $out $err" ;;
+esac
+
 export PMK_SYSROOT=$ICX
 # (a tree written for the test: every metric of perf's own icelakex tree
 # is evaluable on the fixture, pmu_metrics_all.t)
