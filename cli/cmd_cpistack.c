@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cpistack_perf.h"
 #include "cli/opt.h"
 #include "cli/writeout.h"
 #include "cli/workload.h"
@@ -18,7 +19,7 @@
 #define MAXW 64
 
 struct opts {
-	int sim, csv, json, refs, champsim, help;
+	int sim, csv, json, refs, champsim, help, td_level;
 	const char *sim_config, *svg, *pmu;
 	unsigned long long n;
 	const char *what[MAXW];
@@ -296,6 +297,17 @@ static int run_sim(struct opts *o)
 	return 0;
 }
 
+/* Whether metrics/topdown.def (built in) describes `model`. */
+static int topdown_def_knows(const char *model)
+{
+	pmk_topdown *td;
+	pmk_diag d;
+	if (!model || pmk_topdown_new(&td, model, 1, &d) != 0)
+		return 0;
+	pmk_topdown_free(td);
+	return 1;
+}
+
 /* Real hardware: top-down level 1 for COMMAND. */
 static int run_hw(struct opts *o)
 {
@@ -404,7 +416,7 @@ static int run_hw(struct opts *o)
 
 enum {
 	CS_SIM = 256, CS_LONG, CS_CSV, CS_JSON, CS_SVG, CS_NO_REFS, CS_CHAMPSIM,
-	CS_PMU,
+	CS_PMU, CS_TD_LEVEL,
 };
 static const struct cli_opt cpistack_opts[] = {
 	{'h', "help", CLI_NOARG},
@@ -419,6 +431,7 @@ static const struct cli_opt cpistack_opts[] = {
 	{CS_NO_REFS, "no-refs", CLI_NOARG},
 	{CS_CHAMPSIM, "champsim", CLI_NOARG},
 	{CS_PMU, "pmu", CLI_ARG},
+	{CS_TD_LEVEL, "td-level", CLI_ARG},
 	{0, NULL, 0},
 };
 
@@ -468,6 +481,16 @@ static int on_cpistack_opt(int key, const char *val, void *arg)
 	case CS_PMU:
 		o->pmu = val;
 		break;
+	case CS_TD_LEVEL: {
+		unsigned long long l;
+		if (cli_opt_u64("--td-level", val, &l) < 0)
+			return EXIT_USAGE;
+		if (l < 1 || l > 6)
+			return usage_error("--td-level: perf's top-down levels "
+					   "are 1 to 6");
+		o->td_level = (int)l;
+		break;
+	}
 	}
 	return 0;
 }
@@ -508,5 +531,11 @@ int cmd_cpistack(int argc, char **argv)
 		return usage_error("workloads and traces go with --sim");
 	if (!o.cmd || !o.cmd[0])
 		return usage_error("give --sim or -- COMMAND");
+	/* perf's TopdownL<N> where perf defines it: --td-level N, or level 1
+	 * on a model metrics/topdown.def does not describe (Broadwell-EP) */
+	if (!o.pmu && (o.td_level > 1 ||
+		       (!topdown_def_knows(pmk_target_model(pmk_target_host())) &&
+			cpistack_perf_defines(1))))
+		return cpistack_perf_run(o.cmd, o.td_level ? o.td_level : 1);
 	return run_hw(&o);
 }

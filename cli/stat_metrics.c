@@ -495,6 +495,15 @@ int stat_metrics_perf_defines(const char *name)
 	return any;
 }
 
+const char *stat_metrics_perf_unit(const char *name)
+{
+	pmk__pmu_model *m = perf_model();
+	int i = m ? pmk__pmu_metric_find(m, name) : -1;
+	const char *u = i >= 0 ? pmk__pmu_metric_unit(m, i) : "";
+	u += strspn(u, "0123456789.eE+-");
+	return u;
+}
+
 int stat_metrics_add(pmk_event *ev, int *nev, int max, const char *dir,
 		     const char *name, int *found_group_empty)
 {

@@ -23,5 +23,8 @@ void stat_metrics_list(FILE *out, const char *dir);
  * perf's: then -M takes perf's, which run (and print <not supported>
  * rows) wherever perf's do. */
 int stat_metrics_perf_defines(const char *name);
+/* The unit perf shows perf's metric `name` in (its ScaleUnit less the
+ * number: "%" for "100%"), "" when none or not perf's. */
+const char *stat_metrics_perf_unit(const char *name);
 
 #endif
