@@ -20,6 +20,14 @@ topdown() {
 	rm -f "$T_TMP/ran"
 	run_pmkit cpistack -- sh -c "echo ran >$T_TMP/ran"
 	ran=no; [ -e "$T_TMP/ran" ] && ran=yes
+	perf_td=$("$PMKIT" stat -M list 2>/dev/null | awk '{ n = split($2, g, ";"); for (i = 1; i <= n; i++) if (g[i] == "TopdownL1") c++ } END { print c + 0 }')
+	# a model topdown.def does not describe and perf's metrics do: perf's
+	# TopdownL1 (cpistack_perf.c), described, not counted
+	if [ "$4" = none ] && [ "$perf_td" -gt 0 ]; then
+		check "$1: cpistack: perf's TopdownL1 for $2 ($perf_td metrics), a captured machine is described, not counted, command not run" sh -c '
+			test "$1" = 1 && test "$3" = no &&
+			printf "%s\n" "$2" | grep -q "^error: top-down level 1 for CPU model .$4. is defined (perf.s TopdownL1, $5 metrics), but PMK_SYSROOT names a captured machine: it is described, not counted\$"' _ "$rc" "$err" "$ran" "$2" "$perf_td"
+	else
 	case $4 in
 	none)
 		check "$1: cpistack: no top-down definitions for $2, command not run" sh -c '
@@ -31,13 +39,13 @@ topdown() {
 			printf "%s\n" "$2" | grep -q "^error: top-down level 1 for CPU model .$4. is defined, but PMK_SYSROOT names a captured machine: it is described, not counted\$"' _ "$rc" "$err" "$ran" "$2" ;;
 	*) nok "$1: top-down" "bad table entry '$4'" ;;
 	esac
+	fi
 	# stat --topdown: perf's TopdownL1 where perf's metrics define it for
 	# the model (read from perf's pmu-events JSON when it is installed):
 	# it runs as -M does, a row per metric (<not supported> here); else
 	# pmkit's definitions first, then a captured machine is described,
 	# not counted (this host's counters never asked)
 	run_pmkit stat --topdown -x, -- true
-	perf_td=$("$PMKIT" stat -M list 2>/dev/null | awk '{ n = split($2, g, ";"); for (i = 1; i <= n; i++) if (g[i] == "TopdownL1") c++ } END { print c + 0 }')
 	# perf's, where every metric of its TopdownL1 is evaluable as perf's
 	# (no warning that pmkit's own definition stands in)
 	if [ "$perf_td" -gt 0 ] && [ "$rc" = 0 ] &&
