@@ -13,7 +13,11 @@ cd "$T_TMP" || exit 1
 require perf
 ${CC:-cc} -O0 -g -fno-omit-frame-pointer -o cg "$prog/cg_tree.c" ||
 	{ nok "build cg_tree" "cc failed"; exit 0; }
-if ! perf record -q -g -e cpu-clock -F 1000 -o cg.data -- ./cg 0.4 >perf.err 2>&1; then
+# PMK_CG_DATA=FILE: a recording kept from an earlier run (its program
+# where it was), to compare again
+if [ -n "${PMK_CG_DATA:-}" ]; then
+	cp "$PMK_CG_DATA" cg.data
+elif ! perf record -q -g -e cpu-clock -F 1000 -o cg.data -- ./cg 0.4 >perf.err 2>&1; then
 	skip "call graphs" "perf record fails here: $(head -1 perf.err)"; exit 0
 fi
 # the header lines, then each entry line with the tree under it as one
@@ -46,7 +50,27 @@ for args in "" "-g caller" "-g callee" "-g fractal" "-g flat" "-g folded" \
 	"-t , --no-children" "-t ; -n" "-t , --sort pid,sym"; do
 	perf report --stdio -i cg.data $S $args 2>/dev/null | blocks > p.txt
 	"$PMKIT" report --stdio -i cg.data $S $args 2>q.err | blocks > q.txt
-	check "report --stdio $args: perf's entries and trees ($(grep -c '^B' q.txt) entries, $(wc -c < q.txt) bytes)" \
+	hid=0
+	if ! cmp -s p.txt q.txt && [ -s p.txt ]; then
+		# perf 6.1's --symbols hides a whole entry when the sample that
+		# created it was itself filtered out (a timer interrupt's
+		# kernel-leaf sample whose chain runs through b1: perf keeps the
+		# filter flag of an entry's first sample), a sample or two in
+		# some runs. Such an entry is pmkit's alone, and perf shows the
+		# same entry line without --symbols: tolerated and counted;
+		# every block perf does show must be pmkit's, byte for byte.
+		perf report --stdio -i cg.data $args 2>/dev/null | blocks |
+			sed 's/\\n.*//' | tr -d ' ' | sort -u > pu.txt
+		comm -23 p.txt q.txt > miss.txt
+		comm -13 p.txt q.txt | sed 's/\\n.*//' | tr -d ' ' | sort -u > extra.txt
+		if [ ! -s miss.txt ] && [ -z "$(comm -23 extra.txt pu.txt)" ]; then
+			hid=$(wc -l < extra.txt)
+			cp q.txt p.txt
+		fi
+	fi
+	note=
+	[ "$hid" -gt 0 ] && note=", $hid shown by pmkit that perf's --symbols hid"
+	check "report --stdio $args: perf's entries and trees ($(grep -c '^B' q.txt) entries, $(wc -c < q.txt) bytes$note)" \
 		sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' _ p.txt q.txt
 	cmp -s p.txt q.txt || diff p.txt q.txt | head -8 | sed 's/\\n/\n#   /g; s/^/# /'
 done
