@@ -20,10 +20,15 @@
 #include "sample/perfout.h"
 #include "sample/profile.h"
 
+/* the key of a user object's addresses without a symbol: perf's diff
+ * matches them as one entry per object (their symbols are both none) */
+#define NO_SYM "[.] \001"
+
 struct prow {
 	const char *dso;
 	char *sym; /* "[k] name" */
 	uint64_t per[2];
+	uint64_t lo[2]; /* NO_SYM: the lowest address sampled, each side */
 	int in[2];
 	double v; /* the computed value (sorting) */
 };
@@ -57,13 +62,18 @@ static int gather(struct pdiff *d, pmk_profile *q, int ev, int side)
 		struct loc *l = &q->loc[li];
 		char sym[600];
 		struct pd_ctx c;
-		int ins, k;
+		int ins, k, nosym;
 		if (!l->period || !l->period[ev])
 			continue;
 		pmk__loc_resolve(q, l, 0);
-		snprintf(sym, sizeof sym, "[%c] %s",
-			 pmk__dso_is_kernel(q, l->dso) ? 'k' : '.',
-			 l->func ? l->func : "[unknown]");
+		nosym = l->dso >= 2 && !pmk__dso_is_kernel(q, l->dso) &&
+			l->func && l->func == q->dso[l->dso].unk;
+		if (nosym)
+			snprintf(sym, sizeof sym, "%s", NO_SYM);
+		else
+			snprintf(sym, sizeof sym, "[%c] %s",
+				 pmk__dso_is_kernel(q, l->dso) ? 'k' : '.',
+				 l->func ? l->func : "[unknown]");
 		c.dso = pmk__dso_perf_name(q, l->dso, 0);
 		c.sym = sym;
 		if (d->n == d->cap) {
@@ -87,8 +97,29 @@ static int gather(struct pdiff *d, pmk_profile *q, int ev, int side)
 				return PMK_ENOMEM;
 			d->n++;
 		}
+		if (nosym && (!d->r[k].in[side] || l->off < d->r[k].lo[side]))
+			d->r[k].lo[side] = l->off;
 		d->r[k].per[side] += l->period[ev];
 		d->r[k].in[side] = 1;
+	}
+	return 0;
+}
+
+/* perf names an object's addresses without a symbol by the lowest one
+ * sampled (the first of its entries in address order), the baseline's
+ * where the baseline has them: 16 hex digits */
+static int name_nosym(struct pdiff *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct prow *r = &d->r[i];
+		char name[40];
+		if (strcmp(r->sym, NO_SYM))
+			continue;
+		snprintf(name, sizeof name, "[.] 0x%016llx",
+			 (unsigned long long)r->lo[r->in[0] ? 0 : 1]);
+		free(r->sym);
+		if (!(r->sym = strdup(name)))
+			return PMK_ENOMEM;
 	}
 	return 0;
 }
@@ -132,6 +163,8 @@ int pmk__profile_perf_diff(pmk_profile *base, pmk_profile *p,
 	rc = gather(&d, base, eb, 0);
 	if (!rc)
 		rc = gather(&d, p, ep, 1);
+	if (!rc)
+		rc = name_nosym(&d);
 	tb = (double)base->st.period[eb];
 	tp = (double)p->st.period[ep];
 	for (size_t i = 0; i < d.n && !rc; i++) {
