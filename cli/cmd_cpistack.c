@@ -393,13 +393,7 @@ static int run_hw(struct opts *o)
 		pmk_topdown_free(td);
 		return 1;
 	}
-	pmk_scope sc = {wl.pid, -1};
-	pmk_eventset_set_scope(es, sc);
-	pmk_eventset_start(es);
-	workload_start(&wl);
-	status = workload_wait(&wl);
-	pmk_eventset_stop(es);
-	pmk_eventset_read(es, vals, n);
+	status = cpistack_count_over(es, &wl, vals, n);
 	for (int i = 0; i < n; i++)
 		v[i] = vals[i].value;
 	rc = pmk_topdown_eval(td, v, parts);

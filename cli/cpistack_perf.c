@@ -20,6 +20,20 @@
 
 #define MAX_METRICS 256
 
+int cpistack_count_over(pmk_eventset *es, struct workload *wl,
+			pmk_value *vals, int n)
+{
+	pmk_scope sc = {wl->pid, -1};
+	int status;
+	pmk_eventset_set_scope(es, sc);
+	pmk_eventset_start(es);
+	workload_start(wl);
+	status = workload_wait(wl);
+	pmk_eventset_stop(es);
+	pmk_eventset_read(es, vals, n);
+	return status;
+}
+
 int cpistack_perf_defines(int level)
 {
 	char g[16];
@@ -112,13 +126,7 @@ int cpistack_perf_run(char **cmd, int level)
 		cli_error("cannot start '%s': %s", cmd[0], strerror(errno));
 		goto out;
 	}
-	pmk_scope sc = {wl.pid, -1};
-	pmk_eventset_set_scope(es, sc);
-	pmk_eventset_start(es);
-	workload_start(&wl);
-	status = workload_wait(&wl);
-	pmk_eventset_stop(es);
-	pmk_eventset_read(es, vals, n);
+	status = cpistack_count_over(es, &wl, vals, n);
 	printf("# top-down level %d, CPU model %s (perf's TopdownL%d)\n",
 	       level, model, level);
 	for (int i = 0; i < n; i++)
