@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "lib/core/infile.h"
 #include "lib/core/json_flat.h"
@@ -246,9 +247,15 @@ static const pmk__model *table(const char *model)
 static const char *perf_model(const char *model)
 {
 	/* the directory's existence is enough to be asked; the files are
-	 * read on the first name (perf_encode) */
-	return pmk__pmu_events_dir() && pmk__pmu_model_dir(model) ? model
-								  : NULL;
+	 * read on the first name (perf_encode). It must exist: a build whose
+	 * configured tree is absent where it runs (the arm64 guest) knows no
+	 * model through perf's files */
+	const char *arch = pmk__pmu_events_dir(), *sub = pmk__pmu_model_dir(model);
+	char dir[1024];
+	if (!arch || !sub)
+		return NULL;
+	snprintf(dir, sizeof dir, "%s/%s", arch, sub);
+	return access(dir, R_OK) == 0 ? model : NULL;
 }
 
 static int perf_encode(const char *model, const char *pmu, uint32_t type,
