@@ -195,7 +195,14 @@ static void make_key(struct view *v, const struct stack *s, uint32_t li,
 					 : pmk__dso_name(v->p, l->dso));
 			break;
 		case K_SYM:
-			if (v->perf)
+			if (v->perf && l->dso >= 2 &&
+			    !pmk__dso_is_kernel(v->p, l->dso) &&
+			    l->func == v->p->dso[l->dso].unk)
+				/* perf: an object's address without a symbol
+				 * is its own entry, by its offset there */
+				snprintf(one, sizeof one, "[.] 0x%016llx",
+					 (unsigned long long)l->off);
+			else if (v->perf)
 				snprintf(one, sizeof one, "[%c] %s",
 					 pmk__dso_is_kernel(v->p, l->dso) ? 'k'
 									  : '.',
@@ -362,6 +369,34 @@ static int build(struct view *v)
 
 static int by_self;
 static const struct vrow *sort_rows;
+static int sort_sym = -1; /* perf's layout: the position of the sym key */
+
+/* Rows with the same count in key order, as perf orders them: each key
+ * by its name, the symbol without its "[k] " or "[.] " and an address
+ * without a symbol ("[.] 0x...") after every named one. */
+static int key_cmp(const char *a, const char *b)
+{
+	for (int i = 0;; i++) {
+		size_t na = strcspn(a, "\x1f"), nb = strcspn(b, "\x1f");
+		const char *pa = a, *pb = b;
+		size_t la = na, lb = nb;
+		int c;
+		if (i == sort_sym && la >= 4 && lb >= 4) {
+			int ua = !strncmp(a + 4, "0x", 2),
+			    ub = !strncmp(b + 4, "0x", 2);
+			if (ua != ub)
+				return ua - ub;
+			pa += 4, pb += 4, la -= 4, lb -= 4;
+		}
+		c = strncmp(pa, pb, la < lb ? la : lb);
+		if (c || la != lb)
+			return c ? c : la < lb ? -1 : 1;
+		if (!a[na] || !b[nb])
+			return !a[na] && !b[nb] ? 0 : !a[na] ? -1 : 1;
+		a += na + 1, b += nb + 1;
+	}
+}
+
 static int order_cmp(const void *a, const void *b)
 {
 	const struct vrow *x = &sort_rows[*(const uint32_t *)a],
@@ -372,7 +407,18 @@ static int order_cmp(const void *a, const void *b)
 		return vx > vy ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	return strcmp(x->key, y->key);
+	return key_cmp(x->key, y->key);
+}
+
+static void sort_order(const struct view *v, uint32_t *order)
+{
+	sort_rows = v->row;
+	sort_sym = -1;
+	for (int i = 0; v->perf && i < v->nkeys; i++)
+		if (v->keys[i] == K_SYM)
+			sort_sym = i;
+	if (v->nrow > 1)
+		qsort(order, v->nrow, sizeof *order, order_cmp);
 }
 
 /* ---- call trees ---- */
@@ -696,9 +742,7 @@ int pmk_profile_view(pmk_profile *p, const pmk_view_opts *o, FILE *out,
 	}
 	for (size_t i = 0; i < v.nrow; i++)
 		order[i] = (uint32_t)i;
-	sort_rows = v.row;
-	if (v.nrow > 1)
-		qsort(order, v.nrow, sizeof *order, order_cmp);
+	sort_order(&v, order);
 	/* header */
 	fprintf(out, "# event: %s, %llu samples\n",
 		pmk_profile_event_name(p, v.ev),
@@ -954,9 +998,7 @@ static int perf_section(pmk_profile *p, const pmk__perf_report_opts *o,
 	}
 	for (size_t i = 0; i < v.nrow; i++)
 		order[i] = (uint32_t)i;
-	sort_rows = v.row;
-	if (v.nrow > 1)
-		qsort(order, v.nrow, sizeof *order, order_cmp);
+	sort_order(&v, order);
 	for (int i = 0; i < v.nkeys; i++)
 		w[i] = (int)strlen(perf_heads[v.keys[i]]);
 	for (size_t r = 0; r < v.nrow; r++) {

@@ -31,6 +31,17 @@ for args in "" "-n" "-q" "--sort dso" "--sort comm,dso,sym -n" "--dsos [kernel.k
 	check "report --stdio $args: perf's layout ($nd of $(wc -l < q.txt) lines differ, in order)" cmp -s ps.txt qs.txt
 	cmp -s ps.txt qs.txt || diff p.txt q.txt | head -12 | sed 's/^/# /'
 done
+# a stripped program: perf names each sampled address of an object without
+# symbols as its own entry, "[.] 0x" and its offset there (16 digits)
+$CC -O1 -o nosym "$prog/spin_main.c" "$prog/spin_lib.c" && strip nosym &&
+	perf record -q -e cpu-clock -o nosym.data -- ./nosym 0.2 >/dev/null 2>&1
+for args in "" "--sort sym" "--sort dso,sym -n"; do
+	perf report --stdio -i nosym.data $args 2>/dev/null | tidy | sort > ps.txt
+	"$PMKIT" report --stdio -i nosym.data $args 2>/dev/null | tidy | sort > qs.txt
+	check "stripped program, report --stdio $args: perf's entries, one per address without a symbol ($(grep -c '\[\.\] 0x' qs.txt) such)" \
+		sh -c "grep -q '\[\.\] 0x[0-9a-f]\{16\}\$' qs.txt && cmp -s ps.txt qs.txt"
+	cmp -s ps.txt qs.txt || diff ps.txt qs.txt | head -12 | sed 's/^/# /'
+done
 check "header: '# Samples: N  of event' and '# Event count (approx.): N'" \
 	sh -c "\"$PMKIT\" report --stdio -i flat.data | grep -Eq '^# Samples: [0-9]+K? +of event .cpu-clock' && \"$PMKIT\" report --stdio -i flat.data | grep -Eq '^# Event count \\(approx.\\): [0-9]+\$'"
 # call-graph file, flat entries: the top 10 by Self, name and share
