@@ -143,8 +143,13 @@ static void frame(pmk_profile *p, const struct sctx *c, uint32_t pid,
 								 : 0));
 		}
 	}
-	if (f & PMK__SF_DSO)
-		fprintf(c->out, " (%s)", pmk__dso_perf_name(p, l->dso, 1));
+	if (f & PMK__SF_DSO) {
+		char jit[48];
+		const char *n = pmk__dso_perf_jit(p, l->dso, pid, 1, jit,
+						  sizeof jit);
+		fprintf(c->out, " (%s)",
+			n ? n : pmk__dso_perf_name(p, l->dso, 1));
+	}
 	fputc('\n', c->out);
 }
 

@@ -189,11 +189,18 @@ static void make_key(struct view *v, const struct stack *s, uint32_t li,
 		case K_TID:
 			snprintf(one, sizeof one, "%u", s->tid);
 			break;
-		case K_DSO:
+		case K_DSO: {
+			char jit[48];
+			const char *jn =
+			    v->perf ? pmk__dso_perf_jit(v->p, l->dso, s->pid, 0,
+							jit, sizeof jit)
+				    : NULL;
 			snprintf(one, sizeof one, "%s",
-				 v->perf ? pmk__dso_perf_name(v->p, l->dso, 0)
-					 : pmk__dso_name(v->p, l->dso));
+				 jn ? jn
+				 : v->perf ? pmk__dso_perf_name(v->p, l->dso, 0)
+					   : pmk__dso_name(v->p, l->dso));
 			break;
+		}
 		case K_SYM:
 			if (v->perf && l->dso >= 2 &&
 			    !pmk__dso_is_kernel(v->p, l->dso) &&

@@ -57,6 +57,29 @@ x86_64)
 	rm -f "/tmp/perf-$jpid.map"
 	run_pmkit report -i jit.rec
 	check "without its map, JIT code is anonymous" sh -c "! printf '%s\n' \"\$1\" | grep -q jitted_loop" _ "$out"
+	# perf's names for it, on a perf.data file: the object "[JIT] tid PID"
+	# (script: /tmp/perf-PID.map) with or without the map, the symbol from
+	# the map, else one entry per address
+	if have perf && perf record -q -e cpu-clock -o jit.data -- ./jit 0.2 >jpid.txt 2>/dev/null; then
+		jp=$(cat jpid.txt)
+		for state in "with its map" "without its map"; do
+			for args in "--stdio" "--stdio --sort dso,sym -n"; do
+				perf report -i jit.data $args 2>/dev/null | grep -v '^# (Tip\|^#$' | sort > p.txt
+				"$PMKIT" report -i jit.data $args 2>/dev/null | grep -v '^#$' | sort > q.txt
+				check "perf.data, JIT code $state: report $args as perf's ('[JIT] tid $jp')" \
+					sh -c "grep -q '\[JIT\] tid $jp ' q.txt && cmp -s p.txt q.txt"
+				cmp -s p.txt q.txt || diff p.txt q.txt | head -8 | sed 's/^/# /'
+			done
+			perf script -i jit.data -F ip,sym,dso 2>/dev/null | sort > p.txt
+			"$PMKIT" script -i jit.data -F ip,sym,dso 2>/dev/null | sort > q.txt
+			check "perf.data, JIT code $state: script -F ip,sym,dso as perf's (/tmp/perf-$jp.map)" \
+				sh -c "grep -q '(/tmp/perf-$jp.map)' q.txt && cmp -s p.txt q.txt"
+			cmp -s p.txt q.txt || diff p.txt q.txt | head -8 | sed 's/^/# /'
+			rm -f "/tmp/perf-$jp.map"
+		done
+	else
+		skip "JIT code in perf's names" "${T_WHY:-perf record fails here}"
+	fi
 	;;
 *) skip "JIT map" "the test's machine code is x86-64" ;;
 esac
