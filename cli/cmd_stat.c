@@ -48,6 +48,7 @@
 /* enough for a glob over every syscall tracepoint (about 700) */
 #define MAX_EVENTS 1024
 #define MAX_SETS 1024
+#define MAX_CGROUPS 64
 
 struct opts {
 	char *lists[MAX_EVENTS];
@@ -71,6 +72,7 @@ struct opts {
 	int all_user, all_kernel;
 	long delay_ms; /* -D: 0 none, -1 start disabled (never enabled) */
 	const char *cgroup, *pre, *post;
+	const char *each_cgroup; /* --for-each-cgroup LIST */
 	int log_fd;    /* --log-fd N, or -1 */
 	int summary, no_csv_summary; /* --summary, --no-csv-summary */
 	unsigned long long timeout_ms; /* --timeout: stop the workload */
@@ -89,6 +91,10 @@ struct run {
 	char unit_label[MAX_SETS][40];
 	int unit_n[MAX_SETS]; /* CPUs in the unit */
 	int nunit;
+	/* --for-each-cgroup: the cgroups, each a unit of its own */
+	int ncg, cg_fd[MAX_CGROUPS];
+	char *cg_list, *cg_name[MAX_CGROUPS];
+	int cg_scope; /* the sets count cgroups (-G, --for-each-cgroup) */
 };
 
 static double now_s(void)
@@ -437,6 +443,13 @@ static void set_derived(pmk_value *a, double v, const pmk_value *like)
 		a->flags &= ~(unsigned)PMK_VALUE_NAN;
 }
 
+/* Whether native `i` of `ev` is one of perf's tool events (duration_time,
+ * user_time, system_time): each set measures the same time for it */
+static int is_tool(const pmk_event *ev, int i)
+{
+	return ev->leaf[i].type == PMK_TYPE_TOOL;
+}
+
 /* Add the sets of unit `u` (all when u < 0) into out[0..nev-1], and the
  * natives of each derived event into leaf[e * PMK_LEAF_MAX ..] (when not
  * NULL). A derived event added over more than one set is evaluated on
@@ -464,9 +477,14 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 				double *t = leaf ? leaf + (size_t)e * PMK_LEAF_MAX
 						 : NULL;
 				if (n > 0 && t) {
+					/* a tool event (duration_time) is
+					 * the same time in every set: not
+					 * added */
 					for (int i = 0; i < n; i++)
-						t[i] = nsum[e] ? t[i] + lv[i]
-							       : lv[i];
+						t[i] = !nsum[e] ? lv[i]
+						       : is_tool(&r->ev[e], i)
+							   ? t[i]
+							   : t[i] + lv[i];
 				}
 				nsum[e]++;
 			}
@@ -482,6 +500,8 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 				*a = *b;
 				continue;
 			}
+			if (r->ev[e].nleaf == 1 && is_tool(&r->ev[e], 0))
+				continue; /* the first set's: the same time */
 			pmk__value_add(a, b);
 			if (b->running < a->running)
 				a->running = b->running;
@@ -498,6 +518,12 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 						   leaf + (size_t)e * PMK_LEAF_MAX),
 				    &like);
 		}
+	/* a cgroup none of whose tasks ran while counting: its events were
+	 * never enabled, which perf shows as <not counted> */
+	for (int e = 0; e < r->nev && r->cg_scope; e++)
+		if (!out[e].status && !out[e].enabled_ns && !out[e].running_ns &&
+		    !r->ev[e].nops && r->ev[e].leaf[0].type != PMK_TYPE_TOOL)
+			out[e].flags |= PMK_VALUE_NOT_COUNTED;
 	free(nsum);
 	free(tmp);
 }
@@ -549,8 +575,14 @@ static void unit_rows(struct run *r, const struct opts *o,
 		fill_rows(r, vals + (size_t)u * (size_t)r->nev, tmp,
 			  unit_set(r, u));
 		for (int e = 0; e < r->nev; e++) {
-			struct stat_row *w = &rows[(size_t)e * (size_t)r->nunit + (size_t)u];
+			/* --for-each-cgroup: every event of a cgroup, then
+			 * the next cgroup's, as perf prints them */
+			struct stat_row *w =
+			    r->ncg ? &rows[(size_t)u * (size_t)r->nev + (size_t)e]
+				   : &rows[(size_t)e * (size_t)r->nunit + (size_t)u];
 			*w = tmp[e];
+			if (r->ncg)
+				w->cgroup = r->cg_name[u];
 			if (o->aggr) {
 				w->aggr = r->unit_label[u];
 				w->aggr_n = r->unit_n[u];
@@ -815,7 +847,7 @@ enum {
 	OPT_INTERVAL_COUNT, OPT_PRE, OPT_POST, OPT_LOG_FD, OPT_DEFS, OPT_SIM,
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE, OPT_PER_CACHE,
-	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY,
+	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY, OPT_EACH_CGROUP,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -843,6 +875,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_PER_THREAD, "per-thread", CLI_NOARG},
 	{'i', "no-inherit", CLI_NOARG},
 	{'G', "cgroup", CLI_ARG},
+	{OPT_EACH_CGROUP, "for-each-cgroup", CLI_ARG},
 	{'M', "metrics", CLI_ARG},
 	{OPT_METRIC_ONLY, "metric-only", CLI_NOARG},
 	{'g', "likwid-group", CLI_ARG}, /* likwid-perfctr's -g, not perf's */
@@ -1002,6 +1035,9 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'G':
 		o->cgroup = val;
 		break;
+	case OPT_EACH_CGROUP:
+		o->each_cgroup = val;
+		break;
 	case 'M':
 		if (o->nmetrics == MAX_EVENTS)
 			return usage_error("too many -M options");
@@ -1144,6 +1180,28 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (o->cgroup && !o->all_cpus)
 		return usage_error("-G counts a cgroup on every CPU: it goes "
 				   "with -a (or -C)");
+	if (o->each_cgroup) {
+		if (!o->all_cpus)
+			return usage_error("--for-each-cgroup counts cgroups on "
+					   "every CPU: it goes with -a (or -C)");
+		if (o->cgroup)
+			return usage_error("choose one of -G and "
+					   "--for-each-cgroup");
+		if (o->aggr != STAT_AGGR_GLOBAL)
+			return usage_error("--for-each-cgroup sums each cgroup "
+					   "over the CPUs: not with -A, "
+					   "--per-core, --per-socket, ... or "
+					   "--per-thread");
+		if (o->repeat > 1)
+			return usage_error("--for-each-cgroup does not go with "
+					   "-r");
+		if (o->metric_only)
+			return usage_error("--metric-only does not go with "
+					   "--for-each-cgroup");
+		if (!*o->each_cgroup)
+			return usage_error("--for-each-cgroup needs a list of "
+					   "cgroups (e.g. /,system.slice)");
+	}
 	if (o->interval_count && !o->interval_ms && !o->sim_interval_ms)
 		return usage_error("--interval-count goes with -I");
 	if (o->timeout_ms && o->interval_ms) /* as perf */
@@ -1312,6 +1370,41 @@ static int thread_sets(struct run *r, unsigned flags)
 	return r->nset ? 0 : 1;
 }
 
+/* --for-each-cgroup's list, each cgroup open (stat_open_cgroup) */
+static int open_cgroups(const struct opts *o, struct run *r)
+{
+	char *save = NULL, *tok;
+	if (o->record)
+		return usage_error("stat record keeps one cgroup: not with "
+				   "--for-each-cgroup");
+	if (!(r->cg_list = strdup(o->each_cgroup)))
+		return 1;
+	for (tok = strtok_r(r->cg_list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (r->ncg == MAX_CGROUPS) {
+			cli_error("--for-each-cgroup: more than %d cgroups",
+				  MAX_CGROUPS);
+			return EXIT_USAGE;
+		}
+		if ((r->cg_fd[r->ncg] = stat_open_cgroup(tok)) < 0)
+			return EXIT_USAGE;
+		r->cg_name[r->ncg++] = tok;
+	}
+	if (!r->ncg)
+		return usage_error("--for-each-cgroup needs a list of cgroups "
+				   "(e.g. /,system.slice)");
+	return 0;
+}
+
+static void close_cgroups(struct run *r)
+{
+	for (int k = 0; k < r->ncg; k++)
+		close(r->cg_fd[k]);
+	r->ncg = 0;
+	free(r->cg_list);
+	r->cg_list = NULL;
+}
+
 /* Create the event sets for the scope the options ask for. */
 static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 {
@@ -1339,8 +1432,31 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 			cli_error("bad CPU list '%s' (e.g. 0-3,6)", o->cpus);
 			return EXIT_USAGE;
 		}
-		if (cgroup_fd >= 0)
+		if (cgroup_fd >= 0 || r->ncg)
 			flags |= PMK_ES_CGROUP;
+		r->cg_scope = (flags & PMK_ES_CGROUP) != 0;
+		if (r->ncg && n * r->ncg > MAX_SETS) {
+			cli_error("--for-each-cgroup: %d cgroups on %d CPUs are "
+				  "more than %d event sets",
+				  r->ncg, n, MAX_SETS);
+			return 1;
+		}
+		/* --for-each-cgroup: each cgroup on every CPU, one unit */
+		for (int k = 0; k < r->ncg; k++) {
+			r->unit_label[k][0] = 0;
+			r->unit_n[k] = n;
+			for (int c = 0; c < n; c++) {
+				snprintf(label, sizeof label, "CPU%d", cpus[c]);
+				r->set_unit[r->nset] = k;
+				if (add_set(r, (pmk_scope){r->cg_fd[k], cpus[c]},
+					    flags, label))
+					return 1;
+			}
+		}
+		if (r->ncg) {
+			r->nunit = r->ncg;
+			return 0;
+		}
 		for (int c = 0; c < n; c++) {
 			snprintf(label, sizeof label, "CPU%d", cpus[c]);
 			r->set_unit[r->nset] = cpu_unit(r, o->aggr, cpus[c]);
@@ -1748,6 +1864,10 @@ int cmd_stat(int argc, char **argv)
 	out.target = target;
 	if (o.cgroup && (cgroup_fd = stat_open_cgroup(o.cgroup)) < 0)
 		return EXIT_USAGE;
+	if (o.each_cgroup && (rc = open_cgroups(&o, &r)) != 0) {
+		close_cgroups(&r);
+		return rc;
+	}
 	if (o.log_fd >= 0 && !(out.out = fdopen(dup(o.log_fd), "a"))) {
 		cli_error("cannot write to --log-fd %d: %s", o.log_fd,
 			  strerror(errno));
@@ -1994,6 +2114,7 @@ out:
 	free(run_s);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
+	close_cgroups(&r);
 	if (o.record && stat_record_close(&rof, &out) && !status)
 		status = 1;
 	/* FILE is replaced only when the run produced counts */

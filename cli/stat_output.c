@@ -120,6 +120,13 @@ static void print_table(FILE *out, const struct stat_result *r, int p)
 	fprintf(out, "\n%*s# Final result:\n", indent, "");
 }
 
+/* The cgroup printed after a row's event: its own, else -G's, or NULL */
+static const char *row_cgroup(const struct stat_result *r,
+			      const struct stat_row *w)
+{
+	return w->cgroup ? w->cgroup : r->cgroup;
+}
+
 void stat_print_text(FILE *out, const struct stat_result *r)
 {
 	if (r->interval_s < 0) {
@@ -139,6 +146,12 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 		double mv;
 		char mu[32];
 		text_prefix(out, r, w);
+		if (!countable(w) && row_cgroup(r, w)) {
+			/* perf: a narrower name, then the cgroup */
+			fprintf(out, "%18s %-4s %-25s %s%35s\n", what_not(w),
+				w->unit, w->name, row_cgroup(r, w), "");
+			continue;
+		}
 		if (!countable(w)) {
 			fprintf(out, "%18s %-4s %-32s", what_not(w), w->unit,
 				w->name);
@@ -161,8 +174,8 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 			fprintf(out, "%18.4g %-4s %-32s", w->value, "", w->name);
 		else
 			fprintf(out, "%18.0f %-4s %-32s", w->value, "", w->name);
-		if (r->cgroup)
-			fprintf(out, " %s", r->cgroup);
+		if (row_cgroup(r, w))
+			fprintf(out, " %s", row_cgroup(r, w));
 		if (w->flags & PMK_VALUE_NAN)
 			fprintf(out, " # %8s %-23s", "", "division by zero");
 		else if (stat_row_metric(r, w, &mv, mu, sizeof mu))
@@ -236,8 +249,8 @@ void stat_print_csv(FILE *out, const char *sep, const struct stat_result *r)
 		}
 		csv_value(out, w);
 		fprintf(out, "%s%s%s%s", sep, w->unit, sep, w->name);
-		if (r->cgroup)
-			fprintf(out, "%s%s", sep, r->cgroup);
+		if (row_cgroup(r, w))
+			fprintf(out, "%s%s", sep, row_cgroup(r, w));
 		if (r->repeats > 1)
 			fprintf(out, "%s%.2f%%", sep, sem_pct(w));
 		fprintf(out, "%s%llu%s%.2f%s", sep,
@@ -292,9 +305,9 @@ void stat_print_perf_json(FILE *out, const struct stat_result *r)
 		cli_json_str(out, w->unit);
 		fprintf(out, ", \"event\" : ");
 		cli_json_str(out, w->name);
-		if (r->cgroup) {
+		if (row_cgroup(r, w)) {
 			fprintf(out, ", \"cgroup\" : ");
-			cli_json_str(out, r->cgroup);
+			cli_json_str(out, row_cgroup(r, w));
 		}
 		if (r->repeats > 1)
 			fprintf(out, ", \"variance\" : %.2f", sem_pct(w));
@@ -345,6 +358,10 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 			cli_json_str(out, w->aggr);
 			if (w->aggr_n)
 				fprintf(out, ",\"aggr_cpus\":%d", w->aggr_n);
+		}
+		if (row_cgroup(r, w)) {
+			fprintf(out, ",\"cgroup\":");
+			cli_json_str(out, row_cgroup(r, w));
 		}
 		fprintf(out, ",\"status\":\"%s\",\"value\":", status);
 		cli_json_num(out, countable(w) ? w->value : NAN);

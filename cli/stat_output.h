@@ -46,6 +46,7 @@ struct stat_row {
 	int derived;        /* user-defined or derived preset, or a -M metric */
 	const char *aggr;   /* aggregation unit ("CPU0", "S0", ...) or NULL */
 	int aggr_n;         /* CPUs in the unit (per-core/per-socket) */
+	const char *cgroup; /* --for-each-cgroup: the row's, else NULL */
 };
 
 struct stat_result {
@@ -63,7 +64,8 @@ struct stat_result {
 	int extended;        /* --extended: pmkit's error columns too */
 	int first_interval;  /* the first interval print (text header line) */
 	int null_run;        /* -n: no counters, only the time */
-	const char *cgroup;  /* -G: printed after each event, as perf */
+	const char *cgroup;  /* -G: printed after each event, as perf (a
+				row's own, --for-each-cgroup, comes first) */
 	int csv_summary;     /* --summary: CSV rows open with "summary" */
 	const double *run_s; /* --table: each run's elapsed seconds, or NULL */
 	int nrun_s;

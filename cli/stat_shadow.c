@@ -37,6 +37,7 @@ static const struct stat_row *find(const struct stat_result *r,
 	for (int i = 0; i < r->nrows; i++) {
 		const struct stat_row *w = &r->rows[i];
 		if (is(w->name, base) && countable(w) &&
+		    w->cgroup == like->cgroup &&
 		    (w->aggr == like->aggr ||
 		     (w->aggr && like->aggr && !strcmp(w->aggr, like->aggr)))) {
 			if (!strcmp(mods(w->name), mods(like->name)))

@@ -112,6 +112,33 @@ else
 	skip "-G against perf" "perf cannot count a cgroup here"
 fi
 
+# --for-each-cgroup: every event for each cgroup in turn, the cgroup a column
+# after the event; a cgroup that ran nothing (made here, empty) is
+# <not counted>, as perf says
+mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+cg=pmkit-test-$$
+if [ -n "$mnt" ] && mkdir "$mnt/$cg" 2>/dev/null &&
+	perf stat -a -x, -e task-clock,context-switches --for-each-cgroup "/,$cg" -o "$T_TMP/fe.csv" sleep 0.05 2>/dev/null; then
+	"$PMKIT" stat -a -x, -e task-clock,context-switches --for-each-cgroup "/,$cg" -o "$T_TMP/pe.csv" sleep 0.05; rc=$?
+	check "--for-each-cgroup: exit 0, perf's rows in perf's order (unit, event, cgroup), the empty cgroup <not counted>" sh -c '
+		test "$3" = 0 &&
+		test "$(grep -v "^#" "$1" | grep . | cut -d, -f2-4)" = "$(grep -v "^#" "$2" | grep . | cut -d, -f2-4)" &&
+		test "$(grep -c "^<not counted>,.*,$4," "$1")" = 2 &&
+		test "$(grep -c "^[0-9.]*,.*,/," "$1")" = 2' _ "$T_TMP/pe.csv" "$T_TMP/fe.csv" "$rc" "$cg"
+	grep -v "^#" "$T_TMP/pe.csv" | grep . | sed 's/^/# /'
+	"$PMKIT" stat -a -e task-clock --for-each-cgroup "/,$cg" -o "$T_TMP/pe.txt" sleep 0.05
+	perf stat -a -e task-clock --for-each-cgroup "/,$cg" -o "$T_TMP/fe.txt" sleep 0.05 2>/dev/null
+	check "--for-each-cgroup, text: the <not counted> row's layout is perf's" sh -c '
+		test "$(grep "not counted" "$1" | sed "s/ *\$//")" = "$(grep "not counted" "$2" | sed "s/ *\$//")"' _ "$T_TMP/pe.txt" "$T_TMP/fe.txt"
+else
+	skip "--for-each-cgroup against perf" "no cgroup can be made under the cgroup v2 mount here, or perf cannot count one"
+fi
+[ -n "$mnt" ] && rmdir "$mnt/$cg" 2>/dev/null
+run_pmkit stat -e task-clock --for-each-cgroup / true
+check "--for-each-cgroup without -a: a usage error (2) that says so" sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q -- "--for-each-cgroup.*-a"' _ "$rc" "$err"
+run_pmkit stat -a -G / --for-each-cgroup / true
+check "--for-each-cgroup with -G: a usage error (2)" test "$rc" = 2
+
 # aggregation and intervals: the same prefix columns and field counts
 for agg in -A --per-core --per-socket; do
 	if perf stat -a $agg -x, -e task-clock -o "$T_TMP/fa.csv" sleep 0.05 2>/dev/null; then

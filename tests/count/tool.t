@@ -25,3 +25,15 @@ check "list shows the tool events as countable" python3 -c '
 import json,sys
 d=json.load(open(sys.argv[1])); n={e["name"]:e for e in d["events"]}
 assert all(n[k]["kind"]=="tool" and n[k]["countable"] is True for k in ("duration_time","user_time","system_time")), n' "$T_TMP/out"
+# with -a every CPU has its own event set, and each measures the same time:
+# duration_time is the wall clock once, not once per CPU
+if "$PMKIT" stat -a -x, -e task-clock,duration_time -o "$T_TMP/a.csv" -- sleep 0.2 2>/dev/null; then
+	check "-a: duration_time is the wall time, not a sum over the CPUs ($(nproc) here)" python3 -c '
+import sys
+d=[l.split(",") for l in open(sys.argv[1]) if ",duration_time," in l]
+ms=float(d[0][0])
+assert 200 <= ms < 390, ms
+print("# duration_time %.1f ms for a 200 ms sleep" % ms)' "$T_TMP/a.csv"
+else
+	skip "-a duration_time" "pmkit stat -a cannot count every CPU here (not root?)"
+fi
