@@ -45,7 +45,8 @@ enum {
 typedef struct pmk_value {
 	double value;            /* best estimate: scaled, or derived */
 	double err;              /* error estimate (1 sigma, same unit), 0 if exact */
-	double lo, hi;           /* interval value +- 2 err (derived: propagated) */
+	double lo, hi;           /* interval value +- 2 err, lo at least the raw
+				    count (derived: propagated) */
 	uint64_t raw;            /* raw count of leaf 0 (unscaled) */
 	uint64_t enabled_ns;     /* time enabled (leaf 0) */
 	uint64_t running_ns;     /* time running (leaf 0) */

@@ -1009,6 +1009,9 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 		}
 		lo[i] = val[i] - 2 * err[i];
 		hi[i] = val[i] + 2 * err[i];
+		/* what was counted happened: the truth is never below it */
+		if (lo[i] < (double)raw)
+			lo[i] = (double)raw;
 	}
 	v->running = running;
 	if (v->flags & PMK_VALUE_NOT_COUNTED) {

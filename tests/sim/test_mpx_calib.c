@@ -124,6 +124,7 @@ static int truth(const char *wl, int nev, double *t)
 struct tally {
 	int n, in1, in2, zero_width, zero_truth_wrong;
 	int blind, n_seen, in2_seen;
+	int bad_interval; /* lo below the raw count, or outside value, hi */
 	double *z, *claimed, *actual; /* |z|, err/value, |value-truth|/truth */
 	int cap;
 };
@@ -155,6 +156,15 @@ static void tally_add(struct tally *t, double truth_v, const pmk_value *v)
 		t->in2_seen += dev <= 2 * v->err;
 	}
 	t->zero_width += v->err == 0 && (v->flags & PMK_VALUE_MULTIPLEXED);
+	/* the interval: [value - 2 err, value + 2 err], its lower end at
+	 * least the raw count (counted events happened), so never above a
+	 * truth the symmetric one held */
+	if (!(v->flags & PMK_VALUE_NOT_COUNTED))
+		t->bad_interval +=
+		    v->lo < (double)v->raw - 0.5 || v->lo > v->value ||
+		    v->hi < v->value ||
+		    fabs(v->hi - (v->value + 2 * v->err)) > 1e-6 * v->hi + 1e-9 ||
+		    (dev <= 2 * v->err && (truth_v < v->lo || truth_v > v->hi));
 	t->n++;
 }
 
@@ -289,6 +299,9 @@ static void check_length(uint64_t n, const char *label)
 		 "%d of %d values that saw a count within 2 err", t.in2_seen,
 		 t.n_seen);
 	T_CHECKF(t.zero_width == 0, "%d zero-width intervals", t.zero_width);
+	T_CHECKF(t.bad_interval == 0,
+		 "%d intervals below the raw count, off the value or "
+		 "leaving out a truth within 2 err", t.bad_interval);
 	T_CHECKF(t.zero_truth_wrong == 0, "%d values off a zero truth",
 		 t.zero_truth_wrong);
 	tally_free(&t);
