@@ -127,6 +127,29 @@ static const char *row_cgroup(const struct stat_result *r,
 	return w->cgroup ? w->cgroup : r->cgroup;
 }
 
+/* The note on the events that counted nothing while on counters and were
+ * off them through a start the others saw change (PMK_VALUE_START_UNSEEN):
+ * their error bars do not cover what they may have missed there. */
+static void start_note(FILE *out, const struct stat_result *r)
+{
+	int n = 0;
+	for (int i = 0; i < r->nrows; i++) {
+		const struct stat_row *w = &r->rows[i];
+		if (!(w->flags & PMK_VALUE_START_UNSEEN) || w->status)
+			continue;
+		if (n < 6)
+			fprintf(out, "%s%s", n ? ", " : "note: ", w->name);
+		n++;
+	}
+	if (n > 6)
+		fprintf(out, " and %d more", n - 6);
+	if (n)
+		fprintf(out, ": counted nothing while on counters, and were "
+			     "off them at the start, where the other events' "
+			     "rates changed: what they missed there is unknown "
+			     "(their error does not cover it)\n");
+}
+
 void stat_print_text(FILE *out, const struct stat_result *r)
 {
 	if (r->interval_s < 0) {
@@ -223,6 +246,7 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 		fputc('\n', out);
 		if (r->note)
 			fprintf(out, "note: %s\n", r->note);
+		start_note(out, r);
 		fputc('\n', out); /* perf ends with two empty lines */
 	}
 }
@@ -388,9 +412,11 @@ void stat_print_json(FILE *out, const struct stat_result *r)
 			fprintf(out, ",\"metric_unit\":");
 			cli_json_str(out, mu);
 		}
-		fprintf(out, ",\"division_by_zero\":%s,\"user_only\":%s",
+		fprintf(out, ",\"division_by_zero\":%s,\"user_only\":%s"
+			     ",\"start_unseen\":%s",
 			(w->flags & PMK_VALUE_NAN) ? "true" : "false",
-			w->user_only ? "true" : "false");
+			w->user_only ? "true" : "false",
+			(w->flags & PMK_VALUE_START_UNSEEN) ? "true" : "false");
 		if (w->reason) {
 			fprintf(out, ",\"reason\":");
 			cli_json_str(out, w->reason);

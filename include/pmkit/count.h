@@ -40,6 +40,10 @@ enum {
 	PMK_VALUE_NAN = 1 << 1,         /* derived value divided by zero */
 	PMK_VALUE_NOT_COUNTED = 1 << 2, /* opened but never ran */
 	PMK_VALUE_UNSUPPORTED = 1 << 3, /* could not be opened here */
+	/* multiplexed, counted nothing while on, and was off counters through
+	 * the set's start, where the other events' rates changed by half or
+	 * more: what it missed there is unknown, and err does not cover it */
+	PMK_VALUE_START_UNSEEN = 1 << 4,
 };
 
 typedef struct pmk_value {

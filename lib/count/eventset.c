@@ -1001,6 +1001,10 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 					  es->start_len_ns, l->first_run_ns,
 					  own_start_rel(l)};
 			err[i] = pmk__mpx_estimate(&in);
+			if (run < en && raw == 0 && l->first_done &&
+			    l->first_run_ns == 0 && es->start_len_ns > 0 &&
+			    es->start_rel >= 0.5)
+				v->flags |= PMK_VALUE_START_UNSEEN;
 			if (run < en) {
 				v->flags |= PMK_VALUE_MULTIPLEXED;
 				if (f < running)

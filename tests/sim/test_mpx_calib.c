@@ -125,6 +125,9 @@ struct tally {
 	int n, in1, in2, zero_width, zero_truth_wrong;
 	int blind, n_seen, in2_seen;
 	int bad_interval; /* lo below the raw count, or outside value, hi */
+	int flagged, flagged_out, out_unflagged; /* PMK_VALUE_START_UNSEEN:
+		flagged, flagged and outside 2 err, outside 2 err unflagged */
+	int flagged_zero; /* flagged where the truth is 0 */
 	double *z, *claimed, *actual; /* |z|, err/value, |value-truth|/truth */
 	int cap;
 };
@@ -134,6 +137,7 @@ static void tally_add(struct tally *t, double truth_v, const pmk_value *v)
 	if (truth_v == 0) {
 		/* nothing to cover; a nonzero value would be a backend bug */
 		t->zero_truth_wrong += v->value != 0;
+		t->flagged_zero += (v->flags & PMK_VALUE_START_UNSEEN) != 0;
 		return;
 	}
 	if (t->n == t->cap) {
@@ -149,6 +153,11 @@ static void tally_add(struct tally *t, double truth_v, const pmk_value *v)
 	t->actual[t->n] = dev / truth_v;
 	t->in1 += dev <= v->err;
 	t->in2 += dev <= 2 * v->err;
+	if (v->flags & PMK_VALUE_START_UNSEEN) {
+		t->flagged++;
+		t->flagged_out += dev > 2 * v->err;
+	} else
+		t->out_unflagged += dev > 2 * v->err;
 	if (v->raw == 0 || (v->flags & PMK_VALUE_NOT_COUNTED)) {
 		t->blind++;
 	} else {
@@ -199,6 +208,9 @@ static void tally_print(struct tally *t, const char *label)
 	       100 * quantile(t->actual, t->n, 0.9), quantile(t->z, t->n, 0.5),
 	       quantile(t->z, t->n, 0.9), quantile(t->z, t->n, 1.0), bins[0],
 	       bins[1], bins[2], bins[3], bins[4], bins[5]);
+	printf("#   start unseen (flagged): %d, %d of them outside 2 err; "
+	       "outside 2 err unflagged: %d; flagged with a zero truth: %d\n",
+	       t->flagged, t->flagged_out, t->out_unflagged, t->flagged_zero);
 	fflush(stdout);
 }
 
@@ -299,6 +311,15 @@ static void check_length(uint64_t n, const char *label)
 		 "%d of %d values that saw a count within 2 err", t.in2_seen,
 		 t.n_seen);
 	T_CHECKF(t.zero_width == 0, "%d zero-width intervals", t.zero_width);
+	/* the flag for a start the native never saw says where err does not
+	 * cover: most flagged values are outside 2 err, and the others are
+	 * as well covered as the values that saw a count */
+	T_CHECKF(t.flagged_out * 10 >= t.flagged * 4,
+		 "%d of %d values flagged start-unseen outside 2 err",
+		 t.flagged_out, t.flagged);
+	T_CHECKF((t.n - t.flagged - t.out_unflagged) >= 0.93 * (t.n - t.flagged),
+		 "%d of %d values not flagged within 2 err",
+		 t.n - t.flagged - t.out_unflagged, t.n - t.flagged);
 	T_CHECKF(t.bad_interval == 0,
 		 "%d intervals below the raw count, off the value or "
 		 "leaving out a truth within 2 err", t.bad_interval);
