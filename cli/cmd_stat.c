@@ -565,21 +565,22 @@ static void fill_rows(struct run *r, const pmk_value *v, struct stat_row *rows,
 	}
 }
 
-/* Rows of every unit, event by event (perf's order): vals holds nunit
- * blocks of nev values. */
+/* Rows of every unit in perf's order: event by event for -A and
+ * --per-thread, unit by unit for --per-core, --per-die, --per-socket,
+ * --per-node, --per-cache and --for-each-cgroup (perf 6.1's print_aggr);
+ * vals holds nunit blocks of nev values. */
 static void unit_rows(struct run *r, const struct opts *o,
 		      const pmk_value *vals, struct stat_row *rows)
 {
+	int by_unit = r->ncg || STAT_AGGR_COUNTS(o->aggr);
 	for (int u = 0; u < r->nunit; u++) {
 		struct stat_row tmp[MAX_EVENTS];
 		fill_rows(r, vals + (size_t)u * (size_t)r->nev, tmp,
 			  unit_set(r, u));
 		for (int e = 0; e < r->nev; e++) {
-			/* --for-each-cgroup: every event of a cgroup, then
-			 * the next cgroup's, as perf prints them */
 			struct stat_row *w =
-			    r->ncg ? &rows[(size_t)u * (size_t)r->nev + (size_t)e]
-				   : &rows[(size_t)e * (size_t)r->nunit + (size_t)u];
+			    by_unit ? &rows[(size_t)u * (size_t)r->nev + (size_t)e]
+				    : &rows[(size_t)e * (size_t)r->nunit + (size_t)u];
 			*w = tmp[e];
 			if (r->ncg)
 				w->cgroup = r->cg_name[u];

@@ -147,6 +147,12 @@ for agg in -A --per-core --per-socket; do
 			f() { grep -v "^#" "$1" | grep . | awk -F, "{print NF}" | sort | uniq -c; }
 			p() { grep -v "^#" "$1" | grep . | cut -d, -f1 | sort; }
 			test "$(f "$1")" = "$(f "$2")" && test "$(p "$1")" = "$(p "$2")"' _ "$T_TMP/pa.csv" "$T_TMP/fa.csv"
+		# the rows' order: -A event by event, the others unit by unit
+		"$PMKIT" stat -a $agg -x, -e task-clock,context-switches,page-faults -o "$T_TMP/pa.csv" sleep 0.05
+		perf stat -a $agg -x, -e task-clock,context-switches,page-faults -o "$T_TMP/fa.csv" sleep 0.05 2>/dev/null
+		check "$agg: rows in perf's order (units and events)" sh -c '
+			o() { grep -v "^#" "$1" | grep . | awk -F, "{ for (i = 2; i <= NF; i++) if (\$i ~ /^(task-clock|context-switches|page-faults)\$/) { print \$1, \$i; break } }"; }
+			test -n "$(o "$1")" && test "$(o "$1")" = "$(o "$2")"' _ "$T_TMP/pa.csv" "$T_TMP/fa.csv"
 	else
 		skip "$agg against perf" "perf cannot count every CPU here"
 	fi
