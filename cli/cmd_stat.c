@@ -739,6 +739,15 @@ static void print_interval(struct run *r, const struct opts *o,
 	iv->prints++;
 }
 
+/* Shorten a wait of less than a second `ts` to end by `when` (now_s()'s
+ * clock; 0: no such time) */
+static void wake_by(struct timespec *ts, double when)
+{
+	double left = when > 0 ? when - now_s() : 1;
+	if (left * 1e9 < (double)ts->tv_nsec)
+		ts->tv_nsec = left > 0 ? (long)(left * 1e9) : 0;
+}
+
 /* Wait for the end of the measurement (workload exit, target exit or
  * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
  * printing intervals when asked. Returns the workload status. */
@@ -804,6 +813,12 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 				killed = 1;
 			}
 		}
+		/* wake at the next print (-I) and at --timeout, not at the
+		 * read after them: perf's intervals end on time */
+		wake_by(&ts, o->interval_ms ? next_print : 0);
+		wake_by(&ts, o->timeout_ms && !timed_out
+				 ? t0 + (double)o->timeout_ms / 1e3
+				 : 0);
 		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
 			struct pollfd pf = {pidfd, POLLIN, 0};
 			ppoll(&pf, 1, &ts, NULL);
