@@ -294,12 +294,16 @@ static int stack_kept(struct view *v, const struct stack *s)
 static int leaf_named(struct view *v, const struct stack *s)
 {
 	struct loc *l;
+	char jit[48];
+	const char *dn;
 	if (!v->f || (!v->f->dsos && !v->f->symbols))
 		return 1;
 	l = &v->p->loc[s->leaf];
 	pmk__loc_resolve(v->p, l, v->lines);
+	dn = pmk__dso_perf_jit(v->p, l->dso, s->pid, 0, jit, sizeof jit);
 	return (!v->f->dsos ||
-		pmk__list_has(v->f->dsos, pmk__dso_perf_name(v->p, l->dso, 0))) &&
+		pmk__list_has(v->f->dsos,
+			      dn ? dn : pmk__dso_perf_name(v->p, l->dso, 0))) &&
 	       (!v->f->symbols || pmk__list_has(v->f->symbols, l->func));
 }
 

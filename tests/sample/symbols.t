@@ -70,6 +70,10 @@ x86_64)
 					sh -c "grep -q '\[JIT\] tid $jp ' q.txt && cmp -s p.txt q.txt"
 				cmp -s p.txt q.txt || diff p.txt q.txt | head -8 | sed 's/^/# /'
 			done
+			perf report -i jit.data --stdio --dsos "[JIT] tid $jp" 2>/dev/null | grep -v '^# (Tip\|^#$' | sort > p.txt
+			"$PMKIT" report -i jit.data --stdio --dsos "[JIT] tid $jp" 2>/dev/null | grep -v '^#$' | sort > q.txt
+			check "perf.data, JIT code $state: report --dsos '[JIT] tid $jp' as perf's" \
+				sh -c "grep -q '%' q.txt && cmp -s p.txt q.txt"
 			perf script -i jit.data -F ip,sym,dso 2>/dev/null | sort > p.txt
 			"$PMKIT" script -i jit.data -F ip,sym,dso 2>/dev/null | sort > q.txt
 			check "perf.data, JIT code $state: script -F ip,sym,dso as perf's (/tmp/perf-$jp.map)" \
