@@ -24,9 +24,15 @@ fi
 
 # --- PLT, vdso, demangling
 if have g++ && g++ -O1 -g -fno-builtin -o pv "$prog/plt_vdso.cc"; then
-	# 1 s at 10 kHz: the PLT stub holds about 0.2 % of the samples (10-12 here)
-	run_pmkit record -q -F 10000 -o pv.rec -- ./pv 1
-	run_pmkit report -i pv.rec
+	# 1 s at 10 kHz: the PLT stub holds 0.01 to 0.2 % of the samples,
+	# with the CPU (1 to 6 of 10,000 on a Zen 5 VM, 10 to 12 on the
+	# machine this was written on): recorded again, up to four times,
+	# where none landed in it (a stub misnamed stays so in every run)
+	for try in 1 2 3 4 5; do
+		run_pmkit record -q -F 10000 -o pv.rec -- ./pv 1
+		run_pmkit report -i pv.rec
+		printf '%s\n' "$out" | grep -Eq ' abs@plt +pv$' && break
+	done
 	check "C++ names demangled: work::spin_abs(int)" sh -c "printf '%s\n' \"\$1\" | grep -q ' work::spin_abs(int) '" _ "$out"
 	check "PLT stub named abs@plt" sh -c "printf '%s\n' \"\$1\" | grep -Eq ' abs@plt +pv\$'" _ "$out"
 	check "vdso functions named from its image" sh -c "printf '%s\n' \"\$1\" | grep -E ' \\[vdso\\]\$' | grep -vq '\\[\\[vdso\\]\\]'" _ "$out"
