@@ -216,6 +216,8 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 					w->counted * 100, w->lo, w->hi);
 			if (r->repeats > 1)
 				fprintf(out, ", sd %.4g", w->stddev);
+			if (w->flags & PMK_VALUE_START_UNSEEN)
+				fprintf(out, ", start unseen");
 			fputc(']', out);
 		}
 		if (w->user_only)

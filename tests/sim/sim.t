@@ -76,3 +76,5 @@ assert "l2_miss" in [e["event"] for e in f], f
 assert not any(e["start_unseen"] for e in d["events"] if e["event"] == "inst_dispatched")' "$err"
 run_pmkit stat --sim -e "$ev24" --workload branchy
 check "stat --sim: a note names them" sh -c 'printf "%s\n" "$1" | grep -q "^note: .*l2_miss.*missed there is unknown"' _ "$err"
+run_pmkit stat --sim --extended -e "$ev24" --workload branchy
+check "stat --sim --extended: their error column says 'start unseen'" sh -c 'printf "%s\n" "$1" | grep -Eq "^ +0 +l2_miss .*, start unseen\]" && ! printf "%s\n" "$1" | grep -q "inst_dispatched .*start unseen"' _ "$err"
