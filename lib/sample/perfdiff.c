@@ -66,8 +66,7 @@ static int gather(struct pdiff *d, pmk_profile *q, int ev, int side)
 		if (!l->period || !l->period[ev])
 			continue;
 		pmk__loc_resolve(q, l, 0);
-		nosym = l->dso >= 2 && !pmk__dso_is_kernel(q, l->dso) &&
-			l->func && l->func == q->dso[l->dso].unk;
+		nosym = pmk__loc_nosym(q, l);
 		if (nosym)
 			snprintf(sym, sizeof sym, "%s", NO_SYM);
 		else

@@ -606,19 +606,26 @@ const char *pmk__dso_perf_name(const pmk_profile *p, int dso, int path)
 	return path ? p->dso[dso].path : p->dso[dso].base;
 }
 
-const char *pmk__dso_perf_jit(const pmk_profile *p, int dso, uint32_t pid,
-			      int path, char *buf, size_t size)
+const char *pmk__dso_perf_name_in(const pmk_profile *p, int dso,
+				  uint32_t pid, int path, char *buf,
+				  size_t size)
 {
 	const char *f;
 	if (dso < 2 || dso >= p->ndso)
-		return NULL;
+		return pmk__dso_perf_name(p, dso, path);
 	f = p->dso[dso].path;
 	/* perf's anonymous memory: //anon, /dev/zero, /anon_hugepage */
 	if (p->dso[dso].kind != PDSO_JIT && strcmp(f, "//anon") &&
 	    strncmp(f, "/dev/zero", 9) && strncmp(f, "/anon_hugepage", 14))
-		return NULL;
+		return pmk__dso_perf_name(p, dso, path);
 	snprintf(buf, size, path ? "/tmp/perf-%u.map" : "[JIT] tid %u", pid);
 	return buf;
+}
+
+int pmk__loc_nosym(const pmk_profile *p, const struct loc *l)
+{
+	return l->dso >= 2 && !pmk__dso_is_kernel(p, l->dso) && l->func &&
+	       l->func == p->dso[l->dso].unk;
 }
 
 static int add_sample(pmk_profile *p, const pmk_sample *s)

@@ -224,11 +224,16 @@ int pmk__profile_load_hook(pmk_profile **pp, const char *path, pmk_diag *d,
 /* perf's name of a DSO: the path, [kernel.kallsyms], [unknown] (`path`
  * 1), or its file name (`path` 0). */
 const char *pmk__dso_perf_name(const pmk_profile *p, int dso, int path);
-/* perf's name of code in anonymous memory (a JIT's, whether it wrote
- * /tmp/perf-PID.map or not) in process `pid`: "[JIT] tid PID" (`path` 0)
- * or "/tmp/perf-PID.map" (`path` 1), in `buf`; NULL for any other DSO. */
-const char *pmk__dso_perf_jit(const pmk_profile *p, int dso, uint32_t pid,
-			      int path, char *buf, size_t size);
+/* perf's name of a DSO as process `pid` maps it: pmk__dso_perf_name's,
+ * but code in anonymous memory (a JIT's, whether it wrote
+ * /tmp/perf-PID.map or not) is "[JIT] tid PID" (`path` 0) or
+ * "/tmp/perf-PID.map" (`path` 1), written in `buf`. */
+const char *pmk__dso_perf_name_in(const pmk_profile *p, int dso,
+				  uint32_t pid, int path, char *buf,
+				  size_t size);
+/* Whether resolved location `l` is an address of a user object without a
+ * symbol there (named the object's "[base]"), which perf names by address */
+int pmk__loc_nosym(const pmk_profile *p, const struct loc *l);
 /* Whether a DSO is the kernel's (the kernel or a module). */
 int pmk__dso_is_kernel(const pmk_profile *p, int dso);
 

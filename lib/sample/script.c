@@ -145,10 +145,9 @@ static void frame(pmk_profile *p, const struct sctx *c, uint32_t pid,
 	}
 	if (f & PMK__SF_DSO) {
 		char jit[48];
-		const char *n = pmk__dso_perf_jit(p, l->dso, pid, 1, jit,
-						  sizeof jit);
 		fprintf(c->out, " (%s)",
-			n ? n : pmk__dso_perf_name(p, l->dso, 1));
+			pmk__dso_perf_name_in(p, l->dso, pid, 1, jit,
+					      sizeof jit));
 	}
 	fputc('\n', c->out);
 }

@@ -191,20 +191,15 @@ static void make_key(struct view *v, const struct stack *s, uint32_t li,
 			break;
 		case K_DSO: {
 			char jit[48];
-			const char *jn =
-			    v->perf ? pmk__dso_perf_jit(v->p, l->dso, s->pid, 0,
-							jit, sizeof jit)
-				    : NULL;
 			snprintf(one, sizeof one, "%s",
-				 jn ? jn
-				 : v->perf ? pmk__dso_perf_name(v->p, l->dso, 0)
-					   : pmk__dso_name(v->p, l->dso));
+				 v->perf ? pmk__dso_perf_name_in(v->p, l->dso,
+								 s->pid, 0, jit,
+								 sizeof jit)
+					 : pmk__dso_name(v->p, l->dso));
 			break;
 		}
 		case K_SYM:
-			if (v->perf && l->dso >= 2 &&
-			    !pmk__dso_is_kernel(v->p, l->dso) &&
-			    l->func == v->p->dso[l->dso].unk)
+			if (v->perf && pmk__loc_nosym(v->p, l))
 				/* perf: an object's address without a symbol
 				 * is its own entry, by its offset there */
 				snprintf(one, sizeof one, "[.] 0x%016llx",
@@ -295,15 +290,14 @@ static int leaf_named(struct view *v, const struct stack *s)
 {
 	struct loc *l;
 	char jit[48];
-	const char *dn;
 	if (!v->f || (!v->f->dsos && !v->f->symbols))
 		return 1;
 	l = &v->p->loc[s->leaf];
 	pmk__loc_resolve(v->p, l, v->lines);
-	dn = pmk__dso_perf_jit(v->p, l->dso, s->pid, 0, jit, sizeof jit);
 	return (!v->f->dsos ||
 		pmk__list_has(v->f->dsos,
-			      dn ? dn : pmk__dso_perf_name(v->p, l->dso, 0))) &&
+			      pmk__dso_perf_name_in(v->p, l->dso, s->pid, 0,
+						    jit, sizeof jit))) &&
 	       (!v->f->symbols || pmk__list_has(v->f->symbols, l->func));
 }
 
