@@ -522,7 +522,7 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 	 * never enabled, which perf shows as <not counted> */
 	for (int e = 0; e < r->nev && r->cg_scope; e++)
 		if (!out[e].status && !out[e].enabled_ns && !out[e].running_ns &&
-		    !r->ev[e].nops && r->ev[e].leaf[0].type != PMK_TYPE_TOOL)
+		    !r->ev[e].nops && !is_tool(&r->ev[e], 0))
 			out[e].flags |= PMK_VALUE_NOT_COUNTED;
 	free(nsum);
 	free(tmp);
@@ -1214,9 +1214,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (o->metric_only)
 			return usage_error("--metric-only does not go with "
 					   "--for-each-cgroup");
-		if (!*o->each_cgroup)
-			return usage_error("--for-each-cgroup needs a list of "
-					   "cgroups (e.g. /,system.slice)");
 	}
 	if (o->interval_count && !o->interval_ms && !o->sim_interval_ms)
 		return usage_error("--interval-count goes with -I");
