@@ -16,15 +16,12 @@ if ! perf record -q -e cpu-clock -o flat.data -- ./stk 0.3 >perf.err 2>&1; then
 	skip "perf report" "perf record fails here: $(head -1 perf.err)"; exit 0
 fi
 perf record -q -g -e cpu-clock -o cg.data -- ./stk 0.3 >/dev/null 2>&1
-# perf's tips and the empty comment lines left out; perf keeps a symbol's
-# version (clock_gettime@@GLIBC_2.17), pmkit shows the name alone
-# (docs/profiles.md), as the -g comparison below takes it; so where such
-# a name is the longest, perf's Symbol heading (the last column, padded to
-# it) is wider: the headings' trailing padding is not compared
-tidy() { grep -v '^# (Tip\|^#$' | sed -E 's/@@?GLIBC_[0-9.]+//; /^# (Overhead|Children|\.)/ s/[ .]+$//'; }
+# perf_tidy (t.sh) leaves out perf's tips, the empty comment lines, glibc
+# symbol versions (as the -g comparison below takes names) and the padding
+# of the Symbol heading they widen
 for args in "" "-n" "-q" "--sort dso" "--sort comm,dso,sym -n" "--dsos [kernel.kallsyms]" "--percent-limit 5"; do
-	perf report --stdio -i flat.data $args 2>/dev/null | tidy > p.txt
-	"$PMKIT" report --stdio -i flat.data $args 2>/dev/null | tidy > q.txt
+	perf report --stdio -i flat.data $args 2>/dev/null | perf_tidy > p.txt
+	"$PMKIT" report --stdio -i flat.data $args 2>/dev/null | perf_tidy > q.txt
 	nd=$(diff p.txt q.txt | grep -c '^>')
 	# ties of equal overhead may come in another order
 	sort p.txt > ps.txt; sort q.txt > qs.txt
@@ -36,8 +33,8 @@ done
 $CC -O1 -o nosym "$prog/spin_main.c" "$prog/spin_lib.c" && strip nosym &&
 	perf record -q -e cpu-clock -o nosym.data -- ./nosym 0.2 >/dev/null 2>&1
 for args in "" "--sort sym" "--sort dso,sym -n"; do
-	perf report --stdio -i nosym.data $args 2>/dev/null | tidy | sort > ps.txt
-	"$PMKIT" report --stdio -i nosym.data $args 2>/dev/null | tidy | sort > qs.txt
+	perf report --stdio -i nosym.data $args 2>/dev/null | perf_tidy | sort > ps.txt
+	"$PMKIT" report --stdio -i nosym.data $args 2>/dev/null | perf_tidy | sort > qs.txt
 	check "stripped program, report --stdio $args: perf's entries, one per address without a symbol ($(grep -c '\[\.\] 0x' qs.txt) such)" \
 		sh -c "grep -q '\[\.\] 0x[0-9a-f]\{16\}\$' qs.txt && cmp -s ps.txt qs.txt"
 	cmp -s ps.txt qs.txt || diff ps.txt qs.txt | head -12 | sed 's/^/# /'

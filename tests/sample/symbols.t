@@ -65,11 +65,8 @@ x86_64)
 	check "without its map, JIT code is anonymous" sh -c "! printf '%s\n' \"\$1\" | grep -q jitted_loop" _ "$out"
 	# perf's names for it, on a perf.data file: the object "[JIT] tid PID"
 	# (script: /tmp/perf-PID.map) with or without the map, the symbol from
-	# the map, else one entry per address
-	# perf keeps a symbol's glibc version (clock_gettime@@GLIBC_2.17),
-	# pmkit the name alone (docs/profiles.md), which may widen perf's
-	# Symbol heading: both left out, as stdio.t does; perf's tips too
-	jtidy() { grep -v '^# (Tip\|^#$' | sed -E 's/@@?GLIBC_[0-9.]+//; /^# (Overhead|Children|\.)/ s/[ .]+$//' | sort; }
+	# the map, else one entry per address (glibc versions aside: perf_tidy)
+	jtidy() { perf_tidy | sort; }
 	if have perf && perf record -q -e cpu-clock -o jit.data -- ./jit 0.2 >jpid.txt 2>/dev/null; then
 		jp=$(cat jpid.txt)
 		for state in "with its map" "without its map"; do

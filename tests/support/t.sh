@@ -12,6 +12,11 @@ T_TMP=$(mktemp -d); trap 'rm -rf "$T_TMP"' EXIT
 ok()   { echo "ok - $1"; }
 nok()  { echo "not ok - $1: $2"; }
 skip() { echo "skip - $1: $2"; }
+# perf_tidy: perf report's --stdio text (on stdin) without what perf 6.1
+# prints there and pmkit does not: its tips, the empty comment lines, a
+# symbol's glibc version (clock_gettime@@GLIBC_2.17: pmkit shows the name
+# alone, docs/profiles.md) and the heading's padding such a name widens
+perf_tidy() { grep -v '^# (Tip\|^#$' | sed -E 's/@@?GLIBC_[0-9.]+//; /^# (Overhead|Children|\.)/ s/[ .]+$//'; }
 # check NAME COMMAND...: passes when the command succeeds
 check() { n=$1; shift; if "$@"; then ok "$n"; else nok "$n" "failed: $*"; fi; }
 # run_pmkit ARGS...: runs the CLI, leaving $out, $err and $rc
