@@ -121,8 +121,8 @@ static int add_list(const char *list)
 		}
 		rc = 0;
 		snprintf(S.evname[S.nev], PMK__MPI_NAME, "%s", tok);
-		snprintf(S.evunit[S.nev], 16, "%s",
-			 pmk_eventset_event(S.es, S.nev)->unit);
+		const pmk_event *pe = pmk_eventset_event(S.es, S.nev);
+		snprintf(S.evunit[S.nev], 16, "%s", pe ? pe->unit : "");
 		S.nev++;
 	}
 	free(copy);

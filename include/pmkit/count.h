@@ -94,6 +94,10 @@ int pmk_eventset_add(pmk_eventset *es, const char *name, pmk_diag *d);
 int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev,
 			   pmk_diag *d);
 int pmk_eventset_size(const pmk_eventset *es);
+/* Event i as a whole pmk_event (its natives as counted: one that fell back
+ * to user space says so), valid until the set is freed; NULL for no such
+ * event or out of memory. The set keeps only what it counts with (the
+ * pmk_event's fixed arrays are 46 KB), and makes this copy when asked. */
 const pmk_event *pmk_eventset_event(const pmk_eventset *es, int i);
 
 /*

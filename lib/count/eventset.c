@@ -62,12 +62,20 @@ struct leaf {
 	int no_slices;       /* never multiplexed: no rate statistics (open) */
 };
 
+/* An event as the set keeps it: its name and program, the steps it uses
+ * only (a pmk_event's fixed arrays are 46 KB, and `stat -a` has a set per
+ * CPU); its natives are the set's leaves from first_leaf. */
 struct event {
-	pmk_event ev;
+	char name[PMK_EVENT_NAME_MAX];
+	pmk_event_kind kind;
+	char unit[sizeof ((pmk_event *)0)->unit];
+	pmk__prog prog;      /* prog.ops: ops */
+	pmk_op *ops;         /* prog.nops steps, or NULL */
+	pmk_event *full;     /* pmk_eventset_event's, made when asked */
 	int first_leaf;
 	int group_last;      /* last event of a user group starting here, or -1 */
 	int status;          /* 0 or PMK_E* why not counted */
-	pmk_diag diag;
+	pmk_diag *diag;      /* why not counted (keep_diag), or NULL */
 	int user_only;       /* fell back to user space only (paranoid) */
 };
 
@@ -139,6 +147,11 @@ void pmk_eventset_free(pmk_eventset *es)
 	close_all(es);
 	if (es->own_be && es->be)
 		es->be->ops->free(es->be);
+	for (int e = 0; e < es->nev; e++) {
+		free(es->ev[e].ops);
+		free(es->ev[e].full);
+		free(es->ev[e].diag);
+	}
 	free(es->ev);
 	free(es->leaf);
 	free(es->grp);
@@ -221,6 +234,7 @@ int pmk__core_counters(void)
 int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 {
 	int limited = 0, total = 0, idx;
+	pmk_op *ops = NULL;
 	pmk_diag_clear(d); /* no string of the caller's shown with its errors */
 	if (!es || !ev || ev->nleaf < 1 || ev->nleaf > PMK_LEAF_MAX)
 		return pmk__diag_set(d, PMK_EINVAL, 0, 0, NULL,
@@ -262,9 +276,17 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 		es->leaf = nl;
 		es->cleaf = nc;
 	}
+	if (ev->nops > 0 && !(ops = malloc(sizeof *ops * (size_t)ev->nops)))
+		goto nomem;
 	idx = es->nev++;
 	memset(&es->ev[idx], 0, sizeof es->ev[idx]);
-	es->ev[idx].ev = *ev;
+	snprintf(es->ev[idx].name, sizeof es->ev[idx].name, "%s", ev->name);
+	es->ev[idx].kind = ev->kind;
+	snprintf(es->ev[idx].unit, sizeof es->ev[idx].unit, "%s", ev->unit);
+	if (ops)
+		memcpy(ops, ev->ops, sizeof *ops * (size_t)ev->nops);
+	es->ev[idx].ops = ops;
+	es->ev[idx].prog = (pmk__prog){ops, ops ? ev->nops : 0, ev->nleaf};
 	es->ev[idx].first_leaf = es->nleaf;
 	es->ev[idx].group_last = -1;
 	for (int i = 0; i < ev->nleaf; i++) {
@@ -297,16 +319,42 @@ int pmk_eventset_size(const pmk_eventset *es)
 	return es ? es->nev : 0;
 }
 
+/* The whole pmk_event, made from what the set keeps when first asked for
+ * (its natives as they are counted: a native that fell back to user space
+ * says so) and kept until the set is freed. */
 const pmk_event *pmk_eventset_event(const pmk_eventset *es, int i)
 {
-	return es && i >= 0 && i < es->nev ? &es->ev[i].ev : NULL;
+	pmk_eventset *w = (pmk_eventset *)es; /* the copy is made here */
+	struct event *e;
+	if (!es || i < 0 || i >= es->nev)
+		return NULL;
+	pthread_mutex_lock(&w->lock);
+	e = &w->ev[i];
+	if (!e->full && (e->full = calloc(1, sizeof *e->full))) {
+		snprintf(e->full->name, sizeof e->full->name, "%s", e->name);
+		e->full->kind = e->kind;
+		snprintf(e->full->unit, sizeof e->full->unit, "%s", e->unit);
+		e->full->nleaf = e->prog.nleaf;
+		for (int k = 0; k < e->prog.nleaf; k++)
+			e->full->leaf[k] = w->leaf[e->first_leaf + k].attr;
+		e->full->nops = e->prog.nops;
+		if (e->prog.nops)
+			memcpy(e->full->ops, e->ops,
+			       sizeof *e->ops * (size_t)e->prog.nops);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return e->full;
 }
+
+/* An event's reason, when keep_diag could not allocate one */
+static const pmk_diag no_memory = {.code = PMK_ENOMEM,
+				   .message = "out of memory"};
 
 const pmk_diag *pmk_eventset_event_diag(const pmk_eventset *es, int i)
 {
 	if (!es || i < 0 || i >= es->nev || es->ev[i].status == 0)
 		return NULL;
-	return &es->ev[i].diag;
+	return es->ev[i].diag ? es->ev[i].diag : &no_memory;
 }
 
 int pmk_eventset_user_only(const pmk_eventset *es, int i)
@@ -324,7 +372,7 @@ int pmk_eventset_group(pmk_eventset *es, int first, int last)
 	for (int k = first; k <= last; k++) {
 		if (es->ev[k].group_last != -1)
 			return PMK_EINVAL; /* already in a group */
-		natives += es->ev[k].ev.nleaf;
+		natives += es->ev[k].prog.nleaf;
 	}
 	if (natives > PMK_GROUP_MAX)
 		return PMK_ETOOMANY;
@@ -450,13 +498,13 @@ static void find_aliases(pmk_eventset *es)
 	for (int e = 0; e < es->nev; e++) {
 		const struct event *ev = &es->ev[e];
 		struct leaf *l = &es->leaf[ev->first_leaf];
-		if (ev->ev.nleaf != 1 || ev->group_last != -1 || l->tool)
+		if (ev->prog.nleaf != 1 || ev->group_last != -1 || l->tool)
 			continue; /* tool events are measured by the set itself */
 		for (int s = 0; s < es->nev && l->alias < 0; s++) {
 			const struct event *src = &es->ev[s];
-			if (s == e || src->ev.nleaf < 2)
+			if (s == e || src->prog.nleaf < 2)
 				continue;
-			for (int i = 0; i < src->ev.nleaf; i++)
+			for (int i = 0; i < src->prog.nleaf; i++)
 				if (same_native(&l->attr,
 						&es->leaf[src->first_leaf + i].attr)) {
 					l->alias = src->first_leaf + i;
@@ -464,6 +512,28 @@ static void find_aliases(pmk_eventset *es)
 				}
 		}
 	}
+}
+
+/* An event's reason is kept only where it has one (a pmk_diag is 1.3 KB,
+ * and `stat -a` has a set per CPU); left NULL when it cannot be allocated
+ * (pmk_eventset_event_diag then says so). */
+static void keep_diag(pmk_eventset *es, int e, const pmk_diag *d)
+{
+	struct event *ev = &es->ev[e];
+	if (!d || (!d->code && !d->message[0]))
+		return;
+	if (!ev->diag && !(ev->diag = malloc(sizeof *ev->diag)))
+		return;
+	*ev->diag = *d;
+}
+
+/* open_group, a failure's reason kept as event e's */
+static void open_group_of(pmk_eventset *es, int e, const int *leaves, int n)
+{
+	pmk_diag d;
+	pmk_diag_clear(&d);
+	open_group(es, leaves, n, &d);
+	keep_diag(es, e, &d);
 }
 
 /* After the groups are open: an alias takes its native's group and, if that
@@ -478,7 +548,7 @@ static void settle_aliases(pmk_eventset *es)
 		const struct leaf *x = &es->leaf[l->alias];
 		if (x->handle < 0) {
 			l->alias = -1;
-			open_group(es, &i, 1, &es->ev[l->event].diag);
+			open_group_of(es, l->event, &i, 1);
 			continue;
 		}
 		l->group = x->group;
@@ -523,12 +593,12 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			}
 			if (flush || nh == PMK_GROUP_MAX) {
 				if (nh)
-					open_group(es, hw, nh, &es->ev[es->leaf[hw[0]].event].diag);
+					open_group_of(es, es->leaf[hw[0]].event, hw, nh);
 				nh = 0;
 			}
 			if (flush || ns == PMK_GROUP_MAX) {
 				if (ns)
-					open_group(es, sw, ns, &es->ev[es->leaf[sw[0]].event].diag);
+					open_group_of(es, es->leaf[sw[0]].event, sw, ns);
 				ns = 0;
 			}
 		}
@@ -540,16 +610,16 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			int leaves[PMK_GROUP_MAX], n = 0;
 			int last = es->ev[e].group_last >= 0 ? es->ev[e].group_last : e;
 			for (int k = e; k <= last; k++)
-				for (int i = 0; i < es->ev[k].ev.nleaf && n < PMK_GROUP_MAX; i++)
+				for (int i = 0; i < es->ev[k].prog.nleaf && n < PMK_GROUP_MAX; i++)
 					if (!es->leaf[es->ev[k].first_leaf + i].tool &&
 					    es->leaf[es->ev[k].first_leaf + i].alias < 0)
 						leaves[n++] = es->ev[k].first_leaf + i;
 			if (n)
-				open_group(es, leaves, n, &es->ev[e].diag);
+				open_group_of(es, e, leaves, n);
 			/* members of the group share the first event's reason */
 			for (int k = e + 1; k <= last; k++)
-				if (!es->ev[k].diag.code)
-					es->ev[k].diag = es->ev[e].diag;
+				if (!es->ev[k].diag || !es->ev[k].diag->code)
+					keep_diag(es, k, es->ev[e].diag);
 			e = last + 1;
 		}
 		settle_aliases(es);
@@ -558,20 +628,27 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 	for (int e = 0; e < es->nev; e++) {
 		struct event *ev = &es->ev[e];
 		int missing = 0;
-		for (int i = 0; i < ev->ev.nleaf; i++)
+		for (int i = 0; i < ev->prog.nleaf; i++)
 			if (es->leaf[ev->first_leaf + i].handle < 0 &&
 			    !es->leaf[ev->first_leaf + i].tool &&
 			    es->leaf[ev->first_leaf + i].alias < 0)
 				missing = 1;
 		if (missing) {
-			ev->status = ev->diag.code ? ev->diag.code : PMK_ENOTSUP;
-			if (!ev->diag.message[0])
-				snprintf(ev->diag.message, sizeof ev->diag.message,
+			ev->status = ev->diag && ev->diag->code ? ev->diag->code
+								: PMK_ENOTSUP;
+			if (!ev->diag || !ev->diag->message[0]) {
+				pmk_diag m;
+				pmk_diag_clear(&m);
+				if (ev->diag)
+					m = *ev->diag;
+				snprintf(m.message, sizeof m.message,
 					 "'%s': one of its natives could not be opened",
-					 ev->ev.name);
+					 ev->name);
+				keep_diag(es, e, &m);
+			}
 			if (!first_err) {
 				first_err = ev->status;
-				first = ev->diag;
+				first = ev->diag ? *ev->diag : no_memory;
 			}
 		} else {
 			ev->status = 0;
@@ -974,7 +1051,7 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 		v->value = v->lo = v->hi = NAN;
 		return;
 	}
-	for (int i = 0; i < ev->ev.nleaf; i++) {
+	for (int i = 0; i < ev->prog.nleaf; i++) {
 		struct leaf *l = &es->leaf[ev->first_leaf + i];
 		uint64_t raw = l->raw - l->base_raw;
 		uint64_t en = l->enabled - l->base_en;
@@ -1024,12 +1101,12 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 	}
 	if (!(v->flags & PMK_VALUE_MULTIPLEXED)) {
 		/* exact natives: the value alone, no error to carry */
-		v->value = v->lo = v->hi = pmk_event_eval(&ev->ev, val);
+		v->value = v->lo = v->hi = pmk__prog_eval(&ev->prog, val);
 		if (isnan(v->value))
 			v->flags |= PMK_VALUE_NAN;
 		return;
 	}
-	if (pmk__event_eval_full(&ev->ev, val, err, lo, hi, &r) != 0) {
+	if (pmk__prog_eval_full(&ev->prog, val, err, lo, hi, &r) != 0) {
 		v->value = v->lo = v->hi = NAN;
 		v->flags |= PMK_VALUE_NAN;
 		return;
@@ -1045,7 +1122,7 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 static inline void event_value(pmk_eventset *es, int e, pmk_value *v)
 {
 	const struct event *ev = &es->ev[e];
-	if (ev->status == 0 && ev->ev.nops == 0) {
+	if (ev->status == 0 && ev->prog.nops == 0) {
 		/* the common case: one native, counted all the time */
 		const struct leaf *l = &es->leaf[ev->first_leaf];
 		uint64_t run = l->running - l->base_run;
@@ -1077,7 +1154,7 @@ int pmk_eventset_leaf_values(pmk_eventset *es, int e, double *leaf, int n)
 	if (ev->status)
 		return ev->status;
 	pthread_mutex_lock(&es->lock);
-	for (int i = 0; i < ev->ev.nleaf && i < n; i++) {
+	for (int i = 0; i < ev->prog.nleaf && i < n; i++) {
 		const struct leaf *l = &es->leaf[ev->first_leaf + i];
 		uint64_t raw = l->raw - l->base_raw;
 		uint64_t en = l->enabled - l->base_en;
@@ -1090,7 +1167,7 @@ int pmk_eventset_leaf_values(pmk_eventset *es, int e, double *leaf, int n)
 			leaf[i] = (double)raw;
 	}
 	pthread_mutex_unlock(&es->lock);
-	return ev->ev.nleaf;
+	return ev->prog.nleaf;
 }
 
 int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)

@@ -103,13 +103,13 @@ static int holds0(double lo, double hi)
 
 #define EVAL_STACK_SMALL 32
 
-static int eval_full(const pmk_event *ev, const double *val, const double *err,
-		     const double *lo, const double *hi, pmk_eval_result *out,
-		     struct slot *st);
+static int eval_full(const pmk__prog *ev, const double *val,
+		     const double *err, const double *lo, const double *hi,
+		     pmk_eval_result *out, struct slot *st);
 
-int pmk__event_eval_full(const pmk_event *ev, const double *val,
-			 const double *err, const double *lo, const double *hi,
-			 pmk_eval_result *out)
+int pmk__prog_eval_full(const pmk__prog *ev, const double *val,
+			const double *err, const double *lo, const double *hi,
+			pmk_eval_result *out)
 {
 	/* each slot carries a derivative per leaf: a short program's stack
 	 * on the stack, a long one's (perf's metrics) on the heap */
@@ -128,10 +128,10 @@ int pmk__event_eval_full(const pmk_event *ev, const double *val,
 	return rc;
 }
 
-/* pmk__event_eval_full's work on a stack of ev->nops slots at least. */
-static int eval_full(const pmk_event *ev, const double *val, const double *err,
-		     const double *lo, const double *hi, pmk_eval_result *out,
-		     struct slot *st)
+/* pmk__prog_eval_full's work on a stack of ev->nops slots at least. */
+static int eval_full(const pmk__prog *ev, const double *val,
+		     const double *err, const double *lo, const double *hi,
+		     pmk_eval_result *out, struct slot *st)
 {
 	int sp = 0, nan = 0, nl = ev->nleaf;
 	if (ev->nops == 0) {
@@ -300,6 +300,12 @@ static int eval_full(const pmk_event *ev, const double *val, const double *err,
 }
 
 double pmk_event_eval(const pmk_event *ev, const double *leaf_values)
+{
+	pmk__prog p = pmk__prog_of(ev);
+	return pmk__prog_eval(&p, leaf_values);
+}
+
+double pmk__prog_eval(const pmk__prog *ev, const double *leaf_values)
 {
 	/* values only: a plain stack, no derivatives or intervals */
 	double st[PMK_OPS_MAX];

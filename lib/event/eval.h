@@ -13,11 +13,26 @@ typedef struct pmk_eval_result {
 	int nan;       /* a division by zero happened */
 } pmk_eval_result;
 
-/* Evaluate `ev` over per-leaf values, errors and intervals (err, lo, hi
+/* What evaluating a derived event reads of its pmk_event: its program and
+ * the number of its natives (an event set keeps only this, not the
+ * pmk_event's fixed arrays). */
+typedef struct pmk__prog {
+	const pmk_op *ops;
+	int nops, nleaf;
+} pmk__prog;
+
+static inline pmk__prog pmk__prog_of(const pmk_event *ev)
+{
+	return (pmk__prog){ev->ops, ev->nops, ev->nleaf};
+}
+
+/* Evaluate `p` over per-leaf values, errors and intervals (err, lo, hi
  * may be NULL: exact leaves). PMK_EINVAL for a malformed program. */
-int pmk__event_eval_full(const pmk_event *ev, const double *val,
-			 const double *err, const double *lo, const double *hi,
-			 pmk_eval_result *out);
+int pmk__prog_eval_full(const pmk__prog *p, const double *val,
+			const double *err, const double *lo, const double *hi,
+			pmk_eval_result *out);
+/* Its value alone (pmk_event_eval). */
+double pmk__prog_eval(const pmk__prog *p, const double *leaf_values);
 
 /* Values an operation takes from the stack: 0 for LEAF and CONST, 1 for
  * NEG, 3 for SELECT, 2 for the others; -1 for a code that is none. */

@@ -121,6 +121,27 @@ static void test_derived_event_over_software(void)
 	pmk_eventset_read(es, &v, 1);
 	T_CHECKF(v.value > 0 && isfinite(v.value), "faults/ms %g", v.value);
 	T_EQ_INT(pmk_eventset_groups(es, NULL), 1);
+	T_CHECK(pmk_eventset_event_diag(es, 0) == NULL);
+	{
+		/* the set keeps the program only; the whole event comes
+		 * back as it was added */
+		const pmk_event *back = pmk_eventset_event(es, 0);
+		T_ASSERT(back != NULL);
+		T_EQ_STR(back->name, ev.name);
+		T_EQ_STR(back->unit, ev.unit);
+		T_EQ_INT(back->kind, ev.kind);
+		T_EQ_INT(back->nleaf, ev.nleaf);
+		T_EQ_INT(back->nops, ev.nops);
+		for (int i = 0; i < ev.nleaf; i++) {
+			T_EQ_STR(back->leaf[i].name, ev.leaf[i].name);
+			T_CHECK(back->leaf[i].type == ev.leaf[i].type &&
+				back->leaf[i].config == ev.leaf[i].config);
+		}
+		T_CHECK(!memcmp(back->ops, ev.ops,
+				sizeof ev.ops[0] * (size_t)ev.nops));
+		T_CHECK(pmk_eventset_event(es, 0) == back);
+		T_CHECK(pmk_eventset_event(es, 1) == NULL);
+	}
 	pmk_eventset_free(es);
 }
 
