@@ -171,3 +171,7 @@ clean:
 	rm -rf $(O) $(EXTRA_CLEAN)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:%.c=$(O)/obj/%.d)
+# the fuzz targets' and benchmarks' own objects (a header they include, such
+# as cli/stat_output.h's struct for fuzz_statrec, must rebuild them)
+-include $(FUZZ_SRC:%.c=$(O)/obj/%.d) $(O)/obj/tests/fuzz/driver.d \
+	$(BENCH_SRC:%.c=$(O)/obj/%.d)
