@@ -211,6 +211,9 @@ uint64_t pmk_rec_writer_samples(const pmk_rec_writer *w);
 /* Fill `m`'s identity (build id from the ELF notes, size, mtime, dev, ino)
  * from the file at m->path; leaves them 0 when it cannot be read. */
 void pmk_rec_map_identify(pmk_rec_map *m);
+/* The running kernel's build id (/sys/kernel/notes), path
+ * "[kernel.kallsyms]"; build_id_len 0 when it cannot be read. */
+void pmk_rec_kernel_identify(pmk_rec_map *m);
 
 /* ---- reader ---------------------------------------------------------- */
 
@@ -269,6 +272,14 @@ int pmk_perfdata_to_rec(const char *in, const char *out, unsigned flags,
 #define PMK_FILE_PERFDATA 1
 #define PMK_FILE_RECORD	  2
 int pmk_rec_file_kind(const char *path);
+/* perf buildid-list: a perf.data file's build ids (its HEADER_BUILD_ID
+ * section, which perf record fills with the objects that have samples),
+ * printed "HEX NAME" a line in the file's order. Returns how many, or
+ * PMK_ENOENT when the file has no such section (perf record --buildid-mmap
+ * puts the build ids in its MMAP2 records, -B nowhere), PMK_EFORMAT (not
+ * perf's file format; its pipe format has no header section) or PMK_EIO,
+ * `d` saying why. */
+int pmk_perfdata_build_ids(const char *path, FILE *out, pmk_diag *d);
 /* A perf.data file's make-up, for perf report --stats and --header: its
  * records by perf's record type (PERF_RECORD_*; those inside COMPRESSED
  * records counted too) and its compression (HEADER_COMPRESSED). */
@@ -422,6 +433,10 @@ int pmk_profile_annotate(pmk_profile *p, const char *function, FILE *out,
 int pmk_profile_annotate_asm(pmk_profile *p, const char *function, FILE *out,
 			     pmk_diag *d);
 void pmk_profile_free(pmk_profile *p);
+/* perf buildid-list on a loaded profile: the files with samples whose
+ * build id is known, "HEX PATH" a line, in the order they were first
+ * mapped. Returns how many were printed. */
+int pmk_profile_build_ids(const pmk_profile *p, FILE *out);
 
 /* perf-style views: rows keyed by `sort` ("comm,dso,sym": any of comm,
  * pid, tid, dso, sym, srcline, address, in that order on the line). */

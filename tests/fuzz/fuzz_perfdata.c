@@ -1,7 +1,8 @@
 /*
  * fuzz_perfdata.c: the perf.data reader must survive any bytes: a buffer
  * that starts with perf's magic is translated and loaded as a profile,
- * then every view and export is printed (to /dev/null). Seeds: files that
+ * then every view and export is printed (to /dev/null), and its header's
+ * build ids are listed as buildid-list does. Seeds: files that
  * perf record wrote here (tests/fuzz/corpus/perfdata/), with and without
  * call chains. Inputs without the magic get it, so mutations go deep.
  */
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pmkit.h"
 
@@ -40,8 +43,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pmk_profile_print_folded(p, NULL, null);
 			pmk_profile_flamegraph(p, p, NULL, NULL, null);
 			pmk_profile_speedscope(p, NULL, null);
+			pmk_profile_build_ids(p, null);
 		}
 		pmk_profile_free(p);
+	}
+	/* buildid-list's header section, read from a file descriptor */
+	if (null) {
+		int fd = memfd_create("fuzz", MFD_CLOEXEC);
+		char path[64];
+		if (fd >= 0 && write(fd, buf, size) == (ssize_t)size) {
+			snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+			pmk_perfdata_build_ids(path, null, &d);
+		}
+		if (fd >= 0)
+			close(fd);
 	}
 	free(buf);
 	return 0;
