@@ -65,6 +65,7 @@ struct opts {
 	const char *sim_config, *sim_workload;
 	const char *metrics[MAX_EVENTS]; /* -M */
 	int nmetrics, topdown, detailed, verbose, null_run;
+	int quiet; /* -q: print no counts (stat record still writes) */
 	int table; /* --table: each run's time (with -r) */
 	int td_level; /* --td-level N: perf's TopdownL<N> (0: level 1) */
 	const char *interval_arg; /* -I as given */
@@ -637,7 +638,17 @@ struct output {
 
 static void emit(struct output *out, struct stat_result *res)
 {
-	FILE *f = cli_mpi_stat_begin(out->out); /* one rank of an MPI job */
+	FILE *f;
+	if (out->o->quiet) { /* perf's --quiet */
+		res->target = out->target;
+		res->aggr = out->o->aggr;
+		if (out->rec && stat_file_write(out->rec, res))
+			out->rec_failed = 1;
+		if (res->interval_s >= 0)
+			out->nprints++;
+		return;
+	}
+	f = cli_mpi_stat_begin(out->out); /* one rank of an MPI job */
 	res->target = out->target;
 	res->aggr = out->o->aggr;
 	res->extended = out->o->extended;
@@ -902,6 +913,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_ALL_KERNEL, "all-kernel", CLI_NOARG},
 	{'v', "verbose", CLI_NOARG},
 	{'n', "null", CLI_NOARG},
+	{'q', "quiet", CLI_NOARG},
 	{OPT_PRE, "pre", CLI_ARG},
 	{OPT_POST, "post", CLI_ARG},
 	{'B', "big-num", CLI_NOARG},
@@ -1100,6 +1112,9 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'n':
 		o->null_run = 1;
 		break;
+	case 'q':
+		o->quiet = 1;
+		break;
 	case OPT_PRE:
 		o->pre = val;
 		break;
@@ -1180,6 +1195,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return usage_error("choose one of -p, -t and -a");
 	if (o->cpus && !o->all_cpus)
 		o->all_cpus = 1; /* as perf: -C alone counts those CPUs */
+	/* as perf: -n leaves out the default events (-d's and --topdown's
+	 * among them); the events -e and -M name are counted */
+	if (o->null_run && (o->nlists || o->nmetrics))
+		o->null_run = 0;
+	else if (o->null_run)
+		o->detailed = o->topdown = 0;
 	if ((o->pid || o->tid) && o->cpus)
 		return usage_error("-C counts CPUs; not with -p or -t");
 	if ((o->aggr == STAT_AGGR_CPU || STAT_AGGR_COUNTS(o->aggr)) &&
@@ -1243,10 +1264,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (o->cgroup)
 			return usage_error("--metric-only does not go with -G");
 	}
-	if (o->null_run && (o->nlists || o->nmetrics || o->topdown ||
-			    o->detailed))
-		return usage_error("-n counts nothing: not with -e, -M, "
-				   "--topdown or -d");
 	if (o->cpus) {
 		int cpus[MAX_SETS], n = stat_parse_cpus(o->cpus, cpus, MAX_SETS);
 		int have = stat_cpus_possible();

@@ -123,6 +123,10 @@ check "--per-socket: S<n>,<cpus>,value" sh -c 'echo "$1" | grep -q "^S0,[0-9]*,[
 # other perf options
 run_pmkit stat -n -- sleep 0.05
 check "-n: the time only" sh -c 'test "$2" = 0 && echo "$1" | grep -q "seconds time elapsed" && ! echo "$1" | grep -q task-clock' _ "$err" "$rc"
+run_pmkit stat -n -e task-clock -- sleep 0.05
+check "-n -e task-clock: the event counted, as perf (-n leaves out only the defaults)" sh -c 'test "$2" = 0 && echo "$1" | grep -q "msec task-clock" && echo "$1" | grep -q "seconds time elapsed"' _ "$err" "$rc"
+run_pmkit stat -q -e task-clock -- sh -c 'exit 3'
+check "-q: nothing printed, the workload's status (3, got $rc)" sh -c 'test "$1" = 3 && test -z "$2" && test -z "$3"' _ "$rc" "$out" "$err"
 run_pmkit stat -r 2 --pre "echo pre >> $T_TMP/hooks" --post "echo post >> $T_TMP/hooks" -e task-clock -- true
 check "--pre/--post run around each run" sh -c 'test "$(cat "$1" | tr "\n" " ")" = "pre post pre post "' _ "$T_TMP/hooks"
 run_pmkit stat --log-fd 1 -x, -e task-clock -- true
