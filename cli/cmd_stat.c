@@ -34,6 +34,7 @@
 #include "cli/mpi_rank.h"
 #include "cli/opt.h"
 #include "cli/personality.h"
+#include "cli/stat_control.h"
 #include "cli/stat_likwid.h"
 #include "cli/stat_metrics.h"
 #include "cli/stat_file.h"
@@ -77,6 +78,7 @@ struct opts {
 	int log_fd;    /* --log-fd N, or -1 */
 	int summary, no_csv_summary; /* --summary, --no-csv-summary */
 	unsigned long long timeout_ms; /* --timeout: stop the workload */
+	const char *control; /* --control fifo:CTL[,ACK] or fd:N[,M] */
 };
 
 struct run {
@@ -96,6 +98,9 @@ struct run {
 	int ncg, cg_fd[MAX_CGROUPS];
 	char *cg_list, *cg_name[MAX_CGROUPS];
 	int cg_scope; /* the sets count cgroups (-G, --for-each-cgroup) */
+	struct rec_ctl ctl; /* --control (stat_control.c) */
+	int enabled;	    /* the sets count now (not -D -1, not disabled) */
+	int ever;	    /* they were enabled at some time (-D -1: maybe not) */
 };
 
 static double now_s(void)
@@ -519,9 +524,9 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 						   leaf + (size_t)e * PMK_LEAF_MAX),
 				    &like);
 		}
-	/* a cgroup none of whose tasks ran while counting: its events were
-	 * never enabled, which perf shows as <not counted> */
-	for (int e = 0; e < r->nev && r->cg_scope; e++)
+	/* a cgroup none of whose tasks ran while counting, or a run whose
+	 * events were never enabled (-D -1): perf shows <not counted> */
+	for (int e = 0; e < r->nev && (r->cg_scope || !r->ever); e++)
 		if (!out[e].status && !out[e].enabled_ns && !out[e].running_ns &&
 		    !r->ev[e].nops && !is_tool(&r->ev[e], 0))
 			out[e].flags |= PMK_VALUE_NOT_COUNTED;
@@ -762,6 +767,23 @@ static void wake_by(struct timespec *ts, double when)
 /* Wait for the end of the measurement (workload exit, target exit or
  * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
  * printing intervals when asked. Returns the workload status. */
+static void sleep_ms(long ms);
+
+/* -D MS: the sets start MS after the workload did; -D -1: they start
+ * off (perf's "Events disabled"), for --control to enable */
+static void delayed_start(const struct opts *o, struct run *r, double *t0)
+{
+	if (o->delay_ms > 0) {
+		sleep_ms(o->delay_ms);
+		*t0 = now_s();
+		for (int s = 0; s < r->nset; s++)
+			pmk_eventset_start(r->set[s]);
+		r->enabled = r->ever = 1;
+	} else if (o->delay_ms < 0) {
+		fprintf(stderr, "Events disabled\n");
+	}
+}
+
 static int measure(struct opts *o, struct run *r, struct workload *w,
 		   struct output *out, const char *cmd, double t0)
 {
@@ -830,12 +852,18 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 		wake_by(&ts, o->timeout_ms && !timed_out
 				 ? t0 + (double)o->timeout_ms / 1e3
 				 : 0);
-		if (pidfd >= 0) { /* wake at the exit: elapsed as exact as perf's */
-			struct pollfd pf = {pidfd, POLLIN, 0};
-			ppoll(&pf, 1, &ts, NULL);
+		if (pidfd >= 0 || r->ctl.ctl_fd >= 0) {
+			/* wake at the exit (elapsed as exact as perf's) and at
+			 * a --control command */
+			struct pollfd pf[2] = {{pidfd, POLLIN, 0},
+					       {r->ctl.ctl_fd, POLLIN, 0}};
+			ppoll(pf, 2, &ts, NULL);
 		} else {
 			nanosleep(&ts, NULL);
 		}
+		if (r->ctl.ctl_fd >= 0)
+			stat_control(&r->ctl, r->set, r->nset, &r->enabled,
+				     &r->ever);
 		for (int s = 0; s < r->nset; s++)
 			pmk_eventset_read(r->set[s], tmp, r->nev);
 		if (o->interval_ms && now_s() >= next_print) {
@@ -875,6 +903,7 @@ enum {
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE, OPT_PER_CACHE,
 	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY, OPT_EACH_CGROUP,
+	OPT_CONTROL,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -922,6 +951,7 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_TABLE, "table", CLI_NOARG},
 	{OPT_TD_LEVEL, "td-level", CLI_ARG},
 	{OPT_TIMEOUT, "timeout", CLI_ARG},
+	{OPT_CONTROL, "control", CLI_ARG},
 	{OPT_NO_CSV_SUMMARY, "no-csv-summary", CLI_NOARG},
 	{OPT_DEFS, "defs", CLI_ARG},
 	{OPT_SIM, "sim", CLI_OPTARG},
@@ -1092,12 +1122,7 @@ static int on_opt(int key, const char *val, void *arg)
 				  cli_opt_current(), val);
 			return EXIT_USAGE;
 		}
-		if (v == -1) {
-			cli_error("'-D -1' starts disabled for perf's --control, "
-				  "which pmkit has not: not supported");
-			return EXIT_USAGE;
-		}
-		o->delay_ms = v;
+		o->delay_ms = v; /* -1: off until --control enables */
 		break;
 	}
 	case OPT_ALL_USER:
@@ -1141,6 +1166,9 @@ static int on_opt(int key, const char *val, void *arg)
 		o->topdown = 1; /* as perf: --td-level implies --topdown */
 		break;
 	}
+	case OPT_CONTROL:
+		o->control = val;
+		break;
 	case OPT_TIMEOUT:
 		if (cli_opt_u64(cli_opt_current(), val, &o->timeout_ms))
 			return EXIT_USAGE;
@@ -1892,6 +1920,9 @@ int cmd_stat(int argc, char **argv)
 	out.o = &o;
 	out.out = stderr;
 	out.target = target;
+	r.ctl.ctl_fd = r.ctl.ack_fd = -1;
+	if (o.control && (rc = rec_ctl_open(&r.ctl, "--control", o.control)))
+		return rc;
 	if (o.cgroup && (cgroup_fd = stat_open_cgroup(o.cgroup)) < 0)
 		return EXIT_USAGE;
 	if (o.each_cgroup && (rc = open_cgroups(&o, &r)) != 0) {
@@ -1983,6 +2014,7 @@ int cmd_stat(int argc, char **argv)
 		if (!o.delay_ms)
 			for (int s = 0; s < r.nset; s++)
 				pmk_eventset_start(r.set[s]);
+		r.enabled = r.ever = !o.delay_ms;
 		t0 = now_s();
 		if (wp) {
 			int e;
@@ -2002,12 +2034,7 @@ int cmd_stat(int argc, char **argv)
 				status = e == ENOENT ? 127 : 126;
 				goto out;
 			}
-			if (o.delay_ms) {
-				sleep_ms(o.delay_ms);
-				t0 = now_s();
-				for (int s = 0; s < r.nset; s++)
-					pmk_eventset_start(r.set[s]);
-			}
+			delayed_start(&o, &r, &t0);
 			status = measure(&o, &r, &w, &out, cmd, t0);
 			cli_stop_child = 0;
 		} else if (o.argv) {
@@ -2019,21 +2046,11 @@ int cmd_stat(int argc, char **argv)
 				status = 127;
 				goto out;
 			}
-			if (o.delay_ms) {
-				sleep_ms(o.delay_ms);
-				t0 = now_s();
-				for (int s = 0; s < r.nset; s++)
-					pmk_eventset_start(r.set[s]);
-			}
+			delayed_start(&o, &r, &t0);
 			status = measure(&o, &r, &cw, &out, cmd, t0);
 			cli_stop_child = 0;
 		} else {
-			if (o.delay_ms) {
-				sleep_ms(o.delay_ms);
-				t0 = now_s();
-				for (int s = 0; s < r.nset; s++)
-					pmk_eventset_start(r.set[s]);
-			}
+			delayed_start(&o, &r, &t0);
 			if (!o.json && !o.sep && !o.perf_json && !o.interval_ms)
 				fprintf(stderr, "counting %s; Ctrl-C to stop\n", cmd);
 			measure(&o, &r, NULL, &out, cmd, t0);
@@ -2145,6 +2162,7 @@ out:
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
 	close_cgroups(&r);
+	rec_ctl_close(&r.ctl);
 	if (o.record && stat_record_close(&rof, &out) && !status)
 		status = 1;
 	/* FILE is replaced only when the run produced counts */
