@@ -489,15 +489,8 @@ static void control(struct ropts *o, pmk_rec_writer *w, pmk_sampler *s,
 		switch (c) {
 		case REC_CTL_ENABLE:
 		case REC_CTL_DISABLE:
-			if (arg[0]) {
-				cli_warn("--control: '%s %s': pmkit enables "
-					 "and disables all events at once; "
-					 "ignored",
-					 c == REC_CTL_ENABLE ? "enable"
-							     : "disable",
-					 arg);
+			if (!rec_ctl_all_events(c, arg))
 				continue;
-			}
 			if (c == REC_CTL_ENABLE)
 				pmk_sampler_enable(s);
 			else

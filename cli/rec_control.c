@@ -174,3 +174,13 @@ void rec_ctl_close(struct rec_ctl *c)
 	c->owned = 0;
 	c->len = 0;
 }
+
+int rec_ctl_all_events(enum rec_ctl_cmd cmd, const char *arg)
+{
+	if (!arg[0])
+		return 1;
+	cli_warn("--control: '%s %s': pmkit enables and disables all events "
+		 "at once; ignored",
+		 cmd == REC_CTL_ENABLE ? "enable" : "disable", arg);
+	return 0;
+}

@@ -39,6 +39,10 @@ enum rec_ctl_cmd rec_ctl_next(struct rec_ctl *c, char *arg, size_t size);
 /* Answer the command just carried out ("ack\n", when there is an ack
  * descriptor). */
 void rec_ctl_ack(struct rec_ctl *c);
+/* Whether an enable or disable command (`arg`: its argument) applies to
+ * every event; perf's "enable NAME" gets a warning and 0 (pmkit turns all
+ * events on and off together). */
+int rec_ctl_all_events(enum rec_ctl_cmd cmd, const char *arg);
 void rec_ctl_close(struct rec_ctl *c);
 
 #endif

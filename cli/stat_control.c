@@ -15,15 +15,8 @@ void stat_control(struct rec_ctl *c, pmk_eventset *const *set, int nset,
 		switch (cmd) {
 		case REC_CTL_ENABLE:
 		case REC_CTL_DISABLE:
-			if (arg[0]) {
-				cli_warn("--control: '%s %s': pmkit enables "
-					 "and disables all events at once; "
-					 "ignored",
-					 cmd == REC_CTL_ENABLE ? "enable"
-							       : "disable",
-					 arg);
+			if (!rec_ctl_all_events(cmd, arg))
 				continue;
-			}
 			if ((cmd == REC_CTL_ENABLE) != !!*enabled) {
 				for (int s = 0; s < nset; s++)
 					if (cmd == REC_CTL_ENABLE)
