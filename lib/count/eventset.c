@@ -239,6 +239,10 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 	if (!es || !ev || ev->nleaf < 1 || ev->nleaf > PMK_LEAF_MAX)
 		return pmk__diag_set(d, PMK_EINVAL, 0, 0, NULL,
 				     "event has no natives");
+	if (ev->nops < 0 || ev->nops > PMK_OPS_MAX)
+		return pmk__diag_set(d, PMK_EINVAL, 0, 0, NULL,
+				     "'%s': a program of %d steps (at most %d)",
+				     ev->name, ev->nops, PMK_OPS_MAX);
 	pthread_mutex_lock(&es->lock);
 	if (es->opened) {
 		pthread_mutex_unlock(&es->lock);
@@ -286,7 +290,7 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 	if (ops)
 		memcpy(ops, ev->ops, sizeof *ops * (size_t)ev->nops);
 	es->ev[idx].ops = ops;
-	es->ev[idx].prog = (pmk__prog){ops, ops ? ev->nops : 0, ev->nleaf};
+	es->ev[idx].prog = (pmk__prog){ops, ev->nops, ev->nleaf};
 	es->ev[idx].first_leaf = es->nleaf;
 	es->ev[idx].group_last = -1;
 	for (int i = 0; i < ev->nleaf; i++) {

@@ -142,6 +142,10 @@ static void test_derived_event_over_software(void)
 		T_CHECK(pmk_eventset_event(es, 0) == back);
 		T_CHECK(pmk_eventset_event(es, 1) == NULL);
 	}
+	/* a program longer than a pmk_event holds is refused, not copied */
+	ev.nops = PMK_OPS_MAX + 1;
+	T_EQ_INT(pmk_eventset_add_event(es, &ev, &d), PMK_EINVAL);
+	T_EQ_INT(pmk_eventset_size(es), 1);
 	pmk_eventset_free(es);
 }
 
