@@ -67,6 +67,7 @@ struct opts {
 	const char *metrics[MAX_EVENTS]; /* -M */
 	int nmetrics, topdown, detailed, verbose, null_run;
 	int quiet; /* -q: print no counts (stat record still writes) */
+	int sync, append; /* -S: sync() before each run; --append: to -o FILE */
 	int table; /* --table: each run's time (with -r) */
 	int td_level; /* --td-level N: perf's TopdownL<N> (0: level 1) */
 	const char *interval_arg; /* -I as given */
@@ -903,7 +904,7 @@ enum {
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE, OPT_PER_CACHE,
 	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY, OPT_EACH_CGROUP,
-	OPT_CONTROL,
+	OPT_CONTROL, OPT_APPEND,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -946,6 +947,9 @@ static const struct cli_opt stat_opts[] = {
 	{OPT_PRE, "pre", CLI_ARG},
 	{OPT_POST, "post", CLI_ARG},
 	{'B', "big-num", CLI_NOARG},
+	{'c', "scale", CLI_NOARG},
+	{'S', "sync", CLI_NOARG},
+	{OPT_APPEND, "append", CLI_NOARG},
 	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
 	{OPT_SUMMARY, "summary", CLI_NOARG},
 	{OPT_TABLE, "table", CLI_NOARG},
@@ -1149,6 +1153,14 @@ static int on_opt(int key, const char *val, void *arg)
 	case 'B':
 	case OPT_NO_BIG_NUM:
 		break; /* pmkit prints no thousands separators either way */
+	case 'c':
+		break; /* perf's --scale: multiplexed counts are always scaled */
+	case 'S':
+		o->sync = 1;
+		break;
+	case OPT_APPEND:
+		o->append = 1;
+		break;
 	case OPT_SUMMARY:
 		o->summary = 1;
 		break;
@@ -1217,6 +1229,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if ((o->json != 0) + (o->sep != NULL) + (o->perf_json != 0) > 1)
 		return usage_error("choose one of -x, -j and --json");
+	if (o->append && (!o->outfile || !strcmp(o->outfile, "-")))
+		return usage_error("--append adds to the file -o names: it "
+				   "goes with -o FILE");
 	if (o->outfile && o->log_fd >= 0)
 		return usage_error("choose one of -o and --log-fd");
 	if ((o->pid != 0) + (o->tid != 0) + o->all_cpus > 1)
@@ -1940,6 +1955,15 @@ int cmd_stat(int argc, char **argv)
 		cli_diag(&od);
 		return 1;
 	}
+	/* --append: the new file starts with the old one's text (which is
+	 * also kept as FILE.old); FILE is still replaced, never written */
+	if (o.append && !of.in_place &&
+	    pmk__outfile_copy_old(o.outfile, out.out, &od)) {
+		pmk_diag od2;
+		cli_diag(&od);
+		pmk__outfile_fclose(&of, 0, &od2);
+		return 1;
+	}
 	if (o.outfile && !o.json) {
 		/* perf's first line of an -o file, in every layout but
 		 * pmkit's JSON document (ctime's format and newline) */
@@ -1990,6 +2014,8 @@ int cmd_stat(int argc, char **argv)
 			status = 1;
 			goto out;
 		}
+		if (o.sync) /* perf's -S: the page cache written back first */
+			sync();
 		getrusage(RUSAGE_CHILDREN, &ru0);
 		if (!o.pid && !o.tid && !o.all_cpus) {
 			if (workload_prepare(&w, o.argv) != 0) {

@@ -495,3 +495,36 @@ int pmk__out_fclose(FILE *f, int ok, pmk_diag *d)
 	free(of);
 	return rc;
 }
+
+int pmk__outfile_copy_old(const char *path, FILE *to, pmk_diag *d)
+{
+	char buf[65536];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		return pmk__diag_file(d, PMK_EIO, errno, path,
+				      errno == ELOOP ? "name a plain file: "
+						       "--append never follows "
+						       "a link"
+						     : NULL,
+				      "cannot be read to append to it");
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return pmk__diag_file(d, PMK_EIO, 0, path, NULL,
+				      "not a plain file: nothing to append to");
+	}
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		if (fwrite(buf, 1, (size_t)n, to) != (size_t)n)
+			break;
+	if (n != 0) {
+		int e = n < 0 ? errno : EIO;
+		close(fd);
+		return pmk__diag_file(d, PMK_EIO, e, path, NULL,
+				      "cannot be copied to append to it");
+	}
+	close(fd);
+	return 0;
+}

@@ -82,6 +82,12 @@ FILE *pmk__outfile_fopen(pmk__outfile *of, const char *path, unsigned flags,
  * file is in place. */
 int pmk__outfile_fclose(pmk__outfile *of, int ok, pmk_diag *d);
 
+/* An --append's start: the text of the file at `path` now (a plain file,
+ * opened without following a link; nothing when there is none) copied to
+ * `to`, the new file that will replace it. 0, or PMK_EIO with `d` saying
+ * why (a link, a directory, a read error). */
+int pmk__outfile_copy_old(const char *path, FILE *to, pmk_diag *d);
+
 /* For writers that only hold a FILE *: fopen(path, "w") and fclose(f)
  * with the same guarantees ("-" is standard output). pmk__out_fclose
  * commits when `ok`, else discards, and returns 0 when the file is in

@@ -127,6 +127,21 @@ run_pmkit stat -n -e task-clock -- sleep 0.05
 check "-n -e task-clock: the event counted, as perf (-n leaves out only the defaults)" sh -c 'test "$2" = 0 && echo "$1" | grep -q "msec task-clock" && echo "$1" | grep -q "seconds time elapsed"' _ "$err" "$rc"
 run_pmkit stat -q -e task-clock -- sh -c 'exit 3'
 check "-q: nothing printed, the workload's status (3, got $rc)" sh -c 'test "$1" = 3 && test -z "$2" && test -z "$3"' _ "$rc" "$out" "$err"
+# --append: the file gains a block, the old one is FILE.old; never through
+# a link; only with -o
+rm -f "$T_TMP/app.txt" "$T_TMP/app.txt.old"
+run_pmkit stat -o "$T_TMP/app.txt" --append -x, -e task-clock -- true
+run_pmkit stat -o "$T_TMP/app.txt" --append -x, -e task-clock -- true
+check "--append twice: two '# started on' lines and two task-clock rows; FILE.old the first run's" sh -c '
+	[ "$(grep -c "^# started on" "$1")" = 2 ] && [ "$(grep -c ",task-clock," "$1")" = 2 ] &&
+	[ "$(grep -c ",task-clock," "$1.old")" = 1 ]' _ "$T_TMP/app.txt"
+printf 'keep\n' > "$T_TMP/app_target"; ln -sf "$T_TMP/app_target" "$T_TMP/app_link"
+run_pmkit stat -o "$T_TMP/app_link" --append -e task-clock -- true
+check "--append to a link: exit 1, the link and its target untouched" sh -c '[ "$1" = 1 ] && [ -L "$2" ] && [ "$(cat "$3")" = keep ]' _ "$rc" "$T_TMP/app_link" "$T_TMP/app_target"
+run_pmkit stat --append -e task-clock -- true
+check "--append without -o: exit 2" [ "$rc" = 2 ]
+run_pmkit stat -S -c -x, -e task-clock -- true
+check "-S (sync first) and -c (perf's --scale): accepted, task-clock counted" sh -c '[ "$1" = 0 ] && printf "%s\n" "$2" | grep -q ",task-clock,"' _ "$rc" "$err"
 run_pmkit stat -r 2 --pre "echo pre >> $T_TMP/hooks" --post "echo post >> $T_TMP/hooks" -e task-clock -- true
 check "--pre/--post run around each run" sh -c 'test "$(cat "$1" | tr "\n" " ")" = "pre post pre post "' _ "$T_TMP/hooks"
 run_pmkit stat --log-fd 1 -x, -e task-clock -- true
