@@ -859,12 +859,17 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 			struct pollfd pf[2] = {{pidfd, POLLIN, 0},
 					       {r->ctl.ctl_fd, POLLIN, 0}};
 			ppoll(pf, 2, &ts, NULL);
+			if (r->ctl.ctl_fd >= 0) {
+				stat_control(&r->ctl, r->set, r->nset,
+					     &r->enabled, &r->ever);
+				/* every writer of fd:N gone: stop polling
+				 * it, which would wake at once from now on */
+				if (pf[1].revents & (POLLHUP | POLLERR | POLLNVAL))
+					rec_ctl_close(&r->ctl);
+			}
 		} else {
 			nanosleep(&ts, NULL);
 		}
-		if (r->ctl.ctl_fd >= 0)
-			stat_control(&r->ctl, r->set, r->nset, &r->enabled,
-				     &r->ever);
 		for (int s = 0; s < r->nset; s++)
 			pmk_eventset_read(r->set[s], tmp, r->nev);
 		if (o->interval_ms && now_s() >= next_print) {

@@ -35,6 +35,14 @@ if have perf && perf stat -D -1 --control fifo:ctl,ack -e task-clock -- ./roi ct
 else
 	skip "--control against perf" "${T_WHY:-perf stat --control fails here}"
 fi
+# fd:N whose every writer is gone: polled until then, never spun on (a
+# pmkit that kept waking on the hang-up burned the whole run's CPU time)
+mkfifo hup && { (echo ping > hup &) ; exec 7<hup; }
+run_pmkit stat -x, -e task-clock -- "$PMKIT" stat --control fd:7 -e task-clock -- sleep 0.5
+exec 7<&-
+tc=$(printf '%s\n' "$err" | awk -F, '$3 == "task-clock" { print $1 }' | tail -1)
+check "--control fd:N after its writer left: pmkit and sleep 0.5 use $tc ms of CPU (under 150)" \
+	awk -v t="$tc" 'BEGIN { exit !(t != "" && t < 150) }'
 # bad values: exit 2, naming the option
 run_pmkit stat --control pipe:ctl -e task-clock -- true
 check "--control pipe:ctl: exit 2 naming the forms" sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "fifo:CTL"' _ "$rc" "$err"
