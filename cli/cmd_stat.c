@@ -68,6 +68,7 @@ struct opts {
 	int nmetrics, topdown, detailed, verbose, null_run;
 	int quiet; /* -q: print no counts (stat record still writes) */
 	int sync, append; /* -S: sync() before each run; --append: to -o FILE */
+	int metric_no_group, metric_no_merge; /* perf's, for -M and -e */
 	int table; /* --table: each run's time (with -r) */
 	int td_level; /* --td-level N: perf's TopdownL<N> (0: level 1) */
 	const char *interval_arg; /* -I as given */
@@ -909,7 +910,7 @@ enum {
 	OPT_WORKLOAD, OPT_NO_BIG_NUM, OPT_MPI_MERGE, OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY, OPT_TIMEOUT, OPT_PER_DIE, OPT_PER_NODE, OPT_PER_CACHE,
 	OPT_NO_MERGE, OPT_TABLE, OPT_TD_LEVEL, OPT_METRIC_ONLY, OPT_EACH_CGROUP,
-	OPT_CONTROL, OPT_APPEND,
+	OPT_CONTROL, OPT_APPEND, OPT_METRIC_NO_GROUP, OPT_METRIC_NO_MERGE,
 };
 
 static const struct cli_opt stat_opts[] = {
@@ -955,6 +956,8 @@ static const struct cli_opt stat_opts[] = {
 	{'c', "scale", CLI_NOARG},
 	{'S', "sync", CLI_NOARG},
 	{OPT_APPEND, "append", CLI_NOARG},
+	{OPT_METRIC_NO_GROUP, "metric-no-group", CLI_NOARG},
+	{OPT_METRIC_NO_MERGE, "metric-no-merge", CLI_NOARG},
 	{OPT_NO_BIG_NUM, "no-big-num", CLI_NOARG},
 	{OPT_SUMMARY, "summary", CLI_NOARG},
 	{OPT_TABLE, "table", CLI_NOARG},
@@ -1165,6 +1168,12 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case OPT_APPEND:
 		o->append = 1;
+		break;
+	case OPT_METRIC_NO_GROUP:
+		o->metric_no_group = 1;
+		break;
+	case OPT_METRIC_NO_MERGE:
+		o->metric_no_merge = 1;
 		break;
 	case OPT_SUMMARY:
 		o->summary = 1;
@@ -1486,7 +1495,9 @@ static void close_cgroups(struct run *r)
 /* Create the event sets for the scope the options ask for. */
 static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 {
-	unsigned flags = PMK_ES_MULTIPLEX;
+	unsigned flags = PMK_ES_MULTIPLEX |
+			 (o->metric_no_group ? PMK_ES_NO_EVENT_GROUP : 0) |
+			 (o->metric_no_merge ? PMK_ES_NO_SHARE : 0);
 	char label[24];
 	r->nunit = 0;
 	/* As perf: every counter inherits unless --no-inherit, so threads

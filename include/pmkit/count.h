@@ -32,6 +32,12 @@ enum {
 	PMK_ES_ENABLE_ON_EXEC = 1 << 4, /* start counting at the next exec */
 	PMK_ES_CGROUP = 1 << 5, /* the scope's pid is an open cgroup directory
 				   fd: count that cgroup's tasks on scope.cpu */
+	/* a derived event's natives each in a kernel group of its own, not
+	 * together (perf's --metric-no-group); user groups stay groups */
+	PMK_ES_NO_EVENT_GROUP = 1 << 6,
+	/* an event never reads the identical native of another event's
+	 * counter (perf's --metric-no-merge): each opens its own */
+	PMK_ES_NO_SHARE = 1 << 7,
 };
 
 /* Flags of a pmk_value. */

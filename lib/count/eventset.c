@@ -609,7 +609,8 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 	} else {
 		/* one group per event, or per user group (pmk_eventset_group);
 		 * aliases open nothing */
-		find_aliases(es);
+		if (!(es->flags & PMK_ES_NO_SHARE))
+			find_aliases(es);
 		for (int e = 0; e < es->nev;) {
 			int leaves[PMK_GROUP_MAX], n = 0;
 			int last = es->ev[e].group_last >= 0 ? es->ev[e].group_last : e;
@@ -618,7 +619,11 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 					if (!es->leaf[es->ev[k].first_leaf + i].tool &&
 					    es->leaf[es->ev[k].first_leaf + i].alias < 0)
 						leaves[n++] = es->ev[k].first_leaf + i;
-			if (n)
+			if (n && last == e && es->ev[e].group_last == -1 &&
+			    (es->flags & PMK_ES_NO_EVENT_GROUP))
+				for (int i = 0; i < n; i++)
+					open_group_of(es, e, &leaves[i], 1);
+			else if (n)
 				open_group_of(es, e, leaves, n);
 			/* members of the group share the first event's reason */
 			for (int k = e + 1; k <= last; k++)

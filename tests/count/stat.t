@@ -142,6 +142,17 @@ run_pmkit stat --append -e task-clock -- true
 check "--append without -o: exit 2" [ "$rc" = 2 ]
 run_pmkit stat -S -c -x, -e task-clock -- true
 check "-S (sync first) and -c (perf's --scale): accepted, task-clock counted" sh -c '[ "$1" = 0 ] && printf "%s\n" "$2" | grep -q ",task-clock,"' _ "$rc" "$err"
+# --metric-no-merge: a derived event's natives are not shared with the
+# events beside it (4 descriptors, not 2: the workload counts its parent's);
+# --metric-no-group: accepted, the value still there
+printf 'faults_per_ms = page-faults / (task-clock / 1000000)\n' > "$T_TMP/fpm.def"
+nfd='ls -l /proc/$PPID/fd | grep -c perf_event'
+run_pmkit stat --defs "$T_TMP/fpm.def" -x, -e faults_per_ms,page-faults,task-clock -- sh -c "$nfd"
+a=$out
+run_pmkit stat --metric-no-merge --defs "$T_TMP/fpm.def" -x, -e faults_per_ms,page-faults,task-clock -- sh -c "$nfd"
+check "--metric-no-merge: 4 descriptors where shared natives take 2 (got $out, $a)" [ "$out" = 4 -a "$a" = 2 ]
+run_pmkit stat --metric-no-group --defs "$T_TMP/fpm.def" -x, -e faults_per_ms -- true
+check "--metric-no-group: the derived value counted" sh -c '[ "$1" = 0 ] && printf "%s\n" "$2" | grep -q "^[0-9.]*,,faults_per_ms,"' _ "$rc" "$err"
 run_pmkit stat -r 2 --pre "echo pre >> $T_TMP/hooks" --post "echo post >> $T_TMP/hooks" -e task-clock -- true
 check "--pre/--post run around each run" sh -c 'test "$(cat "$1" | tr "\n" " ")" = "pre post pre post "' _ "$T_TMP/hooks"
 run_pmkit stat --log-fd 1 -x, -e task-clock -- true

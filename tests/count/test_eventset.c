@@ -200,6 +200,34 @@ static void test_shared_natives(void)
 	T_EQ_INT(pmk_eventset_start(es), 0);
 	T_EQ_INT(pmk_eventset_groups(es, NULL), 2);
 	pmk_eventset_free(es);
+
+	/* perf's --metric-no-merge: nothing shared, each its own counter;
+	 * --metric-no-group: the derived event's natives apart, and still
+	 * shared; the user group above stays one group under both */
+	{
+		static const struct {
+			unsigned flags;
+			int groups;
+		} want[] = {{PMK_ES_NO_SHARE, 4},
+			    {PMK_ES_NO_EVENT_GROUP, 3},
+			    {PMK_ES_NO_SHARE | PMK_ES_NO_EVENT_GROUP, 5}};
+		for (int k = 0; k < 3; k++) {
+			T_ASSERT(pmk_eventset_new(&es, want[k].flags) == 0);
+			pmk_eventset_add(es, "page-faults", &d);
+			pmk_eventset_add_event(es, &fpm, &d);
+			pmk_eventset_add(es, "task-clock", &d);
+			pmk_eventset_add(es, "context-switches", &d);
+			T_EQ_INT(pmk_eventset_start(es), 0);
+			T_EQ_INT(pmk_eventset_groups(es, NULL), want[k].groups);
+			touch_pages(50);
+			pmk_eventset_stop(es);
+			T_EQ_INT(pmk_eventset_read(es, v, 4), 4);
+			T_CHECKF(v[1].value > 0 && isfinite(v[1].value),
+				 "faults_per_ms %g (flags %u)", v[1].value,
+				 want[k].flags);
+			pmk_eventset_free(es);
+		}
+	}
 }
 
 static void test_unsupported_event_is_kept_with_reason(void)
