@@ -11,6 +11,7 @@
 
 #include "core/diag.h"
 #include "pmkit/sample.h"
+#include "sample/perfdata.h"
 #include "sample/profile.h"
 #include "sample/rec_format.h"
 
@@ -72,11 +73,11 @@ int pmk_perfdata_build_ids(const char *path, FILE *out, pmk_diag *d)
 {
 	uint8_t h[104];
 	uint64_t feat, sec;
-	int fd, idx = 0, rc;
+	int fd, rc;
 	pmk_diag_clear(d);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return pmk__diag_file(d, PMK_EIO, errno, path, NULL,
-				      "cannot open %s", path);
+				      "cannot be opened");
 	if (rd(fd, h, 16, 0) || memcmp(h, "PERFILE2", 8)) {
 		close(fd);
 		return pmk__diag_set(d, PMK_EFORMAT, 0, 0, NULL,
@@ -95,10 +96,8 @@ int pmk_perfdata_build_ids(const char *path, FILE *out, pmk_diag *d)
 		close(fd);
 		return PMK_ENOENT; /* --buildid-mmap, or -B: none there */
 	}
-	for (int bit = 0; bit < FEAT_BUILD_ID; bit++)
-		idx += (feat >> bit) & 1;
-	/* the feature sections' table follows the data section */
-	sec = pmk__get64(h + 40) + pmk__get64(h + 48) + 16ull * (uint64_t)idx;
+	sec = pmk__perf_feat_entry(pmk__get64(h + 40) + pmk__get64(h + 48),
+				   feat, FEAT_BUILD_ID);
 	if (rd(fd, h, 16, sec)) {
 		close(fd);
 		return pmk__diag_set(d, PMK_EFORMAT, 0, 0, NULL,

@@ -120,14 +120,11 @@ static void default_name(struct pattr *a)
 /* EVENT_DESC (feature bit 12): the events' names, in attr order. */
 static void read_event_desc(struct pd *p, uint64_t feat_bits[4])
 {
-	uint64_t sec = p->data_off + p->data_size;
-	int idx = 0;
+	uint64_t sec;
 	if (!(feat_bits[0] & (1ull << 12)))
 		return;
-	for (int bit = 0; bit < 12; bit++)
-		if (feat_bits[0] & (1ull << bit))
-			idx++;
-	sec += 16ull * (uint64_t)idx;
+	sec = pmk__perf_feat_entry(p->data_off + p->data_size, feat_bits[0],
+				   12);
 	if (!in(p, sec, 16))
 		return;
 	{
@@ -748,10 +745,10 @@ static void read_tracing(const struct pd *p, pmk_rec_writer *w,
 /* HEADER_TRACING_DATA (feature bit 1) of a file */
 static void read_tracing_feature(const struct pd *p, pmk_rec_writer *w)
 {
-	uint64_t sec = p->data_off + p->data_size, off, size;
+	uint64_t sec, off, size;
 	if (p->pipe || !(p->feat[0] & 2))
 		return;
-	sec += p->feat[0] & 1 ? 16 : 0;
+	sec = pmk__perf_feat_entry(p->data_off + p->data_size, p->feat[0], 1);
 	if (!in(p, sec, 16))
 		return;
 	off = pmk__get64(p->b + sec);
@@ -772,14 +769,10 @@ static void pd_free(struct pd *p)
 /* HEADER_COMPRESSED (feature bit 27): version, type, level, ratio. */
 static void read_compressed(struct pd *p, pmk_perfdata_info *info)
 {
-	uint64_t sec = p->data_off + p->data_size, off;
-	int idx = 0;
+	uint64_t sec, off;
 	if (p->pipe || !(p->feat[0] & (1ull << 27)))
 		return;
-	for (int bit = 0; bit < 27; bit++)
-		if (p->feat[0] & (1ull << bit))
-			idx++;
-	sec += 16ull * (uint64_t)idx;
+	sec = pmk__perf_feat_entry(p->data_off + p->data_size, p->feat[0], 27);
 	if (!in(p, sec, 16))
 		return;
 	off = pmk__get64(p->b + sec);
