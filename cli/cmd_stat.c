@@ -643,19 +643,28 @@ struct output {
 	int rec_failed;     /* a write to it failed */
 };
 
+/* A result in the layout the options ask for */
+static void print_result(struct output *out, const struct stat_result *res)
+{
+	FILE *f = cli_mpi_stat_begin(out->out); /* one rank of an MPI job */
+	if (out->o->json)
+		stat_print_json(f, res);
+	else if (out->o->perf_json)
+		stat_print_perf_json(f, res);
+	else if (out->o->sep)
+		stat_print_csv(f, out->o->sep, res);
+	else
+		stat_print_text(f, res);
+	/* "[rank R] " on text to a shared stream; a rank's own -o FILE.RANK
+	 * is named by its rank already */
+	cli_mpi_stat_end(f, out->out, res,
+			 !out->o->json && !out->o->perf_json && !out->o->sep &&
+				 (!out->o->outfile || !strcmp(out->o->outfile, "-")));
+	fflush(out->out);
+}
+
 static void emit(struct output *out, struct stat_result *res)
 {
-	FILE *f;
-	if (out->o->quiet) { /* perf's --quiet */
-		res->target = out->target;
-		res->aggr = out->o->aggr;
-		if (out->rec && stat_file_write(out->rec, res))
-			out->rec_failed = 1;
-		if (res->interval_s >= 0)
-			out->nprints++;
-		return;
-	}
-	f = cli_mpi_stat_begin(out->out); /* one rank of an MPI job */
 	res->target = out->target;
 	res->aggr = out->o->aggr;
 	res->extended = out->o->extended;
@@ -666,24 +675,12 @@ static void emit(struct output *out, struct stat_result *res)
 			   res->interval_s < 0;
 	res->first_interval = res->interval_s >= 0 && out->nprints == 0;
 	res->metric_only = out->o->metric_only;
-	if (out->o->json)
-		stat_print_json(f, res);
-	else if (out->o->perf_json)
-		stat_print_perf_json(f, res);
-	else if (out->o->sep)
-		stat_print_csv(f, out->o->sep, res);
-	else
-		stat_print_text(f, res);
+	if (!out->o->quiet) /* perf's --quiet prints nothing */
+		print_result(out, res);
 	if (out->rec && stat_file_write(out->rec, res))
 		out->rec_failed = 1;
 	if (res->interval_s >= 0)
 		out->nprints++;
-	/* "[rank R] " on text to a shared stream; a rank's own -o FILE.RANK
-	 * is named by its rank already */
-	cli_mpi_stat_end(f, out->out, res,
-			 !out->o->json && !out->o->perf_json && !out->o->sep &&
-				 (!out->o->outfile || !strcmp(out->o->outfile, "-")));
-	fflush(out->out);
 }
 
 /* What event `ev` counted since `prev` (the total at the last print; set
@@ -766,10 +763,12 @@ static void wake_by(struct timespec *ts, double when)
 		ts->tv_nsec = left > 0 ? (long)(left * 1e9) : 0;
 }
 
-/* Wait for the end of the measurement (workload exit, target exit or
- * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
- * printing intervals when asked. Returns the workload status. */
-static void sleep_ms(long ms);
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !cli_stop_sig)
+		;
+}
 
 /* -D MS: the sets start MS after the workload did; -D -1: they start
  * off (perf's "Events disabled"), for --control to enable */
@@ -786,6 +785,9 @@ static void delayed_start(const struct opts *o, struct run *r, double *t0)
 	}
 }
 
+/* Wait for the end of the measurement (workload exit, target exit or
+ * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
+ * printing intervals when asked. Returns the workload status. */
 static int measure(struct opts *o, struct run *r, struct workload *w,
 		   struct output *out, const char *cmd, double t0)
 {
@@ -1805,13 +1807,6 @@ static int run_hook(const char *what, const char *cmdline)
 		return 1;
 	}
 	return 0;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !cli_stop_sig)
-		;
 }
 
 /* stat record: finish the file (it is in place already). 0, or 1 after
