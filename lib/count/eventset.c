@@ -69,8 +69,7 @@ struct event {
 	char name[PMK_EVENT_NAME_MAX];
 	pmk_event_kind kind;
 	char unit[sizeof ((pmk_event *)0)->unit];
-	pmk__prog prog;      /* prog.ops: ops */
-	pmk_op *ops;         /* prog.nops steps, or NULL */
+	pmk__prog prog;      /* prog.ops: its prog.nops steps (owned), or NULL */
 	pmk_event *full;     /* pmk_eventset_event's, made when asked */
 	int first_leaf;
 	int group_last;      /* last event of a user group starting here, or -1 */
@@ -148,7 +147,7 @@ void pmk_eventset_free(pmk_eventset *es)
 	if (es->own_be && es->be)
 		es->be->ops->free(es->be);
 	for (int e = 0; e < es->nev; e++) {
-		free(es->ev[e].ops);
+		free((pmk_op *)es->ev[e].prog.ops);
 		free(es->ev[e].full);
 		free(es->ev[e].diag);
 	}
@@ -289,7 +288,6 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 	snprintf(es->ev[idx].unit, sizeof es->ev[idx].unit, "%s", ev->unit);
 	if (ops)
 		memcpy(ops, ev->ops, sizeof *ops * (size_t)ev->nops);
-	es->ev[idx].ops = ops;
 	es->ev[idx].prog = (pmk__prog){ops, ev->nops, ev->nleaf};
 	es->ev[idx].first_leaf = es->nleaf;
 	es->ev[idx].group_last = -1;
@@ -343,8 +341,8 @@ const pmk_event *pmk_eventset_event(const pmk_eventset *es, int i)
 			e->full->leaf[k] = w->leaf[e->first_leaf + k].attr;
 		e->full->nops = e->prog.nops;
 		if (e->prog.nops)
-			memcpy(e->full->ops, e->ops,
-			       sizeof *e->ops * (size_t)e->prog.nops);
+			memcpy(e->full->ops, e->prog.ops,
+			       sizeof *e->prog.ops * (size_t)e->prog.nops);
 	}
 	pthread_mutex_unlock(&w->lock);
 	return e->full;
