@@ -96,11 +96,17 @@ static int hardware_counts(void)
 
 static int add_list(const char *list)
 {
+	/* each event parsed here for its unit: the set keeps no whole
+	 * pmk_event (46 KB) unless asked for one */
 	char *copy = strdup(list), *save = NULL;
+	pmk_event *ev = malloc(sizeof *ev);
 	pmk_diag d;
 	int rc = 0;
-	if (!copy)
+	if (!copy || !ev) {
+		free(copy);
+		free(ev);
 		return PMK_ENOMEM;
+	}
 	for (char *tok = strtok_r(copy, ",", &save); tok && !rc;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (S.nev == PMK__MPI_MAX_EVENTS) {
@@ -111,7 +117,9 @@ static int add_list(const char *list)
 					      PMK__MPI_MAX_EVENTS, tok);
 			break;
 		}
-		rc = pmk_eventset_add(S.es, tok, &d);
+		rc = pmk_event_parse(pmk_target_host(), tok, ev, &d);
+		if (rc == 0)
+			rc = pmk_eventset_add_event(S.es, ev, &d);
 		if (rc < 0) {
 			if (S.rank == 0)
 				pmk__mpi_note("warning: PMKIT_EVENTS: '%s': %s%s%s",
@@ -121,11 +129,11 @@ static int add_list(const char *list)
 		}
 		rc = 0;
 		snprintf(S.evname[S.nev], PMK__MPI_NAME, "%s", tok);
-		const pmk_event *pe = pmk_eventset_event(S.es, S.nev);
-		snprintf(S.evunit[S.nev], 16, "%s", pe ? pe->unit : "");
+		snprintf(S.evunit[S.nev], 16, "%s", ev->unit);
 		S.nev++;
 	}
 	free(copy);
+	free(ev);
 	return rc;
 }
 
