@@ -224,9 +224,6 @@ void stat_mo_text(FILE *out, const struct stat_result *r)
 	}
 }
 
-static const char *const aggr_key[] = {"", "cpu", "core", "socket",
-				       "thread", "die", "node"};
-
 void stat_mo_csv(FILE *out, const char *sep, const struct stat_result *r)
 {
 	static struct mo_col col[MO_MAXCOL];
@@ -237,7 +234,7 @@ void stat_mo_csv(FILE *out, const char *sep, const struct stat_result *r)
 		if (r->interval_s >= 0)
 			fprintf(out, " time%s", sep);
 		if (r->aggr)
-			fprintf(out, "%s%s", aggr_key[r->aggr], sep);
+			fprintf(out, "%s%s", stat_aggr_key(r->aggr), sep);
 		if (STAT_AGGR_COUNTS(r->aggr))
 			fprintf(out, "cpus%s", sep);
 		for (int k = 0; k < nc; k++)
@@ -284,7 +281,7 @@ void stat_mo_perf_json(FILE *out, const struct stat_result *r)
 			if (r->aggr == STAT_AGGR_CPU && !strncmp(v, "CPU", 3))
 				v += 3;
 			fprintf(out, "%s\"%s\" : ", n++ ? ", " : "",
-				aggr_key[r->aggr]);
+				stat_aggr_key(r->aggr));
 			cli_json_str(out, v);
 			if (STAT_AGGR_COUNTS(r->aggr))
 				fprintf(out, ", \"aggregate-number\" : %d",

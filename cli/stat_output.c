@@ -310,13 +310,10 @@ void stat_print_perf_json(FILE *out, const struct stat_result *r)
 		if (r->interval_s >= 0)
 			fprintf(out, "\"interval\" : %.9f, ", r->interval_s);
 		if (w->aggr) {
-			static const char *const key[] = {"", "cpu", "core",
-							  "socket", "thread",
-							  "die", "node"};
 			const char *v = w->aggr;
 			if (r->aggr == STAT_AGGR_CPU && !strncmp(v, "CPU", 3))
 				v += 3;
-			fprintf(out, "\"%s\" : ", key[r->aggr]);
+			fprintf(out, "\"%s\" : ", stat_aggr_key(r->aggr));
 			cli_json_str(out, v);
 			fprintf(out, ", ");
 			if (STAT_AGGR_COUNTS(r->aggr))

@@ -28,6 +28,15 @@ enum stat_aggr {
 	 (a) == STAT_AGGR_DIE || (a) == STAT_AGGR_NODE ||                    \
 	 (a) == STAT_AGGR_CACHE)
 
+/* The key perf's -j output and --metric-only -x/-j headings give an
+ * aggregation ("" for none), as perf 6.5 names them. */
+static inline const char *stat_aggr_key(int a)
+{
+	static const char *const key[] = {"",	    "cpu", "core", "socket",
+					  "thread", "die", "node", "cache"};
+	return a >= 0 && a < (int)(sizeof key / sizeof *key) ? key[a] : "";
+}
+
 struct stat_row {
 	const char *name;
 	const char *unit;   /* "msec" for clocks, else "" */

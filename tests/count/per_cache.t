@@ -29,6 +29,14 @@ for lv in "" "=L1" "=L$top"; do
 	check "--per-cache${lv}: a row per L$l instance with its CPUs, as sysfs declares ($(echo $got | tr '\n' ' '))" \
 		sh -c '[ "$1" = 0 ] && [ -n "$2" ] && [ "$2" = "$3" ]' _ "$rc" "$got" "$(expect $l)"
 done
+# -j: perf 6.5's key, "cache", and the same instances (the table of keys
+# once stopped at "node" and read past its end here)
+run_pmkit stat -a --per-cache -j -e task-clock -- sleep 0.05
+got=$(printf '%s\n' "$err" | sed -n 's/^{"cache" : "S[0-9]*-D[0-9]*-L[0-9]*-ID\([0-9]*\)", "aggregate-number" : \([0-9]*\), .*/\1 \2/p' | sort -n)
+check "--per-cache -j: {\"cache\" : ..., \"aggregate-number\" : N} per L$top instance ($(echo $got | tr '\n' ' '))" \
+	sh -c '[ "$1" = 0 ] && [ -n "$2" ] && [ "$2" = "$3" ]' _ "$rc" "$got" "$(expect $top)"
+run_pmkit stat -a --per-cache -x, --metric-only -e task-clock -- sleep 0.05
+check "--per-cache --metric-only -x,: heading starts cache,cpus" sh -c 'printf "%s\n" "$1" | grep -q "^cache,cpus,"' _ "$err"
 run_pmkit stat -a --per-cache=X3 -e task-clock -- true
 check "--per-cache=X3: usage error naming the option ($rc)" sh -c '[ "$1" = 2 ] && echo "$2" | grep -q -- --per-cache' _ "$rc" "$err"
 run_pmkit stat --per-cache -e task-clock -- true
