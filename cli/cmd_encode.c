@@ -110,6 +110,10 @@ static void print_event(const pmk_event *ev, int json)
 			printf(",\"formula\":");
 			cli_json_str(stdout, f);
 		}
+		if (ev->unit[0]) {
+			printf(",\"unit\":");
+			cli_json_str(stdout, ev->unit);
+		}
 		printf("}\n");
 		return;
 	}
@@ -118,8 +122,9 @@ static void print_event(const pmk_event *ev, int json)
 		printf("%s: %s\n", ev->name, buf);
 		return;
 	}
-	printf("%s: derived (%s) = %s\n", ev->name,
-	       pmk_event_kind_name(ev->kind), f);
+	printf("%s: derived (%s) = %s%s%s\n", ev->name,
+	       pmk_event_kind_name(ev->kind), f, ev->unit[0] ? ", in " : "",
+	       ev->unit);
 	for (int i = 0; i < ev->nleaf; i++) {
 		pmk_attr_format(&ev->leaf[i], buf, sizeof buf);
 		printf("  %s: %s\n", ev->leaf[i].name, buf);

@@ -555,7 +555,8 @@ static void fill_rows(struct run *r, const pmk_value *v, struct stat_row *rows,
 		double scale = clock ? 1e-6 : 1;
 		memset(w, 0, sizeof *w);
 		w->name = r->ev[e].name;
-		w->unit = clock ? "msec" : "";
+		/* clocks in msec; a sysfs unit (RAPL's Joules) as perf */
+		w->unit = clock ? "msec" : r->ev[e].unit;
 		w->value = v[e].value * scale;
 		w->err = v[e].err * scale;
 		w->lo = v[e].lo * scale;

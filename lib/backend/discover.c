@@ -48,6 +48,41 @@ static int is_core_name(const char *name)
 	       !strcmp(name, "cpum_cf");
 }
 
+/* events/NAME.scale and NAME.unit (after the aliases: a directory lists
+ * them in any order), as perf applies them: a count times the scale, in
+ * the unit (RAPL's energy-pkg: 2^-32 Joules). */
+static void load_meta(pmk_target *t, const char *pmu, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[1024], val[64], name[64];
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		const char *dot = strrchr(e->d_name, '.');
+		int scale;
+		if (!dot || dot == e->d_name ||
+		    (size_t)(dot - e->d_name) >= sizeof name)
+			continue;
+		scale = !strcmp(dot, ".scale");
+		if (!scale && strcmp(dot, ".unit"))
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)(dot - e->d_name),
+			 e->d_name);
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (read_small(path, val, sizeof val) != 0)
+			continue;
+		if (scale) {
+			char *end;
+			double v = strtod(val, &end);
+			if (end != val)
+				pmk__target_alias_meta(t, pmu, name, v, NULL);
+		} else
+			pmk__target_alias_meta(t, pmu, name, 0, val);
+	}
+	closedir(d);
+}
+
 static void load_dir(pmk_target *t, const char *pmu, const char *dir,
 		     int formats)
 {
@@ -71,6 +106,8 @@ static void load_dir(pmk_target *t, const char *pmu, const char *dir,
 			pmk_target_add_alias(t, pmu, e->d_name, val);
 	}
 	closedir(d);
+	if (!formats)
+		load_meta(t, pmu, dir);
 }
 
 /* The CPU's identity: /proc/cpuinfo, and on Arm the MIDR register when

@@ -77,6 +77,7 @@ struct mods {
 	int have_c, have_umask, have_period, have_freq;
 	uint64_t c, umask, period, freq;
 	int col_field; /* column of the first counter-field modifier */
+	const struct pmk__alias *alias; /* a PMU event's sysfs alias */
 };
 
 static const char mod_hint[] =
@@ -335,7 +336,10 @@ static int parse_terms(const pmk_target *t, const struct pmk__pmu *p,
 						term, (int)vl, val ? val : "",
 						pmk__format_bits(f));
 			} else if (al && !val && depth < 4) {
-				int rc = parse_terms(t, p, al->terms,
+				int rc;
+				if (!m->alias)
+					m->alias = al;
+				rc = parse_terms(t, p, al->terms,
 						     strlen(al->terms),
 						     col + (int)start, a, m,
 						     depth + 1, d);
@@ -376,6 +380,21 @@ static int pmu_hint(const pmk_target *t, char *hint, size_t size)
 		snprintf(hint + len, size - (size_t)len,
 			 " (no hardware PMU: virtual machine?)");
 	return 0;
+}
+
+/* A sysfs alias's unit and scale, as perf shows its counts: the value is
+ * the count times the scale (a one-step program), in the unit (RAPL's
+ * power/energy-pkg/ in Joules). */
+static void apply_alias_scale(pmk_event *ev, const struct pmk__alias *al)
+{
+	if (al->unit[0])
+		snprintf(ev->unit, sizeof ev->unit, "%s", al->unit);
+	if (al->scale > 0 && al->scale != 1) {
+		ev->ops[0] = (pmk_op){PMK_OP_LEAF, 0, 0};
+		ev->ops[1] = (pmk_op){PMK_OP_CONST, 0, al->scale};
+		ev->ops[2] = (pmk_op){PMK_OP_MUL, 0, 0};
+		ev->nops = 3;
+	}
 }
 
 static int parse_pmu_form(const pmk_target *t, const char *s, const char *slash,
@@ -432,7 +451,10 @@ static int parse_pmu_form(const pmk_target *t, const char *s, const char *slash,
 				"write them as terms: cpu/event=0x3c,edge=1,cmask=2/",
 				"field modifiers go inside the terms of a PMU event");
 	}
-	return apply_common_mods(ev, &m, (int)(close - s) + 2, d);
+	rc = apply_common_mods(ev, &m, (int)(close - s) + 2, d);
+	if (rc == 0 && m.alias)
+		apply_alias_scale(ev, m.alias);
+	return rc;
 }
 
 /* Length of the base name: up to the first ':' (or all). */

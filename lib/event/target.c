@@ -3,6 +3,7 @@
  * reader that fills a target from a live machine is lib/backend/discover.c.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,7 @@ int pmk_target_add_alias(pmk_target *t, const char *pmu, const char *event,
 		p->calias = nc;
 	}
 	a = &p->alias[p->nalias++];
+	memset(a, 0, sizeof *a);
 	strcpy(a->name, event);
 	strcpy(a->terms, terms);
 	/* sysfs values end with a newline */
@@ -252,6 +254,27 @@ const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
 		if (strcmp(p->alias[i].name, name) == 0)
 			return &p->alias[i];
 	return NULL;
+}
+
+int pmk__target_alias_meta(pmk_target *t, const char *pmu, const char *event,
+			   double scale, const char *unit)
+{
+	struct pmk__pmu *p = (struct pmk__pmu *)pmk__target_pmu(t, pmu);
+	struct pmk__alias *a = (struct pmk__alias *)pmk__pmu_alias(p, event);
+	if (!a)
+		return PMK_ENOEVENT;
+	if (scale > 0 && isfinite(scale))
+		a->scale = scale;
+	if (unit) {
+		size_t n = strlen(unit);
+		while (n && isspace((unsigned char)unit[n - 1]))
+			n--;
+		if (n >= sizeof a->unit)
+			return PMK_EINVAL;
+		memcpy(a->unit, unit, n);
+		a->unit[n] = 0;
+	}
+	return 0;
 }
 
 int pmk__format_bits(const struct pmk__format *f)

@@ -26,6 +26,10 @@ struct pmk__format {
 struct pmk__alias {
 	char name[64];
 	char terms[192];
+	/* sysfs events/NAME.scale and NAME.unit: what one count is worth,
+	 * in `unit` (RAPL's energy in 2^-32 Joules); 0 and "" when absent */
+	double scale;
+	char unit[16];
 };
 
 struct pmk__pmu {
@@ -84,6 +88,10 @@ const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,
 /* The alias `name` of `pmu`, or NULL. */
 const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
 					const char *name);
+/* Set alias `event` of `pmu`'s scale (0: none) and unit (NULL: none), as
+ * sysfs's NAME.scale and NAME.unit give them. */
+int pmk__target_alias_meta(pmk_target *t, const char *pmu, const char *event,
+			   double scale, const char *unit);
 /* Width in bits of a format term. */
 int pmk__format_bits(const struct pmk__format *f);
 /* Scatter `value` into the attr's config words by the term's bit ranges.
