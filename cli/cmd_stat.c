@@ -496,10 +496,15 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 				}
 				nsum[e]++;
 			}
-			if (first) {
+			/* an uncore or RAPL event counts its package on one
+			 * CPU only (PMK_VALUE_OFF_CPU on the others) */
+			if (first || ((a->flags & PMK_VALUE_OFF_CPU) &&
+				      !(b->flags & PMK_VALUE_OFF_CPU))) {
 				*a = *b;
 				continue;
 			}
+			if (b->flags & PMK_VALUE_OFF_CPU)
+				continue;
 			if (!counted) {
 				a->flags |= b->flags & PMK_VALUE_NOT_COUNTED;
 				continue;
@@ -530,7 +535,8 @@ static void sum_sets(struct run *r, int u, pmk_value *out, double *leaf)
 	 * events were never enabled (-D -1): perf shows <not counted> */
 	for (int e = 0; e < r->nev && (r->cg_scope || !r->ever); e++)
 		if (!out[e].status && !out[e].enabled_ns && !out[e].running_ns &&
-		    !r->ev[e].nops && !is_tool(&r->ev[e], 0))
+		    !r->ev[e].nops && !is_tool(&r->ev[e], 0) &&
+		    !(out[e].flags & PMK_VALUE_OFF_CPU))
 			out[e].flags |= PMK_VALUE_NOT_COUNTED;
 	free(nsum);
 	free(tmp);
@@ -631,6 +637,25 @@ static int thread_rows(const struct run *r, const struct opts *o,
 				any = 1;
 			}
 		}
+	}
+	return kept;
+}
+
+/* Rows of an uncore or RAPL event on the CPUs (or units) it does not count
+ * on (PMK_VALUE_OFF_CPU) are left out, as perf opens such an event only
+ * on its PMU's cpumask; without aggregation, an event no CPU of the list
+ * counts on is <not counted>. The rows are compacted in place; returns how
+ * many are left. */
+static int off_cpu_rows(const struct opts *o, struct stat_row *rows, int n)
+{
+	int kept = 0;
+	for (int i = 0; i < n; i++) {
+		if (rows[i].flags & PMK_VALUE_OFF_CPU) {
+			if (o->aggr != STAT_AGGR_GLOBAL)
+				continue;
+			rows[i].flags |= PMK_VALUE_NOT_COUNTED;
+		}
+		rows[kept++] = rows[i];
 	}
 	return kept;
 }
@@ -750,7 +775,8 @@ static void print_interval(struct run *r, const struct opts *o,
 	res.span_s = t - iv->last;
 	iv->last = t;
 	res.rows = iv->rows;
-	res.nrows = thread_rows(r, o, iv->rows, (int)iv->nv);
+	res.nrows = off_cpu_rows(o, iv->rows,
+				 thread_rows(r, o, iv->rows, (int)iv->nv));
 	emit(out, &res);
 	iv->prints++;
 }
@@ -2167,7 +2193,9 @@ int cmd_stat(int argc, char **argv)
 	res.sys_s = sys / (nrep_ok ? nrep_ok : 1);
 	res.interval_s = -1;
 	res.rows = rows;
-	res.nrows = thread_rows(&r, &o, rows, r.nev * (r.nunit ? r.nunit : 1));
+	res.nrows = off_cpu_rows(&o, rows,
+				 thread_rows(&r, &o, rows,
+					     r.nev * (r.nunit ? r.nunit : 1)));
 	res.note = note;
 	{
 		/* say when a group had to be split: its events were then not

@@ -50,6 +50,11 @@ enum {
 	 * the set's start, where the other events' rates changed by half or
 	 * more: what it missed there is unknown, and err does not cover it */
 	PMK_VALUE_START_UNSEEN = 1 << 4,
+	/* a set counting one CPU, whose events are all on PMUs that count
+	 * that CPU's package on another CPU (an uncore or RAPL PMU's
+	 * cpumask): not opened, value 0, so that a sum over the CPUs counts
+	 * the package once, as perf does */
+	PMK_VALUE_OFF_CPU = 1 << 5,
 };
 
 typedef struct pmk_value {

@@ -193,8 +193,13 @@ int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo)
 			/* a PMU with a cpumask counts per package (uncore);
 			 * a hybrid core PMU has `cpus` instead */
 			if (p && !p->is_core &&
-			    read_small(path, cpus, sizeof cpus) == 0)
+			    read_small(path, cpus, sizeof cpus) == 0) {
+				size_t n = strcspn(cpus, " \t\n");
 				p->is_uncore = 1;
+				if (n < sizeof p->cpumask)
+					snprintf(p->cpumask, sizeof p->cpumask,
+						 "%.*s", (int)n, cpus);
+			}
 			snprintf(path, sizeof path, "%s/%s/format", base,
 				 e->d_name);
 			load_dir(t, e->d_name, path, 1);

@@ -33,6 +33,7 @@
 #include "lib/backend/backend.h"
 #include "lib/count/eventset.h"
 #include "lib/event/attr.h"
+#include "lib/event/target.h"
 #include "lib/event/eval.h"
 #include "lib/event/parse.h"
 
@@ -60,6 +61,8 @@ struct leaf {
 	int first_done;      /* the first slice has been folded in */
 	int tool;            /* perf's tool events: 1 + config, else 0 */
 	int no_slices;       /* never multiplexed: no rate statistics (open) */
+	int off_cpu;         /* its PMU counts the set's CPU's package on
+				another CPU: never opened, reads 0 (open) */
 };
 
 /* An event as the set keeps it: its name and program, the steps it uses
@@ -76,6 +79,7 @@ struct event {
 	int status;          /* 0 or PMK_E* why not counted */
 	pmk_diag *diag;      /* why not counted (keep_diag), or NULL */
 	int user_only;       /* fell back to user space only (paranoid) */
+	int off_cpu;         /* every native off_cpu: PMK_VALUE_OFF_CPU */
 };
 
 struct group {
@@ -210,7 +214,8 @@ static int set_limited(const pmk_eventset *es)
 {
 	int n = 0;
 	for (int i = 0; i < es->nleaf; i++)
-		n += es->leaf[i].alias < 0 && is_counter_limited(&es->leaf[i].attr);
+		n += es->leaf[i].alias < 0 && !es->leaf[i].off_cpu &&
+		     is_counter_limited(&es->leaf[i].attr);
 	return n;
 }
 
@@ -500,7 +505,8 @@ static void find_aliases(pmk_eventset *es)
 	for (int e = 0; e < es->nev; e++) {
 		const struct event *ev = &es->ev[e];
 		struct leaf *l = &es->leaf[ev->first_leaf];
-		if (ev->prog.nleaf != 1 || ev->group_last != -1 || l->tool)
+		if (ev->prog.nleaf != 1 || ev->group_last != -1 || l->tool ||
+		    l->off_cpu)
 			continue; /* tool events are measured by the set itself */
 		for (int s = 0; s < es->nev && l->alias < 0; s++) {
 			const struct event *src = &es->ev[s];
@@ -561,6 +567,28 @@ static void settle_aliases(pmk_eventset *es)
 	}
 }
 
+/* A set that counts one CPU opens no native whose PMU counts that CPU's
+ * package on another CPU (an uncore or RAPL PMU's cpumask, as perf opens
+ * such events only there): the kernel would take it and count the whole
+ * package again, once per CPU of it. Such a native reads 0; an event all
+ * of whose natives are such is PMK_VALUE_OFF_CPU. */
+static void mark_off_cpu(pmk_eventset *es)
+{
+	const pmk_target *t = es->scope.cpu >= 0 ? pmk_target_host() : NULL;
+	for (int i = 0; i < es->nleaf; i++) {
+		struct leaf *l = &es->leaf[i];
+		l->off_cpu = t && !l->tool &&
+			     !pmk__target_pmu_on_cpu(t, l->attr.pmu,
+						     es->scope.cpu);
+	}
+	for (int e = 0; e < es->nev; e++) {
+		struct event *ev = &es->ev[e];
+		ev->off_cpu = ev->prog.nleaf > 0;
+		for (int i = 0; i < ev->prog.nleaf; i++)
+			ev->off_cpu &= es->leaf[ev->first_leaf + i].off_cpu;
+	}
+}
+
 int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 {
 	int ok = 0, first_err = 0;
@@ -579,14 +607,16 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		es->own_be = 1;
 	}
 	pmk_diag_clear(&first);
+	mark_off_cpu(es);
 	if (es->flags & PMK_ES_GROUP) {
 		/* every counter-limited native in one group (split on
 		 * failure), software natives in another */
 		int hw[PMK_GROUP_MAX], sw[PMK_GROUP_MAX], nh = 0, ns = 0;
 		for (int i = 0; i <= es->nleaf; i++) {
 			int flush = i == es->nleaf;
-			if (!flush && es->leaf[i].tool) {
-				/* measured by the set itself, never opened */
+			if (!flush && (es->leaf[i].tool || es->leaf[i].off_cpu)) {
+				/* measured by the set itself, or counted on
+				 * another CPU: never opened */
 			} else if (!flush) {
 				if (is_counter_limited(&es->leaf[i].attr))
 					hw[nh++] = i;
@@ -615,6 +645,7 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			for (int k = e; k <= last; k++)
 				for (int i = 0; i < es->ev[k].prog.nleaf && n < PMK_GROUP_MAX; i++)
 					if (!es->leaf[es->ev[k].first_leaf + i].tool &&
+					    !es->leaf[es->ev[k].first_leaf + i].off_cpu &&
 					    es->leaf[es->ev[k].first_leaf + i].alias < 0)
 						leaves[n++] = es->ev[k].first_leaf + i;
 			if (n && last == e && es->ev[e].group_last == -1 &&
@@ -638,6 +669,7 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		for (int i = 0; i < ev->prog.nleaf; i++)
 			if (es->leaf[ev->first_leaf + i].handle < 0 &&
 			    !es->leaf[ev->first_leaf + i].tool &&
+			    !es->leaf[ev->first_leaf + i].off_cpu &&
 			    es->leaf[ev->first_leaf + i].alias < 0)
 				missing = 1;
 		if (missing) {
@@ -1129,6 +1161,10 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 static inline void event_value(pmk_eventset *es, int e, pmk_value *v)
 {
 	const struct event *ev = &es->ev[e];
+	if (__builtin_expect(ev->off_cpu, 0)) {
+		*v = (pmk_value){.flags = PMK_VALUE_OFF_CPU};
+		return;
+	}
 	if (ev->status == 0 && ev->prog.nops == 0) {
 		/* the common case: one native, counted all the time */
 		const struct leaf *l = &es->leaf[ev->first_leaf];

@@ -256,6 +256,29 @@ const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
 	return NULL;
 }
 
+int pmk__target_pmu_on_cpu(const pmk_target *t, const char *pmu, int cpu)
+{
+	const struct pmk__pmu *p = pmk__target_pmu(t, pmu);
+	const char *s;
+	if (!p || !p->cpumask[0] || cpu < 0)
+		return 1;
+	/* a CPU list: "0", "0,18", "0-1,4" */
+	for (s = p->cpumask; *s;) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+		if (end == s)
+			return 1; /* not a list: do not second-guess it */
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (cpu >= lo && cpu <= hi)
+			return 1;
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	return 0;
+}
+
 int pmk__target_alias_meta(pmk_target *t, const char *pmu, const char *event,
 			   double scale, const char *unit)
 {
