@@ -643,9 +643,8 @@ static int thread_rows(const struct run *r, const struct opts *o,
 
 /* Rows of an uncore or RAPL event on the CPUs (or units) it does not count
  * on (PMK_VALUE_OFF_CPU) are left out, as perf opens such an event only
- * on its PMU's cpumask; without aggregation, an event no CPU of the list
- * counts on is <not counted>. The rows are compacted in place; returns how
- * many are left. */
+ * on its PMU's cpumask (and, should no set count it, <not counted>). The
+ * rows are compacted in place; returns how many are left. */
 static int off_cpu_rows(const struct opts *o, struct stat_row *rows, int n)
 {
 	int kept = 0;
@@ -1552,6 +1551,10 @@ static int make_sets(struct opts *o, struct run *r, pid_t child, int cgroup_fd)
 		}
 		if (cgroup_fd >= 0 || r->ncg)
 			flags |= PMK_ES_CGROUP;
+		/* every online CPU: an uncore or RAPL event on its PMU's
+		 * cpumask only (with -C, on the CPUs listed, as perf 6.1) */
+		if (!o->cpus)
+			flags |= PMK_ES_PMU_CPUMASK;
 		r->cg_scope = (flags & PMK_ES_CGROUP) != 0;
 		if (r->ncg && n * r->ncg > MAX_SETS) {
 			cli_error("--for-each-cgroup: %d cgroups on %d CPUs are "

@@ -182,10 +182,6 @@ void stat_print_text(FILE *out, const struct stat_result *r)
 			if (w->status && w->reason && !w->bare &&
 			    (r->interval_s < 0 || r->first_interval))
 				fprintf(out, "  (%s)", w->reason);
-			else if (!w->status && r->interval_s < 0 &&
-				 (w->flags & PMK_VALUE_OFF_CPU))
-				fprintf(out, "  (its PMU counts on the CPUs of "
-					     "its cpumask, none of them listed)");
 			else if (!w->status && r->interval_s < 0)
 				fprintf(out, "  (never scheduled on a counter: "
 					     "group too large?)");

@@ -38,6 +38,14 @@ enum {
 	/* an event never reads the identical native of another event's
 	 * counter (perf's --metric-no-merge): each opens its own */
 	PMK_ES_NO_SHARE = 1 << 7,
+	/* one of a run's sets, one per CPU, over CPUs that include every
+	 * CPU a PMU's cpumask lists (perf's -a): a native of such a PMU
+	 * (uncore, RAPL: it counts a whole package on one of its CPUs, and
+	 * the kernel takes it on any CPU of the package) is opened only on
+	 * the listed CPUs, PMK_VALUE_OFF_CPU on the others. Without this
+	 * flag a set opens it on its own CPU (perf 6.1's -C), where it
+	 * counts the package. */
+	PMK_ES_PMU_CPUMASK = 1 << 8,
 };
 
 /* Flags of a pmk_value. */
@@ -50,10 +58,9 @@ enum {
 	 * the set's start, where the other events' rates changed by half or
 	 * more: what it missed there is unknown, and err does not cover it */
 	PMK_VALUE_START_UNSEEN = 1 << 4,
-	/* a set counting one CPU, whose events are all on PMUs that count
-	 * that CPU's package on another CPU (an uncore or RAPL PMU's
-	 * cpumask): not opened, value 0, so that a sum over the CPUs counts
-	 * the package once, as perf does */
+	/* PMK_ES_PMU_CPUMASK: every native of the event is on a PMU whose
+	 * cpumask leaves the set's CPU out: not opened, value 0, so that a
+	 * sum over the CPUs counts the package once, as perf does */
 	PMK_VALUE_OFF_CPU = 1 << 5,
 };
 

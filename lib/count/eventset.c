@@ -567,14 +567,17 @@ static void settle_aliases(pmk_eventset *es)
 	}
 }
 
-/* A set that counts one CPU opens no native whose PMU counts that CPU's
- * package on another CPU (an uncore or RAPL PMU's cpumask, as perf opens
- * such events only there): the kernel would take it and count the whole
- * package again, once per CPU of it. Such a native reads 0; an event all
- * of whose natives are such is PMK_VALUE_OFF_CPU. */
+/* PMK_ES_PMU_CPUMASK: a set that counts one CPU opens no native whose PMU
+ * counts that CPU's package on another CPU (an uncore or RAPL PMU's
+ * cpumask; perf -a opens such events only there): the kernel would take
+ * it and count the whole package again, once per CPU of it. Such a native
+ * reads 0; an event all of whose natives are such is PMK_VALUE_OFF_CPU. */
 static void mark_off_cpu(pmk_eventset *es)
 {
-	const pmk_target *t = es->scope.cpu >= 0 ? pmk_target_host() : NULL;
+	const pmk_target *t = es->scope.cpu >= 0 &&
+				      (es->flags & PMK_ES_PMU_CPUMASK)
+				  ? pmk_target_host()
+				  : NULL;
 	for (int i = 0; i < es->nleaf; i++) {
 		struct leaf *l = &es->leaf[i];
 		l->off_cpu = t && !l->tool &&
