@@ -54,6 +54,7 @@
 struct opts {
 	char *lists[MAX_EVENTS];
 	int nlists;
+	int nlists_at_cgroup; /* -e lists before -G (perf: -G is theirs) */
 	unsigned long long repeat, interval_ms, interval_count;
 	const char *sep, *outfile, *cpus;
 	const char *record; /* stat record: the file the counts go to */
@@ -1132,6 +1133,7 @@ static int on_opt(int key, const char *val, void *arg)
 		break;
 	case 'G':
 		o->cgroup = val;
+		o->nlists_at_cgroup = o->nlists;
 		break;
 	case OPT_EACH_CGROUP:
 		o->each_cgroup = val;
@@ -1302,6 +1304,24 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (o->cgroup && !o->all_cpus)
 		return usage_error("-G counts a cgroup on every CPU: it goes "
 				   "with -a (or -C)");
+	/* perf pairs -G A,B with the events before it, one cgroup each, and
+	 * counts events after -G system-wide; pmkit's sets count every event
+	 * in one cgroup: refused, not counted otherwise than asked */
+	if (o->cgroup && strchr(o->cgroup, ',')) {
+		cli_error("-G %s: pmkit counts every event in the one cgroup "
+			  "-G names, not perf's one cgroup per event; "
+			  "--for-each-cgroup %s counts every event in each",
+			  o->cgroup, o->cgroup);
+		return cli_usage("stat");
+	}
+	if (o->cgroup && o->nlists_at_cgroup &&
+	    o->nlists > o->nlists_at_cgroup) {
+		cli_error("-e %s after -G %s: perf counts it system-wide, "
+			  "pmkit counts every event in the cgroup: count it "
+			  "in a run of its own, or name every event before -G",
+			  o->lists[o->nlists_at_cgroup], o->cgroup);
+		return cli_usage("stat");
+	}
 	if (o->each_cgroup) {
 		if (!o->all_cpus)
 			return usage_error("--for-each-cgroup counts cgroups on "

@@ -164,3 +164,12 @@ check "-I: timestamped lines with perf's field count" sh -c '
 	b=$(grep -v "^#" "$2" | grep . | awk -F, "{print NF}" | sort -u)
 	n=$(grep -v "^#" "$1" | grep -c .)
 	test "$a" = "$b" && test "$n" -ge 3' _ "$T_TMP/pi.csv" "$T_TMP/fi.csv"
+# perf's -G A,B (a cgroup per event) and -e after -G (counted
+# system-wide): pmkit counts every event in one cgroup, so both are
+# refused with what to type instead, never counted otherwise than asked
+run_pmkit stat -a -e task-clock,context-switches -G /,/ true
+check "-G A,B: a usage error (2) that names --for-each-cgroup" sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q -- "-G /,/: .*--for-each-cgroup /,/"' _ "$rc" "$err"
+run_pmkit stat -a -e task-clock -G / -e context-switches true
+check "-e after -G: a usage error (2) naming the event" sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q -- "-e context-switches after -G /"' _ "$rc" "$err"
+run_pmkit stat -a -G / -e task-clock true
+check "-G before every -e: the events counted in the cgroup (exit $rc)" sh -c '[ "$1" = 0 ] && printf "%s" "$2" | grep -q "task-clock *  / "' _ "$rc" "$err"
