@@ -220,10 +220,19 @@ static int core_has_stalls(void)
 		      F_OK) == 0;
 }
 
+/* A default event, through the list's walker (a hybrid's generic event is
+ * one per core PMU, as perf's default list there); one that does not
+ * parse is kept as the parser left it, a row saying why. */
 static int add_named(struct run *r, const char *name)
 {
+	struct parse_ctx c = {r, 0};
+	int before = r->nev;
 	if (r->nev == MAX_EVENTS)
 		return -1;
+	if (pmk_event_list_walk(pmk_target_host(), name, parse_item, &c,
+				NULL) == 0)
+		return 0;
+	r->nev = before;
 	return pmk_event_parse(pmk_target_host(), name, &r->ev[r->nev++], NULL);
 }
 

@@ -42,9 +42,9 @@ enum {
 	 * CPU a PMU's cpumask lists (perf's -a): a native of such a PMU
 	 * (uncore, RAPL: it counts a whole package on one of its CPUs, and
 	 * the kernel takes it on any CPU of the package) is opened only on
-	 * the listed CPUs, PMK_VALUE_OFF_CPU on the others. Without this
-	 * flag a set opens it on its own CPU (perf 6.1's -C), where it
-	 * counts the package. */
+	 * the listed CPUs, PMK_VALUE_OFF_CPU on the others; so is a hybrid
+	 * core PMU's on its `cpus`. Without this flag a set opens it on its
+	 * own CPU (perf 6.1's -C), where it counts the package. */
 	PMK_ES_PMU_CPUMASK = 1 << 8,
 };
 

@@ -48,6 +48,15 @@ static int is_core_name(const char *name)
 	       !strcmp(name, "cpum_cf");
 }
 
+/* The CPUs a PMU counts on (its `cpumask` or a hybrid core PMU's `cpus`:
+ * "0", "0-15"), for pmk__target_pmu_on_cpu; left empty when too long. */
+static void keep_cpus(struct pmk__pmu *p, const char *list)
+{
+	size_t n = strcspn(list, " \t\n");
+	if (n < sizeof p->cpumask)
+		snprintf(p->cpumask, sizeof p->cpumask, "%.*s", (int)n, list);
+}
+
 /* events/NAME.scale and NAME.unit (after the aliases: a directory lists
  * them in any order), as perf applies them: a count times the scale, in
  * the unit (RAPL's energy-pkg: 2^-32 Joules). */
@@ -165,7 +174,7 @@ int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo)
 			char *end;
 			unsigned long type;
 			struct pmk__pmu *p;
-			int core;
+			int core, has_cpus;
 			if (e->d_name[0] == '.' ||
 			    strlen(e->d_name) >= PMK_PMU_NAME_MAX)
 				continue;
@@ -181,24 +190,24 @@ int pmk_target_discover(pmk_target *t, const char *root, const char *cpuinfo)
 			 * a `cpumask` */
 			snprintf(path, sizeof path, "%s/%s/cpus", base,
 				 e->d_name);
+			has_cpus = read_small(path, cpus, sizeof cpus) == 0;
 			core = is_core_name(e->d_name) ||
-			       (!strncmp(e->d_name, "arm", 3) &&
-				read_small(path, cpus, sizeof cpus) == 0);
+			       (!strncmp(e->d_name, "arm", 3) && has_cpus);
 			if (pmk_target_add_pmu(t, e->d_name, (uint32_t)type,
 					       core) != 0)
 				continue;
 			p = (struct pmk__pmu *)pmk__target_pmu(t, e->d_name);
+			/* a hybrid's core PMU counts on its `cpus` only */
+			if (p && p->is_core && has_cpus)
+				keep_cpus(p, cpus);
 			snprintf(path, sizeof path, "%s/%s/cpumask", base,
 				 e->d_name);
 			/* a PMU with a cpumask counts per package (uncore);
 			 * a hybrid core PMU has `cpus` instead */
 			if (p && !p->is_core &&
 			    read_small(path, cpus, sizeof cpus) == 0) {
-				size_t n = strcspn(cpus, " \t\n");
 				p->is_uncore = 1;
-				if (n < sizeof p->cpumask)
-					snprintf(p->cpumask, sizeof p->cpumask,
-						 "%.*s", (int)n, cpus);
+				keep_cpus(p, cpus);
 			}
 			snprintf(path, sizeof path, "%s/%s/format", base,
 				 e->d_name);

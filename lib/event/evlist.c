@@ -8,7 +8,11 @@
  * `{a,b}` is one kernel group; `{a,b}:u` gives every member the group's
  * modifiers, as perf does; a tracepoint glob ("syscalls:sys_enter_*",
  * "sched:sched_*:u") becomes one event per matching tracepoint, in name
- * order, inside its group if it is in one. Every column, of a grammar
+ * order, inside its group if it is in one. On a hybrid (two or more core
+ * PMUs), a generic hardware or cache event outside a group ("cycles",
+ * "instructions:u") becomes one event per core PMU, "cpu_core/cycles/" and
+ * "cpu_atom/cycles/", as perf counts it there (the kernel would give the
+ * bare name to one core type only). Every column, of a grammar
  * error or of an error of one event, is counted over the whole list.
  *
  * The walker encodes nothing itself: it hands each event string to the
@@ -21,6 +25,8 @@
 #include <string.h>
 
 #include "lib/core/diag.h"
+#include "lib/event/generic.h"
+#include "lib/event/target.h"
 #include "pmkit/event.h"
 
 #define ITEM_MAX (PMK_EVENT_NAME_MAX * 2)
@@ -132,6 +138,53 @@ static int compose(const struct walk *w, const char *text, size_t n,
 	return len < 0 || (size_t)len >= size ? -1 : 0;
 }
 
+/* A hybrid's generic hardware or cache event outside a group: one item
+ * per core PMU, "PMU/NAME/MODS" (perf's names on a hybrid). 1 when it
+ * was expanded (`*rc` its result), 0 when it is not such an event. */
+static int hybrid(struct walk *w, const char *text, size_t n, int col,
+		  int *rc)
+{
+	char base[PMK_EVENT_NAME_MAX], buf[ITEM_MAX];
+	const char *colon = memchr(text, ':', n);
+	size_t bl = colon ? (size_t)(colon - text) : n;
+	struct pmk__generic g;
+	pmk_event_item it;
+	int ncore = 0;
+	if (!w->t || w->group >= 0 || bl == 0 || bl >= sizeof base)
+		return 0;
+	for (int i = 0; i < w->t->npmu; i++)
+		ncore += w->t->pmu[i].is_core;
+	memcpy(base, text, bl);
+	base[bl] = 0;
+	if (ncore < 2 || pmk__generic_find(base, &g) != 0 ||
+	    (g.kind != PMK_KIND_HARDWARE && g.kind != PMK_KIND_HWCACHE))
+		return 0;
+	*rc = 0;
+	for (int i = 0; i < w->t->npmu && !*rc; i++) {
+		const struct pmk__pmu *p = &w->t->pmu[i];
+		int len;
+		if (!p->is_core)
+			continue;
+		len = snprintf(buf, sizeof buf, "%s/%s/%.*s", p->name, base,
+			       (int)(colon ? n - bl - 1 : 0),
+			       colon ? colon + 1 : "");
+		if (len < 0 || (size_t)len >= sizeof buf)
+			return *rc = fail(w, PMK_ERANGE, col, NULL,
+					  "event string too long"),
+			       1;
+		memset(&it, 0, sizeof it);
+		it.str = buf;
+		it.column = col;
+		it.group = -1;
+		/* an error of an expansion points at the name as written */
+		if ((*rc = emit(w, &it, len)) != 0 && w->d && w->d->code) {
+			w->d->column = col;
+			w->d->length = (int)n;
+		}
+	}
+	return 1;
+}
+
 /* One event of the list: `text` (n chars, braces gone) at `col`. A
  * tracepoint glob becomes each match; `last` marks the group's end. */
 static int event(struct walk *w, const char *text, size_t n, int col, int last)
@@ -164,6 +217,8 @@ static int event(struct walk *w, const char *text, size_t n, int col, int last)
 		snprintf(pat, sizeof pat, "%.*s", (int)(end - text), text);
 		pmk_tracepoint_foreach(w->t, pat, tp_add, &g);
 	}
+	if (g.n == 0 && hybrid(w, text, n, col, &rc))
+		return rc;
 	if (g.n == 0) { /* not a glob, or one matching nothing: the
 			   event's parser names the error */
 		if (compose(w, text, n, "", buf, sizeof buf) != 0)

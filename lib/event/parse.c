@@ -282,6 +282,26 @@ static int term_next(const char *terms, size_t n, size_t *i, struct term *t)
 	return 1;
 }
 
+/* A generic hardware or cache name as a term of a core PMU, as perf takes
+ * it (`cpu_atom/cycles/`, `cpu/cache-misses/`, where sysfs has no such
+ * alias): the generic event, on a hybrid with the PMU's type in config's
+ * upper 32 bits (the kernel's extended type), so that it counts on that
+ * core type. 1 when `term` was one. */
+static int legacy_term(const pmk_target *t, const struct pmk__pmu *p,
+		       const char *term, pmk_attr *a)
+{
+	struct pmk__generic g;
+	int ncore = 0;
+	if (!p->is_core || pmk__generic_find(term, &g) != 0 ||
+	    (g.kind != PMK_KIND_HARDWARE && g.kind != PMK_KIND_HWCACHE))
+		return 0;
+	for (int i = 0; i < t->npmu; i++)
+		ncore += t->pmu[i].is_core;
+	a->type = g.type;
+	a->config = g.config | (ncore > 1 ? (uint64_t)p->type << 32 : 0);
+	return 1;
+}
+
 /* Parse the terms of pmu/terms/ into `a`. `col` is the column of terms[0]. */
 static int parse_terms(const pmk_target *t, const struct pmk__pmu *p,
 		       const char *terms, size_t n, int col, pmk_attr *a,
@@ -335,6 +355,8 @@ static int parse_terms(const pmk_target *t, const struct pmk__pmu *p,
 						"%s=%.*s does not fit in %d bits",
 						term, (int)vl, val ? val : "",
 						pmk__format_bits(f));
+			} else if (!al && !val && legacy_term(t, p, term, a)) {
+				/* perf's generic name on a core PMU */
 			} else if (al && !val && depth < 4) {
 				int rc;
 				if (!m->alias)

@@ -37,7 +37,8 @@ struct pmk__pmu {
 	uint32_t type;
 	int is_core;
 	int is_uncore; /* has a cpumask: counts system-wide, per package */
-	char cpumask[128]; /* that cpumask ("0,18"): the CPUs it counts on */
+	char cpumask[128]; /* that cpumask ("0,18"), or a hybrid core PMU's
+			      `cpus` ("0-15"): the CPUs it counts on */
 	char model[48]; /* native-event model of this PMU ("" = none) */
 	int nfmt;
 	struct pmk__format fmt[PMK__FMT_MAX];
@@ -90,8 +91,9 @@ const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,
 const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
 					const char *name);
 /* Whether `pmu` counts on `cpu`: 1 unless it has a cpumask (an uncore
- * or RAPL PMU, which counts a whole package on one of its CPUs) that
- * leaves `cpu` out; 1 also for a PMU this target does not know. */
+ * or RAPL PMU, which counts a whole package on one of its CPUs) or, a
+ * hybrid's core PMU, a list of `cpus` (its core type's) that leaves `cpu`
+ * out; 1 also for a PMU this target does not know. */
 int pmk__target_pmu_on_cpu(const pmk_target *t, const char *pmu, int cpu);
 /* Set alias `event` of `pmu`'s scale (0: none) and unit (NULL: none), as
  * sysfs's NAME.scale and NAME.unit give them. */

@@ -136,6 +136,23 @@ run_pmkit encode cpu_atom/instructions/ cpu_core/instructions/:u topdown-retirin
 check "adl: cpu_atom/instructions/ on its own type" sh -c 'echo "$1" | grep -q "^cpu_atom/instructions/: pmu=cpu_atom type=10(dynamic) config=0xc0 "' _ "$out"
 check "adl: cpu_core/instructions/:u" sh -c 'echo "$1" | grep -q "^cpu_core/instructions/:u: pmu=cpu_core type=4(raw) config=0xc0 .*exclude_kernel=1"' _ "$out"
 check "adl: a bare sysfs name of the big core" sh -c 'echo "$1" | grep -q "^topdown-retiring: pmu=cpu_core type=4(raw) config=0x8000 "' _ "$out"
+# perf's generic names on a hybrid: as a term of either core PMU (sysfs
+# has cpu-cycles, not cycles), on the kernel's extended type (the PMU's
+# type in config's upper 32 bits); a bare one outside a group is one
+# event per core PMU, rows named as perf names them (not counted here:
+# the adl types are not this kernel's); in a group it stays one event
+run_pmkit encode cpu_atom/cycles/ cpu_core/cache-misses/u
+check "adl: cpu_atom/cycles/ is generic cycles on cpu_atom's type (10)" sh -c 'echo "$1" | grep -q "^cpu_atom/cycles/: pmu=cpu_atom type=0(hardware) config=0xa00000000 "' _ "$out"
+check "adl: cpu_core/cache-misses/u: the PMU's sysfs alias first" sh -c 'echo "$1" | grep -q "^cpu_core/cache-misses/u: pmu=cpu_core type=4(raw) config=0x412e .*exclude_kernel=1"' _ "$out"
+run_pmkit stat -x, -e cycles:u,task-clock -- true
+got=$(printf '%s\n' "$err" | cut -d, -f3 | grep cycles | sort | tr '\n' ' ')
+check "adl: stat -e cycles:u gives cpu_atom/cycles/u and cpu_core/cycles/u ($got)" [ "$got" = "cpu_atom/cycles/u cpu_core/cycles/u " ]
+run_pmkit stat -x, -- true
+got=$(printf '%s\n' "$err" | cut -d, -f3 | grep -c '^cpu_\(atom\|core\)/\(cycles\|instructions\|branches\|branch-misses\)/$')
+check "adl: stat's default list, each hardware event per core PMU ($got of 8)" [ "$got" = 8 ]
+run_pmkit stat -x, -e '{cycles,instructions}' -- true
+got=$(printf '%s\n' "$err" | cut -d, -f3 | grep -v '^$' | tr '\n' ' ')
+check "adl: a group's generic events stay as written ($got)" [ "$got" = "cycles instructions " ]
 run_pmkit list --json
 check "adl: a model per core PMU" python3 -c '
 import json,sys
