@@ -39,9 +39,11 @@ int pmk__native_parse(const pmk_target *t, const char *s, int col0,
 	const char *sep = strstr(s, "::"), *rest = s, *model;
 	const struct pmk__pmu *p = NULL;
 	pmk__model_res r;
+	/* the model named before "::": r may point into it until the
+	 * encoding below, so it lives as long as r */
+	char pre[64];
 
 	if (sep) {
-		char pre[64];
 		size_t pl = (size_t)(sep - s);
 		if (pl == 0 || pl >= sizeof pre || memchr(s, ':', pl))
 			return PMK_ENOEVENT;

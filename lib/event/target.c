@@ -350,6 +350,15 @@ int pmk__target_resolve(const pmk_target *t, const char *model,
 		strcpy(w->res[i].model, model);
 		w->res[i].found = rc == 0;
 		w->res[i].r = *r;
+		/* a model only perf's tables know is its own canonical name:
+		 * the caller's string, which need not outlive the call (a
+		 * name cut from an event string); the cache keeps its copy */
+		if (r->canon == model)
+			w->res[i].r.canon = w->res[i].model;
+		if (r->canon2 == model)
+			w->res[i].r.canon2 = w->res[i].model;
+		if (r->canon3 == model)
+			w->res[i].r.canon3 = w->res[i].model;
 	}
 	pthread_mutex_unlock(&w->lock);
 	return rc;
