@@ -39,7 +39,8 @@ static inline const char *stat_aggr_key(int a)
 
 struct stat_row {
 	const char *name;
-	const char *unit;   /* "msec" for clocks, else "" */
+	const char *unit;   /* "msec" for clocks, a sysfs unit ("Joules"),
+			       else "" */
 	double value;       /* in `unit` (clocks: msec), mean over repeats */
 	double err;         /* error estimate (1 sigma) of a multiplexed value */
 	double lo, hi;      /* interval */

@@ -61,8 +61,9 @@ struct leaf {
 	int first_done;      /* the first slice has been folded in */
 	int tool;            /* perf's tool events: 1 + config, else 0 */
 	int no_slices;       /* never multiplexed: no rate statistics (open) */
-	int off_cpu;         /* its PMU counts the set's CPU's package on
-				another CPU: never opened, reads 0 (open) */
+	int off_cpu;         /* its PMU does not count on the set's CPU (a
+				cpumask, a hybrid's cpus): never opened,
+				reads 0 (open, PMK_ES_PMU_CPUMASK) */
 };
 
 /* An event as the set keeps it: its name and program, the steps it uses
@@ -569,9 +570,10 @@ static void settle_aliases(pmk_eventset *es)
 
 /* PMK_ES_PMU_CPUMASK: a set that counts one CPU opens no native whose PMU
  * counts that CPU's package on another CPU (an uncore or RAPL PMU's
- * cpumask; perf -a opens such events only there): the kernel would take
- * it and count the whole package again, once per CPU of it. Such a native
- * reads 0; an event all of whose natives are such is PMK_VALUE_OFF_CPU. */
+ * cpumask; perf -a opens such events only there: the kernel would take
+ * it and count the whole package again, once per CPU of it), nor one of
+ * a hybrid's core PMU whose `cpus` leave the CPU out. Such a native reads
+ * 0; an event all of whose natives are such is PMK_VALUE_OFF_CPU. */
 static void mark_off_cpu(pmk_eventset *es)
 {
 	const pmk_target *t = es->scope.cpu >= 0 &&

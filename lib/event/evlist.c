@@ -149,15 +149,12 @@ static int hybrid(struct walk *w, const char *text, size_t n, int col,
 	size_t bl = colon ? (size_t)(colon - text) : n;
 	struct pmk__generic g;
 	pmk_event_item it;
-	int ncore = 0;
-	if (!w->t || w->group >= 0 || bl == 0 || bl >= sizeof base)
+	if (!w->t || w->group >= 0 || bl == 0 || bl >= sizeof base ||
+	    pmk__target_ncore(w->t) < 2)
 		return 0;
-	for (int i = 0; i < w->t->npmu; i++)
-		ncore += w->t->pmu[i].is_core;
 	memcpy(base, text, bl);
 	base[bl] = 0;
-	if (ncore < 2 || pmk__generic_find(base, &g) != 0 ||
-	    (g.kind != PMK_KIND_HARDWARE && g.kind != PMK_KIND_HWCACHE))
+	if (pmk__generic_find_hw(base, &g) != 0)
 		return 0;
 	*rc = 0;
 	for (int i = 0; i < w->t->npmu && !*rc; i++) {

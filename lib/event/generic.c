@@ -189,3 +189,11 @@ int pmk__generic_papi_name(const char *s, size_t len, char *name, size_t size)
 	pmk__generic_foreach(ci_cb, &f);
 	return name[0] ? 0 : PMK_ENOEVENT;
 }
+
+int pmk__generic_find_hw(const char *name, struct pmk__generic *out)
+{
+	if (pmk__generic_find(name, out) != 0 ||
+	    (out->kind != PMK_KIND_HARDWARE && out->kind != PMK_KIND_HWCACHE))
+		return PMK_ENOEVENT;
+	return 0;
+}

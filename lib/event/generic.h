@@ -20,6 +20,9 @@ struct pmk__generic {
 /* Look a generic name up (case-sensitive, perf's spelling and aliases).
  * Hardware-cache names are composed: CACHE-OP(s|-misses). */
 int pmk__generic_find(const char *name, struct pmk__generic *out);
+/* pmk__generic_find for a hardware or hardware-cache name only (those a
+ * core PMU counts): 0 or PMK_ENOEVENT. */
+int pmk__generic_find_hw(const char *name, struct pmk__generic *out);
 /* Every generic name, aliases excluded. */
 int pmk__generic_foreach(int (*fn)(const struct pmk__generic *g, void *arg),
 			 void *arg);

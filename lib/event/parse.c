@@ -291,14 +291,11 @@ static int legacy_term(const pmk_target *t, const struct pmk__pmu *p,
 		       const char *term, pmk_attr *a)
 {
 	struct pmk__generic g;
-	int ncore = 0;
-	if (!p->is_core || pmk__generic_find(term, &g) != 0 ||
-	    (g.kind != PMK_KIND_HARDWARE && g.kind != PMK_KIND_HWCACHE))
+	if (!p->is_core || pmk__generic_find_hw(term, &g) != 0)
 		return 0;
-	for (int i = 0; i < t->npmu; i++)
-		ncore += t->pmu[i].is_core;
 	a->type = g.type;
-	a->config = g.config | (ncore > 1 ? (uint64_t)p->type << 32 : 0);
+	a->config = g.config |
+		    (pmk__target_ncore(t) > 1 ? (uint64_t)p->type << 32 : 0);
 	return 1;
 }
 

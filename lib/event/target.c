@@ -256,6 +256,14 @@ const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
 	return NULL;
 }
 
+int pmk__target_ncore(const pmk_target *t)
+{
+	int n = 0;
+	for (int i = 0; t && i < t->npmu; i++)
+		n += t->pmu[i].is_core;
+	return n;
+}
+
 int pmk__target_pmu_on_cpu(const pmk_target *t, const char *pmu, int cpu)
 {
 	const struct pmk__pmu *p = pmk__target_pmu(t, pmu);

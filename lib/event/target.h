@@ -90,6 +90,8 @@ const struct pmk__format *pmk__pmu_format(const struct pmk__pmu *p,
 /* The alias `name` of `pmu`, or NULL. */
 const struct pmk__alias *pmk__pmu_alias(const struct pmk__pmu *p,
 					const char *name);
+/* How many core PMUs the target has (two or more: a hybrid). */
+int pmk__target_ncore(const pmk_target *t);
 /* Whether `pmu` counts on `cpu`: 1 unless it has a cpumask (an uncore
  * or RAPL PMU, which counts a whole package on one of its CPUs) or, a
  * hybrid's core PMU, a list of `cpus` (its core type's) that leaves `cpu`
