@@ -12,19 +12,53 @@ static int countable(const struct stat_row *w)
 	return w->status == 0 && !(w->flags & PMK_VALUE_NOT_COUNTED);
 }
 
+/* A hybrid's event as perf names it there, "cpu_core/cycles/u": the
+ * length of its PMU ("cpu_core"), else 0 (an event of its own name). */
+static size_t pmu_len(const char *name)
+{
+	const char *s = strchr(name, '/'), *e;
+	if (!s || !(e = strchr(s + 1, '/')) || e == s + 1)
+		return 0;
+	for (const char *c = s + 1; c < e; c++)
+		if (*c == '=' || *c == ',')
+			return 0; /* terms, not a name */
+	return (size_t)(s - name);
+}
+
 /* Whether event name `name` is `base`, with or without modifiers
- * (task-clock, task-clock:u): perf's metrics follow modified events. */
+ * (task-clock, task-clock:u), or on a hybrid's core PMU
+ * (cpu_atom/cycles/, cpu_atom/cycles/u): perf's metrics follow modified
+ * events, and each core type's its own. */
 static int is(const char *name, const char *base)
 {
-	size_t n = strlen(base);
+	size_t n = strlen(base), p = pmu_len(name);
+	if (p)
+		return !strncmp(name + p + 1, base, n) && name[p + 1 + n] == '/';
 	return !strncmp(name, base, n) && (name[n] == 0 || name[n] == ':');
 }
 
-/* The modifiers of an event name (":u"), or "". */
+/* The modifiers of an event name (":u", or "u" after a PMU's terms),
+ * or "". */
 static const char *mods(const char *name)
 {
-	const char *c = strchr(name, ':');
+	size_t p = pmu_len(name);
+	const char *c;
+	if (p)
+		return strchr(name + p + 1, '/') + 1;
+	c = strchr(name, ':');
 	return c ? c : "";
+}
+
+/* Whether row w may serve row like's metric: a clock always; a hardware
+ * event only of like's core PMU on a hybrid (cpu_atom/instructions/ takes
+ * cpu_atom/cycles/, as perf), or both of their own names. */
+static int same_pmu(const struct stat_row *w, const struct stat_row *like,
+		    const char *base)
+{
+	size_t n = pmu_len(like->name);
+	if (!strcmp(base, "task-clock") || !strcmp(base, "cpu-clock"))
+		return 1;
+	return pmu_len(w->name) == n && !strncmp(w->name, like->name, n);
 }
 
 /* A counted row of the same aggregation unit named `base`, preferring
@@ -38,6 +72,7 @@ static const struct stat_row *find(const struct stat_result *r,
 		const struct stat_row *w = &r->rows[i];
 		if (is(w->name, base) && countable(w) &&
 		    w->cgroup == like->cgroup &&
+		    same_pmu(w, like, base) &&
 		    (w->aggr == like->aggr ||
 		     (w->aggr && like->aggr && !strcmp(w->aggr, like->aggr)))) {
 			if (!strcmp(mods(w->name), mods(like->name)))

@@ -53,3 +53,13 @@ check "a missing file: exit 1" [ "$rc" = 1 ]
 run_pmkit stat -e page-faults record -o opts.rec -- true
 check "stat -e E record -o F -- CMD: the events before record are counted into F" \
 	sh -c '[ "$1" = 0 ] && grep -q "^row	page-faults	" opts.rec' _ "$rc"
+# perf's metrics of a hybrid's rows, each core type's own: a record whose
+# software rows are renamed as a hybrid's stat names its events (counts
+# cannot be made here): cpu_core/instructions/ takes cpu_core/cycles/ for
+# its insn per cycle, cpu_atom/instructions/ has no cycles of its own and
+# borrows none, cpu_core/cycles/ takes task-clock for its GHz
+run_pmkit stat record -o h.rec -e task-clock,context-switches,page-faults,cpu-migrations -- true
+sed -e 's/\tcontext-switches\t/\tcpu_core\/cycles\/\t/; s/\tpage-faults\t/\tcpu_core\/instructions\/\t/; s/\tcpu-migrations\t/\tcpu_atom\/instructions\/\t/' h.rec > h2.rec
+run_pmkit stat report -i h2.rec
+got=$(printf '%s\n' "$err" | awk '/cpu_core\/cycles\// { a = /GHz/ } /cpu_core\/instructions\// { b = /insn per cycle/ } /cpu_atom\/instructions\// { c = /#/ } END { print a + 0, b + 0, c + 0 }')
+check "stat report: a hybrid's metrics per core PMU (GHz, IPC, none borrowed: $got)" [ "$got" = "1 1 0" ]
