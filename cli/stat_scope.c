@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/stat_output.h"
 #include "cli/stat_scope.h"
+#include "lib/core/num.h"
 
 /* The CPUs of this machine that exist: 1 + the highest possible CPU. */
 int stat_cpus_possible(void)
@@ -34,27 +35,12 @@ int stat_cpus_possible(void)
 
 int stat_parse_cpus(const char *s, int *cpus, int max)
 {
-	int n = 0;
-	while (s && *s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s || a < 0)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
+	long a, b;
+	int n = 0, rc;
+	while ((rc = pmk__cpu_range(&s, &a, &b)) > 0)
 		for (long c = a; c <= b && n < max; c++)
 			cpus[n++] = (int)c;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
+	return rc < 0 ? -1 : n;
 }
 
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/core/num.h"
 #include "lib/event/source.h"
 #include "lib/event/target.h"
 
@@ -267,24 +268,15 @@ int pmk__target_ncore(const pmk_target *t)
 int pmk__target_pmu_on_cpu(const pmk_target *t, const char *pmu, int cpu)
 {
 	const struct pmk__pmu *p = pmk__target_pmu(t, pmu);
-	const char *s;
+	const char *s = p ? p->cpumask : NULL;
+	long lo, hi;
+	int rc;
 	if (!p || !p->cpumask[0] || cpu < 0)
 		return 1;
-	/* a CPU list: "0", "0,18", "0-1,4" */
-	for (s = p->cpumask; *s;) {
-		char *end;
-		long lo = strtol(s, &end, 10), hi = lo;
-		if (end == s)
-			return 1; /* not a list: do not second-guess it */
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
+	while ((rc = pmk__cpu_range(&s, &lo, &hi)) > 0)
 		if (cpu >= lo && cpu <= hi)
 			return 1;
-		if (*end != ',')
-			break;
-		s = end + 1;
-	}
-	return 0;
+	return rc < 0; /* not a CPU list: do not second-guess it */
 }
 
 int pmk__target_alias_meta(pmk_target *t, const char *pmu, const char *event,
