@@ -492,6 +492,13 @@ static int open_group(pmk_eventset *es, const int *leaves, int n, pmk_diag *d)
 	return rc;
 }
 
+/* A native that opens no counter of its own: a tool event (measured by
+ * the set itself) or one counted on another CPU (off_cpu). */
+static int opens_nothing(const struct leaf *l)
+{
+	return l->tool || l->off_cpu;
+}
+
 static int same_native(const pmk_attr *a, const pmk_attr *b)
 {
 	return pmk__attr_same_encoding(a, b) && a->pinned == b->pinned &&
@@ -506,9 +513,9 @@ static void find_aliases(pmk_eventset *es)
 	for (int e = 0; e < es->nev; e++) {
 		const struct event *ev = &es->ev[e];
 		struct leaf *l = &es->leaf[ev->first_leaf];
-		if (ev->prog.nleaf != 1 || ev->group_last != -1 || l->tool ||
-		    l->off_cpu)
-			continue; /* tool events are measured by the set itself */
+		if (ev->prog.nleaf != 1 || ev->group_last != -1 ||
+		    opens_nothing(l))
+			continue; /* it reads no counter, its own or another's */
 		for (int s = 0; s < es->nev && l->alias < 0; s++) {
 			const struct event *src = &es->ev[s];
 			if (s == e || src->prog.nleaf < 2)
@@ -619,9 +626,8 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		int hw[PMK_GROUP_MAX], sw[PMK_GROUP_MAX], nh = 0, ns = 0;
 		for (int i = 0; i <= es->nleaf; i++) {
 			int flush = i == es->nleaf;
-			if (!flush && (es->leaf[i].tool || es->leaf[i].off_cpu)) {
-				/* measured by the set itself, or counted on
-				 * another CPU: never opened */
+			if (!flush && opens_nothing(&es->leaf[i])) {
+				/* never opened */
 			} else if (!flush) {
 				if (is_counter_limited(&es->leaf[i].attr))
 					hw[nh++] = i;
@@ -649,8 +655,7 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			int last = es->ev[e].group_last >= 0 ? es->ev[e].group_last : e;
 			for (int k = e; k <= last; k++)
 				for (int i = 0; i < es->ev[k].prog.nleaf && n < PMK_GROUP_MAX; i++)
-					if (!es->leaf[es->ev[k].first_leaf + i].tool &&
-					    !es->leaf[es->ev[k].first_leaf + i].off_cpu &&
+					if (!opens_nothing(&es->leaf[es->ev[k].first_leaf + i]) &&
 					    es->leaf[es->ev[k].first_leaf + i].alias < 0)
 						leaves[n++] = es->ev[k].first_leaf + i;
 			if (n && last == e && es->ev[e].group_last == -1 &&
@@ -673,8 +678,7 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 		int missing = 0;
 		for (int i = 0; i < ev->prog.nleaf; i++)
 			if (es->leaf[ev->first_leaf + i].handle < 0 &&
-			    !es->leaf[ev->first_leaf + i].tool &&
-			    !es->leaf[ev->first_leaf + i].off_cpu &&
+			    !opens_nothing(&es->leaf[ev->first_leaf + i]) &&
 			    es->leaf[ev->first_leaf + i].alias < 0)
 				missing = 1;
 		if (missing) {
