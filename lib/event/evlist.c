@@ -138,6 +138,19 @@ static int compose(const struct walk *w, const char *text, size_t n,
 	return len < 0 || (size_t)len >= size ? -1 : 0;
 }
 
+/* One item of an expansion (a glob's match, a hybrid's core PMU) of the
+ * `n` chars written at `col`: an error points at them as written. */
+static int emit_expanded(struct walk *w, pmk_event_item *it, int len, int col,
+			 size_t n)
+{
+	int rc = emit(w, it, len);
+	if (rc && w->d && w->d->code) {
+		w->d->column = col;
+		w->d->length = (int)n;
+	}
+	return rc;
+}
+
 /* A hybrid's generic hardware or cache event outside a group: one item
  * per core PMU, "PMU/NAME/MODS" (perf's names on a hybrid). 1 when it
  * was expanded (`*rc` its result), 0 when it is not such an event. */
@@ -173,11 +186,7 @@ static int hybrid(struct walk *w, const char *text, size_t n, int col,
 		it.str = buf;
 		it.column = col;
 		it.group = -1;
-		/* an error of an expansion points at the name as written */
-		if ((*rc = emit(w, &it, len)) != 0 && w->d && w->d->code) {
-			w->d->column = col;
-			w->d->length = (int)n;
-		}
+		*rc = emit_expanded(w, &it, len, col, n);
 	}
 	return 1;
 }
@@ -245,12 +254,7 @@ static int event(struct walk *w, const char *text, size_t n, int col, int last)
 		}
 		it.group_last = last && i == g.n - 1;
 		it.group_first = w->group >= 0 && !w->group_started;
-		/* an error of an expansion points at the glob as written */
-		rc = emit(w, &it, (int)strlen(buf));
-		if (rc && w->d && w->d->code) {
-			w->d->column = col;
-			w->d->length = (int)n;
-		}
+		rc = emit_expanded(w, &it, (int)strlen(buf), col, n);
 	}
 	free(g.name);
 	return rc;
