@@ -669,6 +669,14 @@ static int off_cpu_rows(const struct opts *o, struct stat_row *rows, int n)
 	return kept;
 }
 
+/* The rows a print shows, compacted in place (thread_rows, off_cpu_rows);
+ * returns how many. */
+static int shown_rows(const struct run *r, const struct opts *o,
+		      struct stat_row *rows, int n)
+{
+	return off_cpu_rows(o, rows, thread_rows(r, o, rows, n));
+}
+
 struct output {
 	FILE *out;
 	const struct opts *o;
@@ -784,8 +792,7 @@ static void print_interval(struct run *r, const struct opts *o,
 	res.span_s = t - iv->last;
 	iv->last = t;
 	res.rows = iv->rows;
-	res.nrows = off_cpu_rows(o, iv->rows,
-				 thread_rows(r, o, iv->rows, (int)iv->nv));
+	res.nrows = shown_rows(r, o, iv->rows, (int)iv->nv);
 	emit(out, &res);
 	iv->prints++;
 }
@@ -2225,9 +2232,7 @@ int cmd_stat(int argc, char **argv)
 	res.sys_s = sys / (nrep_ok ? nrep_ok : 1);
 	res.interval_s = -1;
 	res.rows = rows;
-	res.nrows = off_cpu_rows(&o, rows,
-				 thread_rows(&r, &o, rows,
-					     r.nev * (r.nunit ? r.nunit : 1)));
+	res.nrows = shown_rows(&r, &o, rows, r.nev * (r.nunit ? r.nunit : 1));
 	res.note = note;
 	{
 		/* say when a group had to be split: its events were then not
