@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -828,6 +829,44 @@ static void delayed_start(const struct opts *o, struct run *r, double *t0)
 	}
 }
 
+/* The start sweep (docs/counting.md): a step every 100 us for 120 steps
+ * (12 ms, three of the kernel's 4 ms rotations), each multiplexed set
+ * putting its next batch of groups on counters, so that every event sees
+ * a share of the workload's start. A workload that ends (or a signal)
+ * finishes the sweep without waiting. */
+#define SWEEP_STEP_NS 100000
+#define SWEEP_STEPS 120
+
+/* PMKIT_SWEEP=0: no sweep, the backend's rotation alone (perf's) */
+static int sweep_wanted(void)
+{
+	const char *e = getenv("PMKIT_SWEEP");
+	return !e || strcmp(e, "0") != 0;
+}
+
+static void start_sweep(struct run *r, int pidfd)
+{
+	int more = 1, gone = 0, slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, 1000, 0, 0, 0);
+	while (more) {
+		struct timespec ts = {0, SWEEP_STEP_NS};
+		more = 0;
+		for (int s = 0; s < r->nset; s++)
+			more |= pmk_eventset_sweep(r->set[s], 0, SWEEP_STEPS) > 0;
+		if (!more || gone)
+			continue;
+		if (pidfd >= 0) {
+			struct pollfd pf = {pidfd, POLLIN, 0};
+			gone = ppoll(&pf, 1, &ts, NULL) > 0;
+		} else {
+			nanosleep(&ts, NULL);
+		}
+		gone |= cli_stop_sig != 0;
+	}
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+}
+
 /* Wait for the end of the measurement (workload exit, target exit or
  * Ctrl-C), reading every 10 ms (feeds the multiplexing error model) and
  * printing intervals when asked. Returns the workload status. */
@@ -858,6 +897,8 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 		iv.lv = iv.plv = NULL;
 	}
 	iv.t0 = iv.last = t0;
+	if (w && r->enabled && sweep_wanted())
+		start_sweep(r, pidfd);
 	for (;;) {
 		struct timespec ts = {0, sleep_ns};
 		if (sleep_ns < 10 * 1000 * 1000)
@@ -1764,7 +1805,7 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 	double *plv = calloc((size_t)r->nev * PMK_LEAF_MAX + 1, sizeof *plv);
 	struct stat_result res;
 	pmk_diag d;
-	int rc = 1;
+	int rc = 1, more = 0;
 	if (!strcmp(what, "list")) {
 		pmk_workload_foreach(print_workload, NULL);
 		rc = 0;
@@ -1797,15 +1838,28 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 		goto out;
 	}
 	pmk_eventset_start(es);
+	/* the start sweep (docs/counting.md), as the kernel path's */
+	uint64_t rot = cfg.pmu_rotate ? cfg.pmu_rotate : 20000, done = 0;
+	while (sweep_wanted() &&
+	       (more = pmk_eventset_sweep(es, (int)cfg.pmu_counters,
+					  PMK_SIM_SWEEP_STEPS)) > 0) {
+		if ((more = pmk_sim_backend_step(be, rot / PMK_SIM_SWEEP_DIV,
+						 &d)) < 0)
+			break;
+		done += rot / PMK_SIM_SWEEP_DIV;
+	}
+	if (more < 0) {
+		cli_diag(&d);
+		goto out;
+	}
 	/* read every 2.5 rotations in simulated time, as the kernel path
 	 * reads every 10 ms against a 4 ms rotation: slices for the error
 	 * model (docs/counting.md) */
-	int more;
-	uint64_t every = (cfg.pmu_rotate ? cfg.pmu_rotate : 20000) * 5 / 2;
+	uint64_t every = rot * 5 / 2;
 	/* -I MS: MS milliseconds of simulated time at the core's clock;
 	 * the reads stop at each interval's end, as the kernel path's */
 	uint64_t ivl = (uint64_t)(o->sim_interval_ms * cfg.freq_mhz * 1000),
-		 done = 0, next = ivl;
+		 next = ivl;
 	unsigned long long prints = 0;
 	for (;;) {
 		uint64_t step = ivl && next - done < every ? next - done : every;

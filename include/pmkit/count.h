@@ -137,6 +137,16 @@ int pmk_eventset_group(pmk_eventset *es, int first, int last);
 int pmk_eventset_groups(const pmk_eventset *es, int *split);
 
 int pmk_eventset_start(pmk_eventset *es);
+/* The start sweep (docs/counting.md): in a set that multiplexes, called
+ * right after the start and then every fraction of a rotation, each call
+ * puts the next batch of groups that fit `counters` (<= 0: the core
+ * PMU's) on and the others off, so that every group sees a share of the
+ * program's start; after `steps` calls (rounded up to whole passes over
+ * the batches) it turns them all on again and reads the set. Time a group
+ * was held off counts as enabled, so its value scales over the whole run.
+ * No reads in between. Returns 1 while sweeping (call again), 0 when done
+ * or when the set needs no sweep, or an error. */
+int pmk_eventset_sweep(pmk_eventset *es, int counters, int steps);
 int pmk_eventset_stop(pmk_eventset *es);
 int pmk_eventset_reset(pmk_eventset *es);
 /* Read every event's value since start (or reset). `n` is the size of

@@ -469,6 +469,12 @@ int pmk_sim_backend_run(struct pmk_backend *be, pmk_diag *d);
  * workload has more, 0 at its end, negative on error (d says why). */
 int pmk_sim_backend_step(struct pmk_backend *be, uint64_t cycles,
 			 pmk_diag *d);
+/* The start sweep on the simulated core (pmk_eventset_sweep): a step every
+ * pmu.rotate / PMK_SIM_SWEEP_DIV cycles, PMK_SIM_SWEEP_STEPS steps (three
+ * rotations), as the kernel path sweeps every 100 us for 12 ms against
+ * the kernel's 4 ms rotation (docs/counting.md). */
+#define PMK_SIM_SWEEP_DIV 40
+#define PMK_SIM_SWEEP_STEPS 120
 /* The core behind a sim backend (for its stats). */
 pmk_sim *pmk_sim_backend_core(struct pmk_backend *be);
 

@@ -31,90 +31,13 @@
 #include <time.h>
 
 #include "lib/backend/backend.h"
+#include "lib/count/es_struct.h"
 #include "lib/count/eventset.h"
 #include "lib/event/attr.h"
 #include "lib/event/target.h"
 #include "lib/event/eval.h"
 #include "lib/event/parse.h"
 
-struct leaf {
-	pmk_attr attr;
-	int event;           /* owning event */
-	int handle;          /* backend handle, -1 when not open */
-	int group;           /* index into groups, -1 when not open */
-	int alias;           /* leaf whose counter this one reads, or -1 */
-	uint64_t raw, enabled, running;       /* last read (since base) */
-	uint64_t base_raw, base_en, base_run; /* reset point */
-	uint64_t slice_raw, slice_run, slice_en; /* previous read, for slices */
-	double w, mean, m2;  /* weighted rate statistics */
-	uint64_t win_raw, win_run; /* the current window (run of slices it
-				      counted in), so far */
-	double nwr;          /* windows closed, and their rates' mean, sum */
-	double wr_mean, wr_m2, wr_inv; /* of squares, sum of 1/running */
-	int nslices;
-	int nwin, ngap;      /* runs of slices counted, and not (mpx.c) */
-	int last_seen, last_part; /* the previous slice: counted some, and
-				     missed some of it (-1: none yet) */
-	uint64_t start_raw, start_ns; /* the first slice, when it counted all
-					 of it; start_ns 0 otherwise */
-	uint64_t first_run_ns; /* its running time in the first slice */
-	int first_done;      /* the first slice has been folded in */
-	int tool;            /* perf's tool events: 1 + config, else 0 */
-	int no_slices;       /* never multiplexed: no rate statistics (open) */
-	int off_cpu;         /* its PMU does not count on the set's CPU (a
-				cpumask, a hybrid's cpus): never opened,
-				reads 0 (open, PMK_ES_PMU_CPUMASK) */
-};
-
-/* An event as the set keeps it: its name and program, the steps it uses
- * only (a pmk_event's fixed arrays are 46 KB, and `stat -a` has a set per
- * CPU); its natives are the set's leaves from first_leaf. */
-struct event {
-	char name[PMK_EVENT_NAME_MAX];
-	pmk_event_kind kind;
-	char unit[sizeof ((pmk_event *)0)->unit];
-	pmk__prog prog;      /* prog.ops: its prog.nops steps (owned), or NULL */
-	pmk_event *full;     /* pmk_eventset_event's, made when asked */
-	int first_leaf;
-	int group_last;      /* last event of a user group starting here, or -1 */
-	int status;          /* 0 or PMK_E* why not counted */
-	pmk_diag *diag;      /* why not counted (keep_diag), or NULL */
-	int user_only;       /* fell back to user space only (paranoid) */
-	int off_cpu;         /* every native off_cpu: PMK_VALUE_OFF_CPU */
-};
-
-struct group {
-	int leader;          /* backend handle */
-	int nleaf;
-	int leaf[PMK_GROUP_MAX];
-	uint64_t edge_ns;    /* time in our own calls while enabled (mpx.c) */
-	uint64_t mark;       /* control_all: when its enable began */
-};
-
-struct pmk_eventset {
-	pthread_mutex_t lock;
-	unsigned flags;
-	pmk_scope scope;
-	pmk_backend *be;
-	int own_be;
-	int opened, started, split;
-	int nev, cev;
-	struct event *ev;
-	int nleaf, cleaf;
-	struct leaf *leaf;
-	int ngroup, cgroup;
-	struct group *grp;
-	double common_rel_sd; /* the set's phases (mpx.c), at the last read */
-	double start_rel;     /* the set's start phase (mpx.c), same */
-	uint64_t start_len_ns; /* and the time over which it was seen */
-	int may_mpx;          /* more counter-limited natives than counters */
-	/* perf's tool events (duration_time, user_time, system_time): the
-	 * clock and the CPU times at start and at stop, measured here */
-	uint64_t tool_t0, tool_t1;
-	struct rusage ru0, ru1;
-	int time_edges;       /* may_mpx and counting the calling thread */
-	int any_tool, any_alias; /* set at open: what a read must also do */
-};
 
 int pmk_eventset_new(pmk_eventset **out, unsigned flags)
 {
@@ -125,6 +48,7 @@ int pmk_eventset_new(pmk_eventset **out, unsigned flags)
 	es->flags = flags;
 	es->scope.pid = 0;
 	es->scope.cpu = -1;
+	es->sweep_ref = -1;
 	*out = es;
 	return 0;
 }
@@ -203,7 +127,7 @@ unsigned pmk_eventset_flags(const pmk_eventset *es)
 	return es->flags;
 }
 
-static int is_counter_limited(const pmk_attr *a)
+int pmk__es_counter_limited(const pmk_attr *a)
 {
 	return a->type != PMK_TYPE_SOFTWARE && a->type != PMK_TYPE_TRACEPOINT &&
 	       a->type != PMK_TYPE_SIM && a->type != PMK_TYPE_TOOL;
@@ -216,7 +140,7 @@ static int set_limited(const pmk_eventset *es)
 	int n = 0;
 	for (int i = 0; i < es->nleaf; i++)
 		n += es->leaf[i].alias < 0 && !es->leaf[i].off_cpu &&
-		     is_counter_limited(&es->leaf[i].attr);
+		     pmk__es_counter_limited(&es->leaf[i].attr);
 	return n;
 }
 
@@ -256,7 +180,7 @@ int pmk_eventset_add_event(pmk_eventset *es, const pmk_event *ev, pmk_diag *d)
 				     "event set already started");
 	}
 	for (int i = 0; i < ev->nleaf; i++)
-		limited += is_counter_limited(&ev->leaf[i]);
+		limited += pmk__es_counter_limited(&ev->leaf[i]);
 	total = set_limited(es);
 	if (!(es->flags & PMK_ES_MULTIPLEX) && es->be == NULL &&
 	    (limited > pmk__core_counters() ||
@@ -629,7 +553,7 @@ int pmk_eventset_open(pmk_eventset *es, pmk_diag *d)
 			if (!flush && opens_nothing(&es->leaf[i])) {
 				/* never opened */
 			} else if (!flush) {
-				if (is_counter_limited(&es->leaf[i].attr))
+				if (pmk__es_counter_limited(&es->leaf[i].attr))
 					hw[nh++] = i;
 				else
 					sw[ns++] = i;
@@ -894,7 +818,7 @@ static inline __attribute__((always_inline)) int read_groups(pmk_eventset *es)
 		for (int i = 0; i < r.n && i < es->grp[g].nleaf; i++) {
 			struct leaf *l = &es->leaf[es->grp[g].leaf[i]];
 			l->raw = r.value[i];
-			l->enabled = r.enabled_ns;
+			l->enabled = r.enabled_ns + es->grp[g].held_ns;
 			l->running = r.running_ns;
 		}
 	}
@@ -949,7 +873,8 @@ static double window_sd(const struct leaf *l, double *mean, int *nwin)
 
 /* Fold the slice since the previous read into the rate statistics
  * (weighted by running time: West's incremental algorithm). */
-static __attribute__((noinline)) void update_slices(struct leaf *l)
+static __attribute__((noinline)) void update_slices(struct leaf *l,
+						    int swept)
 {
 	uint64_t draw = l->raw - l->slice_raw, drun = l->running - l->slice_run;
 	uint64_t den = l->enabled - l->slice_en;
@@ -967,9 +892,19 @@ static __attribute__((noinline)) void update_slices(struct leaf *l)
 			/* the first slice: the start (start_rel, mpx.c) */
 			l->first_done = 1;
 			l->first_run_ns = drun;
-			if (!part) {
+			if (!part || swept) {
 				l->start_raw = draw;
 				l->start_ns = drun;
+				l->start_len = den;
+			}
+			if (swept) {
+				/* a sweep: its looks at the start are the
+				 * start term's, not phases that recur */
+				l->nslices += drun > 0;
+				l->slice_raw = l->raw;
+				l->slice_run = l->running;
+				l->slice_en = l->enabled;
+				return;
 			}
 		}
 		if (seen && l->last_seen != 1)
@@ -1062,8 +997,8 @@ static double start_rel(const pmk_eventset *es, uint64_t *len_ns)
 		if (k <= 0)
 			continue;
 		rel[n++] = fabs(k - 1);
-		if (l->start_ns > *len_ns)
-			*len_ns = l->start_ns;
+		if (l->start_len > *len_ns)
+			*len_ns = l->start_len;
 	}
 	return pmk__mpx_common_rel_sd(rel, n);
 }
@@ -1079,6 +1014,36 @@ static double own_start_rel(const struct leaf *l)
 static uint64_t leaf_edge(const pmk_eventset *es, const struct leaf *l)
 {
 	return l->group >= 0 ? es->grp[l->group].edge_ns : 0;
+}
+
+/* After a start sweep the run is two strata, each scaled by its own share
+ * (pmk__mpx_swept); 0 when the native has no such strata (no sweep, a
+ * reset since, or one of the strata never on counters): the one-stratum
+ * scaling then. */
+static int swept_value(const pmk_eventset *es, const struct leaf *l,
+		       uint64_t raw, uint64_t en, uint64_t run, double sd,
+		       double *val, double *err)
+{
+	if (!es->swept || !l->first_done || !l->start_ns ||
+	    l->start_len < l->start_ns || run <= l->start_ns ||
+	    en <= l->start_len || raw < l->start_raw)
+		return 0;
+	pmk__mpx_in rest = {raw - l->start_raw,
+			    en - l->start_len,
+			    run - l->start_ns,
+			    leaf_edge(es, l),
+			    sd,
+			    es->common_rel_sd,
+			    l->nslices,
+			    l->nwin,
+			    l->ngap,
+			    0,
+			    0,
+			    0,
+			    -1};
+	*err = pmk__mpx_swept(l->start_raw, l->start_ns, l->start_len,
+			      es->sweep_passes, &rest, val);
+	return 1;
 }
 
 /* Any event: scaled values, error estimates, derived expressions. Kept
@@ -1118,14 +1083,17 @@ static __attribute__((noinline)) void event_value_full(pmk_eventset *es,
 			err[i] = 0;
 		} else {
 			double f = en ? (double)run / (double)en : 1;
-			val[i] = f > 0 && run < en ? (double)raw / f : (double)raw;
-			pmk__mpx_in in = {raw,	      en,	   run,
-					  leaf_edge(es, l), sd, es->common_rel_sd,
-					  l->nslices, l->nwin, l->ngap,
-					  es->start_rel,
-					  es->start_len_ns, l->first_run_ns,
-					  own_start_rel(l)};
-			err[i] = pmk__mpx_estimate(&in);
+			if (!swept_value(es, l, raw, en, run, sd, &val[i],
+					 &err[i])) {
+				val[i] = f > 0 && run < en ? (double)raw / f
+							   : (double)raw;
+				pmk__mpx_in in = {
+					raw, en, run, leaf_edge(es, l), sd,
+					es->common_rel_sd, l->nslices, l->nwin,
+					l->ngap, es->start_rel, es->start_len_ns,
+					l->first_run_ns, own_start_rel(l)};
+				err[i] = pmk__mpx_estimate(&in);
+			}
 			if (run < en && raw == 0 && l->first_done &&
 			    l->first_run_ns == 0 && es->start_len_ns > 0 &&
 			    es->start_rel >= 0.5)
@@ -1222,28 +1190,44 @@ int pmk_eventset_leaf_values(pmk_eventset *es, int e, double *leaf, int n)
 	return ev->prog.nleaf;
 }
 
+/* Read every group and fold the slice since the last read into the rate
+ * statistics; the set's lock held. Inlined into pmk_eventset_read (the
+ * read path is kept flat: read_groups). */
+static inline __attribute__((always_inline)) int
+read_locked(pmk_eventset *es)
+{
+	uint64_t t0 = edge_start(es);
+	int rc = read_groups(es);
+	add_edge(es, t0);
+	if (rc)
+		return rc;
+	for (int i = 0; i < es->nleaf; i++)
+		if ((es->leaf[i].handle >= 0 || es->leaf[i].alias >= 0) &&
+		    !es->leaf[i].no_slices)
+			update_slices(&es->leaf[i], es->swept);
+	/* only in a set that multiplexes: exact counts keep a fixed read
+	 * cost (a region's counts include it) */
+	es->common_rel_sd = es->may_mpx ? common_rel_sd(es) : 0;
+	es->start_rel = 0;
+	es->start_len_ns = 0;
+	if (es->may_mpx)
+		es->start_rel = start_rel(es, &es->start_len_ns);
+	return 0;
+}
+
+int pmk__es_read(pmk_eventset *es)
+{
+	return read_locked(es);
+}
+
 int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 {
 	int rc;
 	if (!es->opened)
 		return PMK_ESTATE;
 	pthread_mutex_lock(&es->lock);
-	uint64_t t0 = edge_start(es);
-	rc = read_groups(es);
-	add_edge(es, t0);
+	rc = read_locked(es);
 	if (rc == 0) {
-		for (int i = 0; i < es->nleaf; i++)
-			if ((es->leaf[i].handle >= 0 ||
-			     es->leaf[i].alias >= 0) &&
-			    !es->leaf[i].no_slices)
-				update_slices(&es->leaf[i]);
-		/* only in a set that multiplexes: exact counts keep a fixed
-		 * read cost (a region's counts include it) */
-		es->common_rel_sd = es->may_mpx ? common_rel_sd(es) : 0;
-		es->start_rel = 0;
-		es->start_len_ns = 0;
-		if (es->may_mpx)
-			es->start_rel = start_rel(es, &es->start_len_ns);
 		for (int e = 0; e < es->nev && e < n; e++)
 			event_value(es, e, &vals[e]);
 		rc = es->nev;
@@ -1251,6 +1235,7 @@ int pmk_eventset_read(pmk_eventset *es, pmk_value *vals, int n)
 	pthread_mutex_unlock(&es->lock);
 	return rc;
 }
+
 
 static void set_base(pmk_eventset *es)
 {
@@ -1267,7 +1252,7 @@ static void set_base(pmk_eventset *es)
 		l->nslices = 0;
 		l->nwin = l->ngap = 0;
 		l->last_seen = l->last_part = -1;
-		l->start_raw = l->start_ns = 0;
+		l->start_raw = l->start_ns = l->start_len = 0;
 		l->first_run_ns = 0;
 		l->first_done = 0;
 	}

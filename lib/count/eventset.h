@@ -32,6 +32,11 @@ typedef struct pmk__mpx_in {
 /* The error estimate of a multiplexed native's scaled count; 0 when it was
  * counted all the time. */
 double pmk__mpx_estimate(const pmk__mpx_in *in);
+/* The value of a native counted in a start sweep (s_raw in s_run of the
+ * sweep's s_en, over `passes` passes) and after it (`rest`, its start
+ * terms 0) into *val; returns its error (mpx.c). */
+double pmk__mpx_swept(uint64_t s_raw, uint64_t s_run, uint64_t s_en,
+		      int passes, const pmk__mpx_in *rest, double *val);
 /* Whether event i fell back to user-space counting (paranoid level). */
 int pmk_eventset_user_only(const pmk_eventset *es, int i);
 

@@ -118,3 +118,33 @@ double pmk__mpx_estimate(const pmk__mpx_in *in)
 	return sqrt(poisson * poisson + var * var + start * start +
 		    edge * edge);
 }
+
+/*
+ * After a start sweep (pmk_eventset_sweep) the run is two strata: the
+ * sweep, of which the native saw s_run of s_en, spread over it in
+ * `passes` looks, and the rest, rotated by the backend. Each is scaled by
+ * its own share, so a start that runs at another rate than the rest (cold
+ * caches and predictors: many misses, few instructions) is neither
+ * extrapolated over the rest nor diluted in it. The errors add in
+ * quadrature: counting noise in the sweep; the full estimate for the rest
+ * (its start terms 0: the start is the sweep's); and the start's excess
+ * over the rest's rate over the square root of the passes (a burst at the
+ * start, cold misses say, is looked at once a pass, and a burst shorter
+ * than a step is seen by one batch only).
+ */
+double pmk__mpx_swept(uint64_t s_raw, uint64_t s_run, uint64_t s_en,
+		      int passes, const pmk__mpx_in *rest, double *val)
+{
+	double fs = (double)s_run / (double)s_en;
+	double fr = rest->running_ns < rest->enabled_ns
+			    ? (double)rest->running_ns / (double)rest->enabled_ns
+			    : 1;
+	double noise = fs < 1 ? sqrt(((double)s_raw + 1) * (1 - fs)) / fs : 0;
+	double excess = (double)s_raw / fs - ((double)rest->raw + 1) /
+						     (double)rest->running_ns *
+						     (double)s_en;
+	double trans = fabs(excess) / sqrt(passes > 0 ? passes : 1);
+	double r = pmk__mpx_estimate(rest);
+	*val = (double)s_raw / fs + (double)rest->raw / fr;
+	return sqrt(noise * noise + r * r + trans * trans);
+}

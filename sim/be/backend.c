@@ -126,6 +126,8 @@ static int sb_close(pmk_backend *be, int h)
 	return 0;
 }
 
+static void reschedule(simbe *s);
+
 static int sb_control(pmk_backend *be, int h, int op, int whole)
 {
 	simbe *s = SB(be);
@@ -142,6 +144,10 @@ static int sb_control(pmk_backend *be, int h, int op, int whole)
 		else if (op == PMK_BE_RESET)
 			v->value = v->enabled_cyc = v->running_cyc = 0;
 	}
+	/* as the kernel, a group enabled or disabled while running is
+	 * scheduled at once */
+	if (s->ran && op != PMK_BE_RESET)
+		reschedule(s);
 	return 0;
 }
 
@@ -305,6 +311,21 @@ static void account(simbe *s, uint64_t dc)
 		pmk_sim_counter_clear(s->sim, i);
 }
 
+/* Schedule the groups enabled now, from the first in turn on; rotation
+ * starts over. */
+static void reschedule(simbe *s)
+{
+	int need = 0;
+	s->ng = prog_groups(s, s->lead);
+	for (int k = 0; k < s->ng; k++)
+		need += group_size(s, s->lead[k]);
+	s->fits = need <= (int)s->cfg.pmu_counters;
+	s->rotate = s->cfg.pmu_rotate ? s->cfg.pmu_rotate : 20000;
+	s->rotate_left = s->rotate;
+	s->turn = s->ng ? s->turn % s->ng : 0;
+	schedule(s, s->lead, s->ng);
+}
+
 int pmk_sim_backend_step(struct pmk_backend *be, uint64_t cycles,
 			 pmk_diag *d)
 {
@@ -316,16 +337,8 @@ int pmk_sim_backend_step(struct pmk_backend *be, uint64_t cycles,
 	if (s->done)
 		return 0;
 	if (!s->ran) {
-		/* the first step fixes the schedule: the groups enabled now */
-		int need = 0;
 		s->ran = 1;
-		s->ng = prog_groups(s, s->lead);
-		for (int k = 0; k < s->ng; k++)
-			need += group_size(s, s->lead[k]);
-		s->fits = need <= (int)s->cfg.pmu_counters;
-		s->rotate = s->cfg.pmu_rotate ? s->cfg.pmu_rotate : 20000;
-		s->rotate_left = s->rotate;
-		schedule(s, s->lead, s->ng);
+		reschedule(s);
 	}
 	while (rc > 0 && (cycles == 0 || left > 0)) {
 		uint64_t c0 = pmk_sim_stats_get(s->sim)->cycles, dc, want;

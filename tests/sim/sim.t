@@ -63,10 +63,12 @@ if [ $rc = 0 ] && [ "$pmrow" = 0x400190 ] && [ "$ebsrows" -ge 3 ]; then
 else nok "report on sim record" "rc=$rc pm=$pmrow ebs=$ebsrows out=$out"; fi
 run_pmkit sim record -e l2_miss miss-load:n=100
 if [ $rc = 2 ]; then ok "sim record without a period exits 2"; else nok "record no period" "rc=$rc"; fi
-# 24 events on 4 counters over branchy's cold start: the natives that count
-# nothing while on and were off counters at the start are flagged (JSON
-# start_unseen) and named in a note, since their error cannot cover it
+# 24 events on 4 counters over branchy's cold start, without the start
+# sweep (PMKIT_SWEEP=0): the natives that count nothing while on and were
+# off counters at the start are flagged (JSON start_unseen) and named in a
+# note, since their error cannot cover it
 ev24=inst_dispatched,inst_fetched,inst_squashed,br_retired,br_misp_retired,br_dispatched,l1d_access,l1d_miss,l1d_miss_retired,l2_access,l2_miss,l2_miss_retired,l1i_access,l1i_miss,itlb_miss,dtlb_miss,rob_full,dispatch_stall,commit_stall,fe_stall,mem_stall,longlat_stall,dispatch_stall:e,inst_retired:c=2
+export PMKIT_SWEEP=0
 run_pmkit stat --sim --json -e "$ev24" --workload branchy
 check "stat --sim --json: start_unseen on counts of 0 only, l2_miss among them" python3 -c '
 import json,sys
@@ -78,3 +80,18 @@ run_pmkit stat --sim -e "$ev24" --workload branchy
 check "stat --sim: a note names them" sh -c 'printf "%s\n" "$1" | grep -q "^note: .*l2_miss.*missed there is unknown"' _ "$err"
 run_pmkit stat --sim --extended -e "$ev24" --workload branchy
 check "stat --sim --extended: their error column says 'start unseen'" sh -c 'printf "%s\n" "$1" | grep -Eq "^ +0 +l2_miss .*, start unseen\]" && ! printf "%s\n" "$1" | grep -q "inst_dispatched .*start unseen"' _ "$err"
+unset PMKIT_SWEEP
+# With the start sweep (the default) every event sees a share of the
+# start: none is flagged, and l2_miss, whose misses are nearly all in the
+# cold start, gets an interval that holds its count taken alone
+run_pmkit stat --sim --json -e l2_miss --workload branchy
+alone=$err
+run_pmkit stat --sim --json -e "$ev24" --workload branchy
+check "stat --sim --json, swept: nothing start_unseen, l2_miss's interval holds its count alone" python3 -c '
+import json,sys
+a=json.loads(sys.argv[1])["events"][0]; d=json.loads(sys.argv[2])
+assert not a["multiplexed"] and a["value"] > 0, a
+assert not any(e["start_unseen"] for e in d["events"]), d
+m=[e for e in d["events"] if e["event"] == "l2_miss"][0]
+assert m["multiplexed"] and m["raw"] > 0, m
+assert m["interval"][0] <= a["value"] <= m["interval"][1], (a["value"], m)' "$alone" "$err"
