@@ -832,8 +832,8 @@ static void delayed_start(const struct opts *o, struct run *r, double *t0)
 /* The start sweep (docs/counting.md): a step every 100 us for 120 steps
  * (12 ms, three of the kernel's 4 ms rotations), each multiplexed set
  * putting its next batch of groups on counters, so that every event sees
- * a share of the workload's start. A workload that ends (or a signal)
- * finishes the sweep without waiting. */
+ * a share of the workload's start. A workload that ends, a signal, or the
+ * time `until` (the first -I print; 0: none) ends the sweep there. */
 #define SWEEP_STEP_NS 100000
 #define SWEEP_STEPS 120
 
@@ -844,7 +844,7 @@ static int sweep_wanted(void)
 	return !e || strcmp(e, "0") != 0;
 }
 
-static void start_sweep(struct run *r, int pidfd)
+static void start_sweep(struct run *r, int pidfd, double until)
 {
 	int more = 1, gone = 0, slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	prctl(PR_SET_TIMERSLACK, 1000, 0, 0, 0);
@@ -852,7 +852,8 @@ static void start_sweep(struct run *r, int pidfd)
 		struct timespec ts = {0, SWEEP_STEP_NS};
 		more = 0;
 		for (int s = 0; s < r->nset; s++)
-			more |= pmk_eventset_sweep(r->set[s], 0, SWEEP_STEPS) > 0;
+			more |= pmk_eventset_sweep(r->set[s], 0,
+						   gone ? 0 : SWEEP_STEPS) > 0;
 		if (!more || gone)
 			continue;
 		if (pidfd >= 0) {
@@ -861,7 +862,7 @@ static void start_sweep(struct run *r, int pidfd)
 		} else {
 			nanosleep(&ts, NULL);
 		}
-		gone |= cli_stop_sig != 0;
+		gone |= cli_stop_sig != 0 || (until > 0 && now_s() >= until);
 	}
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
@@ -898,7 +899,7 @@ static int measure(struct opts *o, struct run *r, struct workload *w,
 	}
 	iv.t0 = iv.last = t0;
 	if (w && r->enabled && sweep_wanted())
-		start_sweep(r, pidfd);
+		start_sweep(r, pidfd, o->interval_ms ? next_print - 1e-3 : 0);
 	for (;;) {
 		struct timespec ts = {0, sleep_ns};
 		if (sleep_ns < 10 * 1000 * 1000)

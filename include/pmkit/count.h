@@ -144,7 +144,8 @@ int pmk_eventset_start(pmk_eventset *es);
  * program's start; after `steps` calls (rounded up to whole passes over
  * the batches) it turns them all on again and reads the set. Time a group
  * was held off counts as enabled, so its value scales over the whole run.
- * No reads in between. Returns 1 while sweeping (call again), 0 when done
+ * No reads in between. `steps` 0 ends a sweep under way at once (the
+ * workload ended, say). Returns 1 while sweeping (call again), 0 when done
  * or when the set needs no sweep, or an error. */
 int pmk_eventset_sweep(pmk_eventset *es, int counters, int steps);
 int pmk_eventset_stop(pmk_eventset *es);

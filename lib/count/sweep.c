@@ -201,7 +201,7 @@ int pmk_eventset_sweep(pmk_eventset *es, int counters, int steps)
 		es->sweep_ns += en > es->sweep_mark ? en - es->sweep_mark : 0;
 		es->sweep_mark = batch_enabled(es, next);
 	}
-	if (k >= es->nbatch * es->sweep_passes) {
+	if (k >= es->nbatch * es->sweep_passes || steps == 0) {
 		rc = sweep_end(es);
 		pthread_mutex_unlock(&es->lock);
 		return rc;
