@@ -32,6 +32,16 @@ check "PMKIT_SWEEP=0: no sweep, every task-clock counted all the time" python3 -
 import json,sys
 d=json.loads(sys.argv[1])
 assert all(not e["multiplexed"] and e["counted_fraction"] == 1 for e in d["events"]), d' "$err"
+if have taskset; then
+	run_pmkit_one() { out=$(taskset -c 0 "$PMKIT" "$@" 2>"$T_TMP/err"); rc=$?; err=$(cat "$T_TMP/err"); }
+	run_pmkit_one stat --json -e "$ev" -- sh "$spin"
+	check "on one CPU: no sweep (it would preempt the workload at each step)" python3 -c '
+import json,sys
+d=json.loads(sys.argv[1])
+assert all(not e["multiplexed"] for e in d["events"]), d' "$err"
+else
+	skip "on one CPU: no sweep" "taskset is not installed (Debian package util-linux)"
+fi
 unset PMK_SWEEP_SOFTWARE PMK_COUNTERS
 run_pmkit stat --json -e "$ev" -- sh "$spin"
 check "software events are not swept" python3 -c '
