@@ -16,7 +16,9 @@
 # Environment (space-separated lists) overrides the sweep:
 #   PMK_CALIB_N, PMK_CALIB_ROTATE (cycles), PMK_CALIB_READ (reads every
 #   READ rotations; 0 = once at the end, as `stat --sim` did before -I),
-#   PMK_CALIB_COUNTERS, PMK_CALIB_EVENTS (4..24).
+#   PMK_CALIB_COUNTERS, PMK_CALIB_EVENTS (4..24), and PMK_CALIB_SWEEP
+#   (one DIVxSTEPS: the start sweep, a step every rotation / DIV cycles,
+#   STEPS of them; default 40x120 as `pmkit stat --sim`; 0x0: none).
 B=${1:-build}
 prog=$B/tests/sim_test_mpx_calib
 [ -x "$prog" ] || { echo "mpx_calib.sh: $prog is not built (make O=$B)" >&2; exit 1; }

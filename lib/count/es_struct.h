@@ -30,7 +30,9 @@ struct leaf {
 	int last_seen, last_part; /* the previous slice: counted some, and
 				     missed some of it (-1: none yet) */
 	uint64_t start_raw, start_ns; /* the first slice, when it counted all
-					 of it; start_ns 0 otherwise */
+					 of it or it was a sweep (its count
+					 and running time there); start_ns 0
+					 otherwise */
 	uint64_t start_len;  /* the first slice's length, when start_ns is */
 	uint64_t first_run_ns; /* its running time in the first slice */
 	int first_done;      /* the first slice has been folded in */
@@ -97,7 +99,8 @@ struct pmk_eventset {
 	int swept;            /* the first slice is a finished sweep */
 	int sweep_sw;         /* PMK_SWEEP_SOFTWARE: software natives too */
 	int sweep_passes;     /* passes over the batches */
-	uint64_t sweep_mark;  /* enabled time of the batch on, at its step */
+	uint64_t sweep_mark;  /* without a reference: the enabled time of the
+				 batch on, at its enable */
 	uint64_t sweep_ns;    /* the sweep's length (task time; its reference's
 				 enabled time at the start, until the end) */
 	int sweep_ref;        /* the sweep's clock on the kernel, or -1 */

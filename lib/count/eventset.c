@@ -967,7 +967,7 @@ static double common_rel_sd(const pmk_eventset *es)
 /* A native's rate in the first slice over its rate since, k, one count
  * added to each side so that a native that counted nothing on one side
  * gives a finite ratio; -1 when it did not count all of the first slice
- * and something since. */
+ * (or part of it, when that slice was a sweep) and something since. */
 static double leaf_start_ratio(const struct leaf *l)
 {
 	uint64_t raw = l->raw - l->base_raw, run = l->running - l->base_run;

@@ -11,8 +11,10 @@
  * event-set layer scales them and estimates their error as on hardware.
  * pmk_sim_backend_step() runs a given number of cycles, so that the set
  * can be read in the middle of the run (the kernel path's periodic reads);
- * rotations do not depend on reads. Counting state (edge, threshold
- * history) restarts when a counter is reprogrammed.
+ * rotations do not depend on reads. A group enabled or disabled between
+ * two steps (the event set's start sweep) is scheduled at once, the
+ * rotation starting over, as the kernel does. Counting state (edge,
+ * threshold history) restarts when a counter is reprogrammed.
  *
  * Sampling (attr.sample) is not done through this backend yet.
  */

@@ -409,7 +409,7 @@ static int sweep(void)
 				for (char *sn, *ln = strtok_r(nb, " ,", &sn); ln;
 				     ln = strtok_r(NULL, " ,", &sn)) {
 					struct tally t;
-					char label[96];
+					char label[128];
 					double len = atof(ln);
 					if (strchr(ln, 'M'))
 						len *= 1e6;
@@ -417,8 +417,10 @@ static int sweep(void)
 						len *= 1e3;
 					memset(&t, 0, sizeof t);
 					snprintf(label, sizeof label,
-						 "%d ev, %d ctr, rot %s, read %s, %s",
-						 nev, counters, r, q, ln);
+						 "%d ev, %d ctr, rot %s, read %s, "
+						 "sweep %dx%d, %s",
+						 nev, counters, r, q, sweep_div,
+						 sweep_steps, ln);
 					if (calibrate((uint64_t)len, counters,
 						      (uint64_t)atof(r), atof(q),
 						      nev, &t) < 0) {
