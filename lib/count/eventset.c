@@ -801,6 +801,15 @@ static void read_tools(pmk_eventset *es)
 	}
 }
 
+/* After a start sweep: the time each group was held off counts as enabled
+ * (sweep.c). Out of line: a set that was not swept reads without it. */
+static __attribute__((noinline)) void add_held(pmk_eventset *es)
+{
+	for (int g = 0; g < es->ngroup; g++)
+		for (int i = 0; i < es->grp[g].nleaf; i++)
+			es->leaf[es->grp[g].leaf[i]].enabled += es->grp[g].held_ns;
+}
+
 /* Read every group into the leaves (absolute kernel values). Inlined, and
  * the loops a set does not need skipped: a read of one software event costs
  * about 480 ns of CPU time here, and each stack frame that the system call
@@ -818,10 +827,12 @@ static inline __attribute__((always_inline)) int read_groups(pmk_eventset *es)
 		for (int i = 0; i < r.n && i < es->grp[g].nleaf; i++) {
 			struct leaf *l = &es->leaf[es->grp[g].leaf[i]];
 			l->raw = r.value[i];
-			l->enabled = r.enabled_ns + es->grp[g].held_ns;
+			l->enabled = r.enabled_ns;
 			l->running = r.running_ns;
 		}
 	}
+	if (es->swept)
+		add_held(es);
 	for (int i = 0; es->any_alias && i < es->nleaf; i++) {
 		struct leaf *l = &es->leaf[i];
 		if (l->alias >= 0) {
