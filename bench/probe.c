@@ -977,8 +977,7 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 	    "\"entries_fit\":%.1f,\"refused\":%s},",
 	    p->tlb_reach_bytes, p->tlb_reach_bytes / 4096,
 	    p->tlb_entries_declared, p->tlb_miss_ns, p->tlb_miss_cycles,
-	    p->tlb_entries_fit,
-	    p->twice[PMK_PROBE_FIG_TLB_MISS].refused ? "true" : "false");
+	    p->tlb_entries_fit, pmk_probe_tlb_unstable(p) ? "true" : "false");
 	fprintf(f, "\"twice\":[");
 	for (int i = 0, k = 0; i < PMK_PROBE_NFIG; i++) {
 		const pmk_probe_twice *t = &p->twice[i];
@@ -1009,4 +1008,10 @@ int pmk_probe_write_json(const pmk_probe *p, FILE *f)
 		fprintf(f, "%s%.3f", i ? "," : "", p->lat_all[i]);
 	fprintf(f, "]}}\n");
 	return ferror(f) ? PMK_EIO : 0;
+}
+
+int pmk_probe_tlb_unstable(const pmk_probe *p)
+{
+	return p->twice[PMK_PROBE_FIG_TLB_MISS].refused ||
+	       p->twice[PMK_PROBE_FIG_TLB_ENTRIES].refused;
 }

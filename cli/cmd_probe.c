@@ -73,6 +73,13 @@ static void table(const pmk_probe *p, FILE *o)
 			"(not a cache: absent from the window curve)\n",
 			s, p->tlb_reach_bytes / 4096, p->tlb_entries_declared,
 			p->tlb_miss_ns, p->tlb_miss_cycles);
+		if (pmk_probe_tlb_unstable(p))
+			fprintf(o,
+				"note    TLB unstable: its two passes disagree "
+				"(%s); not in the constants file\n",
+				p->twice[PMK_PROBE_FIG_TLB_ENTRIES].refused
+					? p->twice[PMK_PROBE_FIG_TLB_ENTRIES].why
+					: p->twice[PMK_PROBE_FIG_TLB_MISS].why);
 	} else {
 		fprintf(o, "TLB     no step found before memory\n");
 	}
@@ -117,9 +124,10 @@ static void csv(const pmk_probe *p, FILE *o)
 	fprintf(o, "memory,all-lines,%zu,,%.4f,%.2f,,,measured,\n",
 		p->mem_bytes, p->mem_all_ns, p->mem_all_ns * p->ghz);
 	if (p->tlb_reach_bytes)
-		fprintf(o, "tlb,data,%zu,,%.4f,%.2f,%zu,%zu,measured,\n",
+		fprintf(o, "tlb,data,%zu,,%.4f,%.2f,%zu,%zu,%s,\n",
 			p->tlb_reach_bytes, p->tlb_miss_ns, p->tlb_miss_cycles,
-			p->tlb_entries_declared * 4096, p->tlb_reach_bytes);
+			p->tlb_entries_declared * 4096, p->tlb_reach_bytes,
+			pmk_probe_tlb_unstable(p) ? "unstable" : "measured");
 }
 
 static int plot(const pmk_probe *p, const char *path)

@@ -416,6 +416,9 @@ void pmk_probe_release(pmk_probe *p);
 /* The machine-constants file (seed 002's `#define NAME value`, cycles). */
 int pmk_probe_write_constants(const pmk_probe *p, FILE *f);
 int pmk_probe_write_json(const pmk_probe *p, FILE *f);
+/* Whether the TLB step's reach or miss cost was refused (its two passes
+ * disagree): flagged in every output, kept out of the constants file. */
+int pmk_probe_tlb_unstable(const pmk_probe *p);
 
 /* Declared caches from CPUID (x86) or sysfs: level i (1-based) data/unified
  * size in bytes and line size; 0 if unknown. */
