@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sys/resource.h>
 
+#include "lib/backend/backend.h"
 #include "lib/event/eval.h"
 #include "pmkit/count.h"
 
@@ -109,6 +110,9 @@ struct pmk_eventset {
 /* Read every group and fold the slice since the last read into the rate
  * statistics; the set's lock held (eventset.c). */
 int pmk__es_read(pmk_eventset *es);
+/* How the set's natives are opened: its scope, flags, `leader` (-1: a
+ * group of its own), disabled until enabled (eventset.c). */
+void pmk__es_open_opts(const pmk_eventset *es, int leader, pmk_open_opts *o);
 /* Whether a native needs one of the core PMU's counters (eventset.c). */
 int pmk__es_counter_limited(const pmk_attr *a);
 

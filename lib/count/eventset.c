@@ -323,19 +323,24 @@ int pmk_eventset_groups(const pmk_eventset *es, int *split)
 
 /* Open one native; on a paranoid refusal retry as user-space only, like a
  * user would (and say so). */
+void pmk__es_open_opts(const pmk_eventset *es, int leader, pmk_open_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->scope = es->scope;
+	o->leader = leader;
+	o->inherit = (es->flags & PMK_ES_INHERIT) != 0;
+	o->start_disabled = 1;
+	o->enable_on_exec = (es->flags & PMK_ES_ENABLE_ON_EXEC) != 0;
+	o->cgroup = (es->flags & PMK_ES_CGROUP) != 0;
+	o->no_user_reads = (es->flags & PMK_ES_NO_RDPMC) != 0;
+}
+
 static int open_leaf(pmk_eventset *es, struct leaf *l, int leader,
 		     pmk_diag *d)
 {
 	pmk_open_opts o;
 	int h;
-	memset(&o, 0, sizeof o);
-	o.scope = es->scope;
-	o.leader = leader;
-	o.inherit = (es->flags & PMK_ES_INHERIT) != 0;
-	o.start_disabled = 1;
-	o.enable_on_exec = (es->flags & PMK_ES_ENABLE_ON_EXEC) != 0;
-	o.cgroup = (es->flags & PMK_ES_CGROUP) != 0;
-	o.no_user_reads = (es->flags & PMK_ES_NO_RDPMC) != 0;
+	pmk__es_open_opts(es, leader, &o);
 	h = es->be->ops->open(es->be, &l->attr, &o, d);
 	if (h == PMK_EPERM && !l->attr.exclude_kernel) {
 		pmk_diag d2;

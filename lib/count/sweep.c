@@ -105,13 +105,9 @@ static int sweep_ref_open(pmk_eventset *es)
 	pmk_attr a;
 	if (strcmp(es->be->ops->name, "kernel") != 0)
 		return -1;
-	memset(&o, 0, sizeof o);
+	pmk__es_open_opts(es, -1, &o);
+	o.enable_on_exec = 0; /* enabled below: the exec is past */
 	memset(&a, 0, sizeof a);
-	o.scope = es->scope;
-	o.leader = -1;
-	o.inherit = (es->flags & PMK_ES_INHERIT) != 0;
-	o.start_disabled = 1;
-	o.cgroup = (es->flags & PMK_ES_CGROUP) != 0;
 	a.type = PMK_TYPE_SOFTWARE;
 	a.config = 9; /* PERF_COUNT_SW_DUMMY: counts nothing, keeps time */
 	a.exclude_kernel = a.exclude_hv = 1;
