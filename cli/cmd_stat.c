@@ -1853,7 +1853,8 @@ static int stat_sim(struct opts *o, struct run *r, struct output *out)
 	pmk_eventset_start(es);
 	/* the start sweep (docs/counting.md), as the kernel path's */
 	uint64_t rot = cfg.pmu_rotate ? cfg.pmu_rotate : 20000, done = 0;
-	while (sweep_wanted() &&
+	int sweep = sweep_wanted();
+	while (sweep &&
 	       (more = pmk_eventset_sweep(es, (int)cfg.pmu_counters,
 					  PMK_SIM_SWEEP_STEPS)) > 0) {
 		if ((more = pmk_sim_backend_step(be, rot / PMK_SIM_SWEEP_DIV,
