@@ -1,7 +1,7 @@
 # mk/mpi.mk: libpmkit-mpi (mpi/, docs/mpi.md).
 #   mpi/job.c, jread.c, jobsvg.c, jobagg.c, outfile.c: the job records and their
 #       reports, no MPI header; part of the CLI (`pmkit mpi report`) always
-#   mpi/rank.c, timing.c, lastword.c, commrank.c, pmpi.c, pmpi_ext.c,
+#   mpi/rank.c, timing.c, clock.c, lastword.c, commrank.c, pmpi.c, pmpi_ext.c,
 #       fortran.c: the PMPI
 #       interposition library
 #       $(O)/libpmkit-mpi.so, built when scripts/configure found an MPI
@@ -20,11 +20,13 @@ $(O)/fuzz/fuzz_mpijson: $(O)/obj/tests/fuzz/fuzz_mpijson.o $(O)/obj/tests/fuzz/d
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the job records' unit test: the records, rank.c's name copy (no MPI)
-$(O)/tests/mpi_test_mpijob: $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/commrank.o $(MPI_JOB_OBJ)
+$(O)/tests/mpi_test_mpijob: $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/clock.o $(O)/obj/mpi/commrank.o $(MPI_JOB_OBJ)
 $(O)/tests/mpi_test_mpijob: LDLIBS := $(O)/libpmkit.a $(LDLIBS)
 # the timing of calls on made-up timelines (no MPI)
-$(O)/tests/mpi_test_timing: $(O)/obj/mpi/timing.o
--include $(O)/obj/mpi/rank.d $(O)/obj/mpi/timing.d $(O)/obj/mpi/commrank.d $(O)/obj/mpi/lastword.d
+$(O)/tests/mpi_test_timing: $(O)/obj/mpi/timing.o $(O)/obj/mpi/clock.o
+# the choice of the wrappers' clock, from made-up facts
+$(O)/tests/mpi_test_clock: $(O)/obj/mpi/clock.o
+-include $(O)/obj/mpi/rank.d $(O)/obj/mpi/timing.d $(O)/obj/mpi/clock.d $(O)/obj/mpi/commrank.d $(O)/obj/mpi/lastword.d
 
 ifeq ($(HAVE_MPI),1)
 MPI_SO := $(O)/libpmkit-mpi.so
@@ -36,7 +38,7 @@ MPI_PROG := $(patsubst %.c,$(O)/mpi/%,$(notdir $(MPI_PROG_C))) \
 mpi: $(MPI_SO) $(MPI_PROG)
 all: mpi
 $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/pmpi_ext.o $(O)/obj/mpi/fortran.o: CPPFLAGS += $(MPI_CFLAGS)
-$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/lastword.o $(O)/obj/mpi/commrank.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/pmpi_ext.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
+$(MPI_SO): $(O)/obj/mpi/rank.o $(O)/obj/mpi/timing.o $(O)/obj/mpi/clock.o $(O)/obj/mpi/lastword.o $(O)/obj/mpi/commrank.o $(O)/obj/mpi/pmpi.o $(O)/obj/mpi/pmpi_ext.o $(O)/obj/mpi/fortran.o $(MPI_JOB_OBJ) $(O)/libpmkit.a
 	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -o $@ $^ $(MPI_LIBS) $(LDLIBS)
 # Test and benchmark programs: plain MPI programs (no pmkit), built without
 # sanitizers, so that the library can be preloaded into them in any build.

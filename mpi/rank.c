@@ -393,6 +393,12 @@ int pmk__mpi_stop(struct pmk__mpi_job *job)
 		}
 		S.t1 = S.t0 + (uint64_t)((S.t1 - S.t0) * k + 0.5);
 	}
+	if (pmk__mpi_clock_changed())
+		pmk__mpi_note("warning: rank %d: the hypervisor changed the "
+			      "TSC's rate during the run (kvm-clock): call "
+			      "times were converted at the run's mean rate; "
+			      "PMKIT_MPI_CLOCK=monotonic avoids this",
+			      S.rank);
 	if (S.es)
 		pmk_eventset_stop(S.es);
 

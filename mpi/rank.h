@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "mpi/clock.h"
 #include "mpi/comm.h"
 #include "mpi/job.h"
 
@@ -109,32 +110,18 @@ extern struct pmk__mpi_fstat pmk__mpi_fs[PMK__MPI_NFUNCS] PMK__MPI_HIDDEN;
 extern uint64_t pmk__mpi_total_ns PMK__MPI_HIDDEN; /* all MPI time so far */
 
 /* The wrappers' clock, in ticks: the CPU's own counter where the kernel
- * itself keeps time with it (clocksource "tsc" on x86-64: constant and
- * synchronized across CPUs; "arch_sys_counter" on arm64: cntvct_el0), a
- * third of the cost of clock_gettime; else CLOCK_MONOTONIC in ns. Ticks
- * become nanoseconds at MPI_Finalize, by the ratio of both clocks over the
- * whole run (a calibration over seconds, not a short one at MPI_Init). */
+ * lets user space keep time with it (clock.h: clocksource "tsc" or
+ * kvm-clock's stable TSC on x86-64, "arch_sys_counter" on arm64), a third
+ * to a half of the cost of clock_gettime; else CLOCK_MONOTONIC in ns.
+ * Ticks become nanoseconds at MPI_Finalize, by the ratio of both clocks
+ * over the whole run (a calibration over seconds, not a short one at
+ * MPI_Init). */
 extern int pmk__mpi_tsc PMK__MPI_HIDDEN;
-/* Whether the kernel keeps time with the CPU's counter (then so may we);
- * PMKIT_MPI_CLOCK=monotonic says no. */
-int pmk__mpi_counter_usable(void);
-static inline uint64_t pmk__mpi_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 static inline uint64_t pmk__mpi_now(void)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 	if (pmk__mpi_tsc)
-		return __builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-	if (pmk__mpi_tsc) {
-		uint64_t v;
-		__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
-		return v;
-	}
+		return pmk__mpi_counter();
 #endif
 	return pmk__mpi_mono_ns();
 }
@@ -284,18 +271,6 @@ int pmk__mpi_comm_record(struct pmk__mpi_rank *r, double k) PMK__MPI_HIDDEN;
  */
 extern int pmk__mpi_gate PMK__MPI_HIDDEN;
 void pmk__mpi_gate_update(void) PMK__MPI_HIDDEN;
-static inline uint64_t pmk__mpi_counter(void)
-{
-#if defined(__x86_64__)
-	return __builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-	uint64_t v;
-	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-#else
-	return pmk__mpi_mono_ns();
-#endif
-}
 /* Exact timing: what a timed call of `d` ticks adds, after its end was
  * read (inline on the first way; pmk__mpi_leave_other on clock_gettime). */
 static inline void pmk__mpi_exact_add(int fn, uint64_t d, uint64_t sb,

@@ -168,36 +168,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile unsigned inside;
 static volatile uint64_t busy_since;
 
-/* Whether the kernel keeps time with the CPU's counter (then so do we). */
-int pmk__mpi_counter_usable(void)
-{
-	char buf[32] = "";
-	const char *env = getenv("PMKIT_MPI_CLOCK");
-	FILE *f;
-	if (env && !strcmp(env, "monotonic"))
-		return 0;
-#if defined(__x86_64__)
-	static const char want[] = "tsc\n";
-#elif defined(__aarch64__)
-	static const char want[] = "arch_sys_counter\n";
-#endif
-#if defined(__x86_64__) || defined(__aarch64__)
-	f = fopen("/sys/devices/system/clocksource/clocksource0/"
-		  "current_clocksource",
-		  "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = 0;
-	fclose(f);
-	return !strcmp(buf, want);
-#else
-	(void)f;
-	(void)buf;
-	return 0;
-#endif
-}
-
 void pmk__mpi_timing_start(int exact)
 {
 	const char *env = getenv("PMKIT_MPI_TIMING");
