@@ -226,13 +226,19 @@ int pmk__mpi_counter_usable(void)
 	return pick != PMK__MPI_CLOCK_MONO;
 }
 
+int pmk__mpi_pvclock_moved(const struct pmk__mpi_pvclock *then,
+			   const struct pmk__mpi_pvclock *now)
+{
+	/* a new timestamp pair alone is the same rate, from a new origin */
+	return !now || now->mul != then->mul || now->shift != then->shift ||
+	       !(now->flags & PMK__MPI_PVCLOCK_STABLE);
+}
+
 int pmk__mpi_clock_changed(void)
 {
 	struct pmk__mpi_pvclock now;
 	if (!pv_used)
 		return 0;
-	if (!pmk__mpi_pvclock_copy(pvclock_addr(), &now))
-		return 1;
-	return now.mul != pv_at.mul || now.shift != pv_at.shift ||
-	       !(now.flags & PMK__MPI_PVCLOCK_STABLE);
+	return pmk__mpi_pvclock_moved(
+	    &pv_at, pmk__mpi_pvclock_copy(pvclock_addr(), &now) ? &now : NULL);
 }

@@ -66,6 +66,10 @@ int pmk__mpi_pvclock_parse(const unsigned char *b, size_t n,
 /* Copy and decode the parameters at `addr`: 0 when they are not mapped
  * there (no signal), being updated, or not parameters */
 int pmk__mpi_pvclock_copy(uintptr_t addr, struct pmk__mpi_pvclock *pv);
+/* Whether the parameters `now` (NULL: unreadable) give the TSC another
+ * rate than `then`, or no longer flag it stable */
+int pmk__mpi_pvclock_moved(const struct pmk__mpi_pvclock *then,
+			   const struct pmk__mpi_pvclock *now);
 /* The TSC ticks per ns the parameters say */
 double pmk__mpi_pvclock_rate(const struct pmk__mpi_pvclock *pv);
 

@@ -141,6 +141,29 @@ static void test_choice_from_facts(void)
 	}
 }
 
+static void test_rate_change_is_seen(void)
+{
+	/* what MPI_Finalize reads again: a new origin is the same rate; a
+	 * new multiplier or shift (another host), a lost stable flag or an
+	 * unreadable page is not */
+	struct pmk__mpi_pvclock then, now;
+	T_ASSERT(pmk__mpi_pvclock_parse(page, sizeof page, &then));
+	now = then;
+	now.version += 2;
+	now.tsc_timestamp += 1000000;
+	now.system_time += 477094;
+	T_CHECK(!pmk__mpi_pvclock_moved(&then, &now));
+	now.mul++;
+	T_CHECK(pmk__mpi_pvclock_moved(&then, &now));
+	now = then;
+	now.shift = 0;
+	T_CHECK(pmk__mpi_pvclock_moved(&then, &now));
+	now = then;
+	now.flags = 0;
+	T_CHECK(pmk__mpi_pvclock_moved(&then, &now));
+	T_CHECK(pmk__mpi_pvclock_moved(&then, NULL));
+}
+
 static void test_missing_page_is_an_error_not_a_signal(void)
 {
 	struct pmk__mpi_pvclock pv;
@@ -172,6 +195,7 @@ int main(void)
 {
 	T_RUN(test_page_is_decoded);
 	T_RUN(test_choice_from_facts);
+	T_RUN(test_rate_change_is_seen);
 	T_RUN(test_missing_page_is_an_error_not_a_signal);
 	T_RUN(test_host_choice_holds_still);
 	return t_done();
