@@ -58,9 +58,9 @@ static int has_word(const char *list, const char *word)
 	return 0;
 }
 
-int pmk__mpi_clock_pick(const struct pmk__mpi_clock_facts *f, const char **why)
+int pmk__mpi_clock_pick(const struct pmk__mpi_clock_facts *f)
 {
-	const char *no = NULL;
+	const char *no = NULL; /* why not the counter */
 	int x86 = f->arch && !strcmp(f->arch, "x86_64");
 	int arm = f->arch && !strcmp(f->arch, "aarch64");
 	const char *cs = f->clocksource ? f->clocksource : "";
@@ -84,8 +84,6 @@ int pmk__mpi_clock_pick(const struct pmk__mpi_clock_facts *f, const char **why)
 		 (r = pmk__mpi_pvclock_rate(f->pv) / f->measured) < 0.99 ||
 		 r > 1.01)
 		no = "kvm-clock, the TSC's measured rate is not its page's";
-	if (why)
-		*why = no;
 	return no ? PMK__MPI_CLOCK_MONO : PMK__MPI_CLOCK_PVCLOCK;
 }
 
@@ -217,7 +215,7 @@ int pmk__mpi_counter_usable(void)
 		}
 	}
 #endif
-	pick = pmk__mpi_clock_pick(&f, NULL);
+	pick = pmk__mpi_clock_pick(&f);
 	free(flags);
 	if (pick == PMK__MPI_CLOCK_PVCLOCK) {
 		pv_used = 1;

@@ -84,9 +84,8 @@ struct pmk__mpi_clock_facts {
 };
 enum { PMK__MPI_CLOCK_MONO, PMK__MPI_CLOCK_COUNTER, PMK__MPI_CLOCK_PVCLOCK };
 /* PMK__MPI_CLOCK_COUNTER (clocksource of the counter itself),
- * _PVCLOCK (the counter, vouched for by kvm-clock's page) or _MONO;
- * `why`, if given, says why not the counter (static text). */
-int pmk__mpi_clock_pick(const struct pmk__mpi_clock_facts *f, const char **why);
+ * _PVCLOCK (the counter, vouched for by kvm-clock's page) or _MONO */
+int pmk__mpi_clock_pick(const struct pmk__mpi_clock_facts *f);
 
 /* The host's facts, PMKIT_MPI_CLOCK=monotonic, and the choice: 1 to read
  * the counter. Remembers the pvclock page it relied on. */
