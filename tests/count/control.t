@@ -36,13 +36,18 @@ else
 	skip "--control against perf" "${T_WHY:-perf stat --control fails here}"
 fi
 # fd:N whose every writer is gone: polled until then, never spun on (a
-# pmkit that kept waking on the hang-up burned the whole run's CPU time)
+# pmkit that kept waking on the hang-up burned the whole run's CPU time,
+# 500 ms more than the same run without --control; pmkit's own start
+# costs what the build and machine make it: 245 ms under ASan on a guest
+# with slow page faults)
+run_pmkit stat -x, -e task-clock -- "$PMKIT" stat -e task-clock -- sleep 0.5
+base=$(printf '%s\n' "$err" | awk -F, '$3 == "task-clock" { print $1 }' | tail -1)
 mkfifo hup && { (echo ping > hup &) ; exec 7<hup; }
 run_pmkit stat -x, -e task-clock -- "$PMKIT" stat --control fd:7 -e task-clock -- sleep 0.5
 exec 7<&-
 tc=$(printf '%s\n' "$err" | awk -F, '$3 == "task-clock" { print $1 }' | tail -1)
-check "--control fd:N after its writer left: pmkit and sleep 0.5 use $tc ms of CPU (under 150)" \
-	awk -v t="$tc" 'BEGIN { exit !(t != "" && t < 150) }'
+check "--control fd:N after its writer left: pmkit and sleep 0.5 use $tc ms of CPU ($base without --control; under 150 more)" \
+	awk -v t="$tc" -v b="$base" 'BEGIN { exit !(t != "" && b != "" && t < b + 150) }'
 # bad values: exit 2, naming the option
 run_pmkit stat --control pipe:ctl -e task-clock -- true
 check "--control pipe:ctl: exit 2 naming the forms" sh -c '[ "$1" = 2 ] && printf "%s" "$2" | grep -q "fifo:CTL"' _ "$rc" "$err"
