@@ -321,8 +321,6 @@ int pmk_eventset_groups(const pmk_eventset *es, int *split)
 	return es->ngroup;
 }
 
-/* Open one native; on a paranoid refusal retry as user-space only, like a
- * user would (and say so). */
 void pmk__es_open_opts(const pmk_eventset *es, int leader, pmk_open_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -335,6 +333,8 @@ void pmk__es_open_opts(const pmk_eventset *es, int leader, pmk_open_opts *o)
 	o->no_user_reads = (es->flags & PMK_ES_NO_RDPMC) != 0;
 }
 
+/* Open one native; on a paranoid refusal retry as user-space only, like a
+ * user would (and say so). */
 static int open_leaf(pmk_eventset *es, struct leaf *l, int leader,
 		     pmk_diag *d)
 {
