@@ -169,19 +169,20 @@ out:
 	return ok;
 }
 
-/* Counter ticks per ns against CLOCK_MONOTONIC over 200 us */
-static double measure(void)
+double pmk__mpi_counter_rate(uint64_t span_ns)
 {
 	uint64_t n0 = pmk__mpi_mono_ns(), c0 = pmk__mpi_counter(), n1, c1;
 	do {
 		n1 = pmk__mpi_mono_ns();
 		c1 = pmk__mpi_counter();
-	} while (n1 - n0 < 200000);
+	} while (n1 - n0 < span_ns);
 	return (double)(c1 - c0) / (double)(n1 - n0);
 }
 
-static int pv_used;		      /* chose kvm-clock's TSC */
-static struct pmk__mpi_pvclock pv_at; /* its page then */
+/* Where kvm-clock's page was found when its TSC was chosen (0: it was
+ * not), and the page then */
+static uintptr_t pv_addr;
+static struct pmk__mpi_pvclock pv_at;
 
 int pmk__mpi_counter_usable(void)
 {
@@ -190,8 +191,9 @@ int pmk__mpi_counter_usable(void)
 	char cs[64];
 	char *flags = NULL;
 	const char *env = getenv("PMKIT_MPI_CLOCK");
+	uintptr_t addr = 0;
 	int pick;
-	pv_used = 0;
+	pv_addr = 0;
 	if (env && !strcmp(env, "monotonic"))
 		return 0;
 #if defined(__x86_64__)
@@ -209,16 +211,17 @@ int pmk__mpi_counter_usable(void)
 	if (!strcmp(cs, "kvm-clock")) {
 		flags = cpu_flags();
 		f.cpu_flags = flags;
-		if (pmk__mpi_pvclock_copy(pvclock_addr(), &pv)) {
+		addr = pvclock_addr();
+		if (pmk__mpi_pvclock_copy(addr, &pv)) {
 			f.pv = &pv;
-			f.measured = measure();
+			f.measured = pmk__mpi_counter_rate(200000);
 		}
 	}
 #endif
 	pick = pmk__mpi_clock_pick(&f);
 	free(flags);
 	if (pick == PMK__MPI_CLOCK_PVCLOCK) {
-		pv_used = 1;
+		pv_addr = addr;
 		pv_at = pv;
 	}
 	return pick != PMK__MPI_CLOCK_MONO;
@@ -235,8 +238,8 @@ int pmk__mpi_pvclock_moved(const struct pmk__mpi_pvclock *then,
 int pmk__mpi_clock_changed(void)
 {
 	struct pmk__mpi_pvclock now;
-	if (!pv_used)
+	if (!pv_addr)
 		return 0;
 	return pmk__mpi_pvclock_moved(
-	    &pv_at, pmk__mpi_pvclock_copy(pvclock_addr(), &now) ? &now : NULL);
+	    &pv_at, pmk__mpi_pvclock_copy(pv_addr, &now) ? &now : NULL);
 }

@@ -48,6 +48,10 @@ static inline uint64_t pmk__mpi_counter(void)
 #endif
 }
 
+/* The counter's ticks per ns against CLOCK_MONOTONIC, measured over
+ * `span_ns` */
+double pmk__mpi_counter_rate(uint64_t span_ns);
+
 /* The hypervisor's clock parameters (the pvclock ABI shared by KVM and
  * the guest kernel: 32 bytes, little-endian) */
 struct pmk__mpi_pvclock {

@@ -188,13 +188,8 @@ void pmk__mpi_timing_start(int exact)
 	if (pmk__mpi_tsc) {
 		/* ticks per ns, roughly (the threshold needs no precision;
 		 * the run's own ratio converts the times at the end) */
-		uint64_t n0 = pmk__mpi_mono_ns(), c0 = pmk__mpi_now(), n1, c1;
-		do {
-			n1 = pmk__mpi_mono_ns();
-			c1 = pmk__mpi_now();
-		} while (n1 - n0 < 20000);
-		T.short_ticks = (uint64_t)((double)(c1 - c0) /
-					   (double)(n1 - n0) * SHORT_NS);
+		T.short_ticks =
+		    (uint64_t)(pmk__mpi_counter_rate(20000) * SHORT_NS);
 	}
 	T.rng = 0x9e3779b97f4a7c15u ^ (uint64_t)pmk__mpi_mono_ns();
 	T.last = pmk__mpi_now();
